@@ -28,7 +28,7 @@ export interface ToolCall {
   readonly input: JsonValue;
 }
 
-/** What kind of T0 entry this is. */
+/** What kind of T0 entry this is (an assistant entry may carry tool calls). */
 export type EntryKind =
   | 'user'
   | 'assistant'
@@ -58,8 +58,10 @@ export interface Entry {
   readonly display: string;
   /** Tokens of `display` plus the message framing, counted once. */
   readonly tokens: number;
-  /** Tool calls made in this assistant entry. */
+  /** Tool calls made in this assistant entry, exactly as recorded. */
   readonly toolCalls?: readonly ToolCall[] | undefined;
+  /** The tool calls as shown in the window, when long input strings had to be shortened. */
+  readonly displayToolCalls?: readonly ToolCall[] | undefined;
   /** For tool results: the id of the call this answers. */
   readonly callId?: string | undefined;
   /** For tool results: the tool's name. */

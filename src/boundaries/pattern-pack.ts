@@ -1,0 +1,287 @@
+/**
+ * One pattern of a {@link PatternPack}: a phrase or a regular expression.
+ *
+ * A phrase is matched case-insensitively, on word boundaries that understand every script (a
+ * letter of any language, a digit or `_` may not touch either end of the match). Whitespace in a
+ * phrase matches any run of whitespace, `'` also matches `’`, and `…` (or `...`) matches a gap of
+ * up to 60 characters within the same sentence, so `"change … to"` matches "change the DB timeout
+ * to 12s". A regular expression is used as given (its `g` and `y` flags are ignored).
+ */
+export type Pattern = string | RegExp;
+
+/**
+ * Phrases that drive boundary detection and content-aware retention. Packs are plain data: merge
+ * them with {@link mergePatternPacks} to add languages or project-specific wording.
+ */
+export interface PatternPack {
+  /** A task or step is finished: "done", "fixed", "all tests pass", "that should work". */
+  readonly completion: readonly Pattern[];
+  /** Makes completion wording hypothetical or future: "if", "before", "let's see whether". */
+  readonly conditional: readonly Pattern[];
+  /** A user message moves to another topic: "now let's", "moving on", "next up". */
+  readonly topicChange: readonly Pattern[];
+  /** Output of a green test or type-check run (jest, vitest, pytest, go test, tsc …). */
+  readonly testPass: readonly Pattern[];
+  /** Output of a red test or type-check run; wins over {@link PatternPack.testPass}. */
+  readonly testFail: readonly Pattern[];
+  /** Short acknowledgements: "thanks", "got it", "sounds good". */
+  readonly acknowledgement: readonly Pattern[];
+  /** Greetings: "hi", "good morning". */
+  readonly greeting: readonly Pattern[];
+  /** Small talk unrelated to the work: coffee, weather, meetings. */
+  readonly chitChat: readonly Pattern[];
+  /** The user is leaving or pausing: "bye", "signing off", "brb". */
+  readonly leaving: readonly Pattern[];
+  /** Wording that replaces an earlier statement: "change … to", "instead", "from now on". */
+  readonly update: readonly Pattern[];
+  /** Something was decided: "let's use", "we'll go with", "standardize on". */
+  readonly decision: readonly Pattern[];
+  /** Something must hold: "must", "has to", "needs to support", "within 200ms". */
+  readonly requirement: readonly Pattern[];
+  /** Something is limited or forbidden: "don't", "never", "stay out of", "no new". */
+  readonly constraint: readonly Pattern[];
+  /** How things are done here: "always", "every … gets", "naming", "prefix", "snake_case". */
+  readonly convention: readonly Pattern[];
+  /** What the user likes: "I prefer", "I'd rather", "please use". */
+  readonly preference: readonly Pattern[];
+  /** A fix for a failure: "the fix was", "fixed it", "solved by". */
+  readonly errorResolution: readonly Pattern[];
+  /** An explanation of a failure: "caused by", "came from", "the real cause", "turns out". */
+  readonly errorCause: readonly Pattern[];
+  /** A failure being named: "error", "failure", "deadlock", "flaky", `TypeError`. */
+  readonly errorSymptom: readonly Pattern[];
+  /** A request that opens a task: "first thing:", "new task:", "can you start by". */
+  readonly taskStatus: readonly Pattern[];
+  /** Marks a statement as worth keeping: "note:", "for the record", "keep in mind". */
+  readonly factMarker: readonly Pattern[];
+  /** Limits a statement to the current task, so it is not durable: "for now", "as part of this". */
+  readonly transient: readonly Pattern[];
+  /** Dead-end debugging: "no luck", "that's not it", "temporary debug print", "reverted". */
+  readonly deadEnd: readonly Pattern[];
+  /** Leading discourse markers stripped from fact values: "also,", "btw,", "oh and". */
+  readonly filler: readonly Pattern[];
+  /** First line of an entry that continues an error trace: `    at `, `File "`, `Caused by`. */
+  readonly traceContinuation: readonly Pattern[];
+}
+
+/** The name of one group of a {@link PatternPack}. */
+export type PatternGroup = keyof PatternPack;
+
+/** Every group of a {@link PatternPack}, in declaration order. */
+export const PATTERN_GROUPS: readonly PatternGroup[] = [
+  'completion',
+  'conditional',
+  'topicChange',
+  'testPass',
+  'testFail',
+  'acknowledgement',
+  'greeting',
+  'chitChat',
+  'leaving',
+  'update',
+  'decision',
+  'requirement',
+  'constraint',
+  'convention',
+  'preference',
+  'errorResolution',
+  'errorCause',
+  'errorSymptom',
+  'taskStatus',
+  'factMarker',
+  'transient',
+  'deadEnd',
+  'filler',
+  'traceContinuation',
+];
+
+/** A pattern pack with every group empty. */
+export const EMPTY_PATTERN_PACK: PatternPack = {
+  completion: [],
+  conditional: [],
+  topicChange: [],
+  testPass: [],
+  testFail: [],
+  acknowledgement: [],
+  greeting: [],
+  chitChat: [],
+  leaving: [],
+  update: [],
+  decision: [],
+  requirement: [],
+  constraint: [],
+  convention: [],
+  preference: [],
+  errorResolution: [],
+  errorCause: [],
+  errorSymptom: [],
+  taskStatus: [],
+  factMarker: [],
+  transient: [],
+  deadEnd: [],
+  filler: [],
+  traceContinuation: [],
+};
+
+/**
+ * Merges pattern packs group by group, keeping the order of the packs and dropping duplicate
+ * phrases (and regular expressions with the same source and flags). Partial packs are allowed,
+ * so a project can add a few phrases to a built-in pack.
+ *
+ * @example
+ * ```ts
+ * const patterns = mergePatternPacks(englishPatterns, vietnamesePatterns, {
+ *   completion: ['shipped'],
+ * });
+ * ```
+ */
+export function mergePatternPacks(...packs: readonly Partial<PatternPack>[]): PatternPack {
+  const merged: Record<PatternGroup, Pattern[]> = {
+    completion: [],
+    topicChange: [],
+    testPass: [],
+    testFail: [],
+    acknowledgement: [],
+    greeting: [],
+    chitChat: [],
+    leaving: [],
+    update: [],
+    decision: [],
+    requirement: [],
+    constraint: [],
+    convention: [],
+    preference: [],
+    errorResolution: [],
+    errorCause: [],
+    errorSymptom: [],
+    taskStatus: [],
+    factMarker: [],
+    transient: [],
+    deadEnd: [],
+    filler: [],
+    traceContinuation: [],
+  };
+  const seen = new Set<string>();
+  for (const pack of packs) {
+    for (const group of PATTERN_GROUPS) {
+      for (const pattern of pack[group] ?? []) {
+        const identity = `${group}\u0000${patternIdentity(pattern)}`;
+        if (seen.has(identity)) continue;
+        seen.add(identity);
+        merged[group].push(pattern);
+      }
+    }
+  }
+  return merged;
+}
+
+/** A match of a pattern group in a text. */
+export interface PatternMatch {
+  /** Index of the first character of the match. */
+  readonly index: number;
+  /** The matched text. */
+  readonly text: string;
+}
+
+/** Tests texts against the groups of one {@link PatternPack}, with its regexes compiled once. */
+export interface PatternMatcher {
+  /** The pack this matcher was compiled from. */
+  readonly pack: PatternPack;
+  /** Tells whether any pattern of `group` occurs in `text`. */
+  test(group: PatternGroup, text: string): boolean;
+  /** Returns the earliest match of any pattern of `group` in `text`, or `undefined`. */
+  find(group: PatternGroup, text: string): PatternMatch | undefined;
+}
+
+/**
+ * Compiles a pattern pack into a {@link PatternMatcher}. Phrases of a group are joined into one
+ * regular expression, so testing a group costs one scan of the text.
+ */
+export function createPatternMatcher(pack: PatternPack): PatternMatcher {
+  const compiled = new Map<PatternGroup, readonly RegExp[]>();
+  for (const group of PATTERN_GROUPS) compiled.set(group, compileGroup(pack[group]));
+  const regexesOf = (group: PatternGroup): readonly RegExp[] => compiled.get(group) ?? [];
+  return {
+    pack,
+    test: (group: PatternGroup, text: string): boolean =>
+      regexesOf(group).some((regex) => regex.test(text)),
+    find: (group: PatternGroup, text: string): PatternMatch | undefined => {
+      let best: PatternMatch | undefined;
+      for (const regex of regexesOf(group)) {
+        const match = regex.exec(text);
+        if (match !== null && (best === undefined || match.index < best.index)) {
+          best = { index: match.index, text: match[0] };
+        }
+      }
+      return best;
+    },
+  };
+}
+
+/**
+ * Returns the {@link PatternMatcher} for a pack, compiling it on first use. Compiled matchers are
+ * cached per pack object, so pass the same pack object around rather than re-merging it per call.
+ */
+export function matcherFor(pack: PatternPack): PatternMatcher {
+  const cached = matcherCache.get(pack);
+  if (cached !== undefined) return cached;
+  const matcher = createPatternMatcher(pack);
+  matcherCache.set(pack, matcher);
+  return matcher;
+}
+
+/**
+ * Compiles a phrase into a Unicode-aware, case-insensitive regular expression source (see
+ * {@link Pattern} for the phrase syntax).
+ */
+export function phraseToRegexSource(phrase: string): string {
+  const parts = phrase
+    .trim()
+    .split(/\s*(?:…|\.\.\.)\s*/u)
+    .filter((part) => part.length > 0);
+  const sources = parts.map((part) => {
+    const body = escapeRegex(part).replace(/\s+/gu, '\\s+').replace(/'/gu, "['’]");
+    const head = WORD_CHAR.test(part.charAt(0)) ? WORD_START : '';
+    const tail = WORD_CHAR.test(part.charAt(part.length - 1)) ? WORD_END : '';
+    return `${head}${body}${tail}`;
+  });
+  return sources.join(GAP);
+}
+
+// --- Internal helpers ---
+
+// A WeakMap keyed by pack objects: a memo, not configuration. It holds no state that changes a
+// result, and lets packs be garbage-collected.
+const matcherCache = new WeakMap<PatternPack, PatternMatcher>();
+
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+const WORD_START = '(?<![\\p{L}\\p{N}_])';
+const WORD_END = '(?![\\p{L}\\p{N}_])';
+const GAP = '[^.!?\\n]{0,60}?';
+
+function compileGroup(patterns: readonly Pattern[]): readonly RegExp[] {
+  const phrases: string[] = [];
+  const regexes: RegExp[] = [];
+  for (const pattern of patterns) {
+    if (typeof pattern === 'string') {
+      if (pattern.trim().length > 0) phrases.push(phraseToRegexSource(pattern));
+    } else {
+      regexes.push(new RegExp(pattern.source, pattern.flags.replace(/[gy]/gu, '')));
+    }
+  }
+  // Longest phrases first: alternation picks the first alternative that matches at a position,
+  // so "note that" must be tried before "note" for `find()` to return the whole phrase.
+  phrases.sort((a, b) => b.length - a.length);
+  if (phrases.length > 0) regexes.unshift(new RegExp(phrases.join('|'), 'iu'));
+  return regexes;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/gu, '\\$&');
+}
+
+function patternIdentity(pattern: Pattern): string {
+  return typeof pattern === 'string'
+    ? `s:${pattern.trim().toLowerCase()}`
+    : `r:${pattern.source}/${pattern.flags}`;
+}

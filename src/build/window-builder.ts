@@ -1,0 +1,351 @@
+import type { BoundaryScore } from '../boundaries/boundary-detector.js';
+import { InvalidArgumentError, describeValue } from '../errors.js';
+import type { Scratchpad } from '../scratchpad/scratchpad.js';
+import { renderSummary } from '../session-view.js';
+import type { TierStore } from '../tiers/tier-store.js';
+import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import type { BlockName, BlockTokens, ContextMessage, Entry } from '../types.js';
+
+/** The result of `build()`: provider-neutral messages plus a per-block token breakdown. */
+export interface BuiltContext {
+  /** The window: one system message (prefix, facts, pins, summaries, open files), then T0. */
+  readonly messages: readonly ContextMessage[];
+  /** The system message's text, for APIs that take the system prompt separately. */
+  readonly system: string;
+  /** T0 as messages (everything after the system message). */
+  readonly history: readonly ContextMessage[];
+  /** Token accounting of this window. */
+  readonly tokens: {
+    /** Total tokens of `messages`; never more than `budget`. */
+    readonly total: number;
+    /** The budget the window was built for. */
+    readonly budget: number;
+    /** Tokens per block. */
+    readonly blocks: BlockTokens;
+  };
+  /** What was left out to stay within budget (all of it is still stored). */
+  readonly omitted: {
+    /** T0 entries not shown (oldest first). */
+    readonly entries: number;
+    /** T1 summaries not shown (oldest first). */
+    readonly summaries: number;
+    /** Facts left out of the YAML (oldest first). */
+    readonly facts: number;
+    /** Open files shown as a one-line stub instead of their content. */
+    readonly files: number;
+    /** Whether the pins block was left out. */
+    readonly isPinsOmitted: boolean;
+  };
+}
+
+/** Tier budgets used by the builder, in tokens. @internal */
+export interface BuilderBudgets {
+  readonly facts: number;
+  readonly pins: number;
+  readonly summaries: number;
+  readonly scratchpad: number;
+  readonly working: number;
+}
+
+/**
+ * Assembles the window from cached, pre-counted parts: no item is re-tokenised unless it changed,
+ * and nothing is proportional to the archive. Blocks run from most stable to most volatile.
+ * When the budget is tight, it keeps, in order: the prefix, the newest T0 turn, pins, facts,
+ * open files (least recently touched ones become stubs first), older T0, then T1 summaries.
+ * @internal
+ */
+export function createWindowBuilder(options: {
+  counter: TokenCounter;
+  systemPrompt: string;
+  budgets: BuilderBudgets;
+  scoreGaps: (entries: readonly Entry[]) => readonly BoundaryScore[];
+}): { build(budget: number, tiers: TierStore, scratchpad: Scratchpad): BuiltContext } {
+  const { counter, budgets } = options;
+  const prefix = options.systemPrompt;
+  const prefixTokens = counter.count(prefix);
+  const header = (text: string): { text: string; tokens: number } => ({ text, tokens: counter.count(text) + SEPARATOR_TOKENS });
+  const headers = {
+    facts: header('## Session facts (YAML; newest value wins)'),
+    pins: header('## Pinned'),
+    summaries: header('## Earlier in this session'),
+    scratchpad: header('## Open files (current content; history below records only changes)'),
+  };
+  const stubCache = new Map<string, { text: string; tokens: number }>();
+  let unitCache: { entries: readonly Entry[]; length: number; lastSeq: number; units: readonly Unit[] } | undefined;
+
+  const unitsOf = (entries: readonly Entry[]): readonly Unit[] => {
+    const lastSeq = entries[entries.length - 1]?.seq ?? 0;
+    if (unitCache !== undefined && unitCache.entries === entries && unitCache.length === entries.length && unitCache.lastSeq === lastSeq) {
+      return unitCache.units;
+    }
+    const scores = options.scoreGaps(entries);
+    const units: Unit[] = [];
+    let current: Entry[] = [];
+    let tokens = 0;
+    entries.forEach((entry, index) => {
+      current.push(entry);
+      tokens += entry.tokens;
+      const isLast = index === entries.length - 1;
+      if (isLast || scores[index]?.strength !== 'forbidden') {
+        units.push({ entries: current, tokens });
+        current = [];
+        tokens = 0;
+      }
+    });
+    unitCache = { entries, length: entries.length, lastSeq, units };
+    return units;
+  };
+
+  const stubFor = (path: string, lineCount: number, edits: number): { text: string; tokens: number } => {
+    const text = `### ${path} (${lineCount} lines, ${edits} edits) — still open; content left out of this window to fit the budget`;
+    let stub = stubCache.get(text);
+    if (stub === undefined) {
+      stub = { text, tokens: counter.count(text) + SEPARATOR_TOKENS };
+      if (stubCache.size > 1_000) stubCache.clear();
+      stubCache.set(text, stub);
+    }
+    return stub;
+  };
+
+  return {
+    build(budget, tiers, scratchpad) {
+      let remaining = budget - MESSAGE_OVERHEAD_TOKENS - prefixTokens;
+      if (remaining < 0) {
+        throw new InvalidArgumentError({
+          parameter: 'budget',
+          value: budget,
+          code: 'BUDGET_TOO_SMALL',
+          message: `build(): \`budget\` ${describeValue(budget)} cannot hold the static prefix (${prefixTokens + MESSAGE_OVERHEAD_TOKENS} tokens). Pass a larger budget, e.g. build({ budget: 28_000 }), or shorten \`systemPrompt\`.`,
+        });
+      }
+      const blocks: Record<BlockName, number> = { prefix: prefixTokens + MESSAGE_OVERHEAD_TOKENS, facts: 0, pins: 0, summaries: 0, scratchpad: 0, working: 0 };
+
+      // 1. The newest T0 turn: the message the model must answer.
+      const units = unitsOf(tiers.entries());
+      const shownUnits: Unit[] = [];
+      let workingUsed = 0;
+      const newest = units[units.length - 1];
+      if (newest !== undefined && newest.tokens <= remaining) {
+        shownUnits.push(newest);
+        workingUsed += newest.tokens;
+        remaining -= newest.tokens;
+      }
+
+      // 2. Pins.
+      const pins = tiers.renderPins();
+      let pinsText = '';
+      let isPinsOmitted = false;
+      if (pins.tokens > 0) {
+        const cost = pins.tokens + headers.pins.tokens + SEPARATOR_TOKENS;
+        if (cost <= remaining) {
+          pinsText = pins.text;
+          blocks.pins = cost;
+          remaining -= cost;
+        } else {
+          isPinsOmitted = true;
+        }
+      }
+
+      // 3. Facts.
+      let factsText = '';
+      let factsOmitted = 0;
+      const factsRoom = Math.min(budgets.facts, remaining) - headers.facts.tokens - SEPARATOR_TOKENS;
+      if (factsRoom > 0 && (tiers.facts.facts().length > 0 || tiers.facts.tasks().length > 0)) {
+        const rendered = tiers.facts.render({ maxTokens: factsRoom });
+        factsOmitted = rendered.omitted;
+        if (rendered.tokens > 0) {
+          factsText = rendered.text;
+          blocks.facts = rendered.tokens + headers.facts.tokens + SEPARATOR_TOKENS;
+          remaining -= blocks.facts;
+        }
+      } else {
+        factsOmitted = tiers.facts.facts().length;
+      }
+
+      // 4. Open files; the least recently touched become stubs first.
+      const files = scratchpad.files();
+      let filesOmitted = 0;
+      const fileParts: { path: string; text: string | undefined; tokens: number }[] = [];
+      if (files.length > 0) {
+        const room = Math.min(budgets.scratchpad, remaining) - headers.scratchpad.tokens - SEPARATOR_TOKENS;
+        let used = files.reduce((sum, file) => sum + file.tokens + SEPARATOR_TOKENS, 0);
+        const stubbed = new Set<string>();
+        const dropped = new Set<string>();
+        if (used > room) {
+          const byAge = [...files].sort((a, b) => a.touchedAt - b.touchedAt);
+          for (const file of byAge) {
+            if (used <= room) break;
+            const stub = stubFor(file.path, file.lineCount, file.edits);
+            used += stub.tokens - file.tokens - SEPARATOR_TOKENS;
+            stubbed.add(file.path);
+          }
+          for (const file of byAge) {
+            if (used <= room) break;
+            used -= stubFor(file.path, file.lineCount, file.edits).tokens;
+            dropped.add(file.path);
+          }
+        }
+        filesOmitted = stubbed.size;
+        if (used > 0 && used <= room) {
+          for (const file of files) {
+            if (dropped.has(file.path)) continue;
+            if (stubbed.has(file.path)) {
+              const stub = stubFor(file.path, file.lineCount, file.edits);
+              fileParts.push({ path: file.path, text: stub.text, tokens: stub.tokens });
+            } else {
+              fileParts.push({ path: file.path, text: undefined, tokens: file.tokens + SEPARATOR_TOKENS });
+            }
+          }
+          blocks.scratchpad = used + headers.scratchpad.tokens + SEPARATOR_TOKENS;
+          remaining -= blocks.scratchpad;
+        } else {
+          filesOmitted = files.length;
+        }
+      }
+
+      // 5. Older T0 turns, newest first, within the working budget.
+      let entriesOmitted = 0;
+      const workingRoom = Math.max(0, budgets.working - workingUsed);
+      let workingLeft = Math.min(workingRoom, remaining);
+      let isCut = false;
+      for (let index = units.length - 2; index >= 0; index -= 1) {
+        const unit = units[index];
+        if (unit === undefined) continue;
+        if (!isCut && unit.tokens <= workingLeft) {
+          shownUnits.push(unit);
+          workingLeft -= unit.tokens;
+          workingUsed += unit.tokens;
+          remaining -= unit.tokens;
+        } else {
+          // Keep the shown history contiguous: once a turn does not fit, older ones are left out.
+          isCut = true;
+          entriesOmitted += unit.entries.length;
+        }
+      }
+      if (newest !== undefined && !shownUnits.includes(newest)) entriesOmitted += newest.entries.length;
+      blocks.working = workingUsed;
+
+      // 6. T1 summaries, newest first, within their budget.
+      const summaries = tiers.summaries();
+      const shownSummaries: string[] = [];
+      let summariesOmitted = 0;
+      let summaryRoom = Math.min(budgets.summaries, remaining) - headers.summaries.tokens - SEPARATOR_TOKENS;
+      let summaryUsed = 0;
+      for (let index = summaries.length - 1; index >= 0; index -= 1) {
+        const summary = summaries[index];
+        if (summary === undefined) continue;
+        const cost = summary.tokens + SEPARATOR_TOKENS;
+        if (summariesOmitted === 0 && cost <= summaryRoom) {
+          shownSummaries.unshift(renderSummary(summary));
+          summaryRoom -= cost;
+          summaryUsed += cost;
+        } else {
+          summariesOmitted += 1;
+        }
+      }
+      if (shownSummaries.length > 0) {
+        blocks.summaries = summaryUsed + headers.summaries.tokens + SEPARATOR_TOKENS;
+        remaining -= blocks.summaries;
+      }
+
+      // Assemble, most stable first.
+      const sections: string[] = [];
+      if (prefix.length > 0) sections.push(prefix);
+      if (factsText.length > 0) sections.push(`${headers.facts.text}\n${factsText}`);
+      if (pinsText.length > 0) sections.push(`${headers.pins.text}\n${pinsText}`);
+      if (shownSummaries.length > 0) sections.push(`${headers.summaries.text}\n${shownSummaries.join('\n\n')}`);
+      if (fileParts.length > 0) {
+        const rendered = fileParts.map((part) => part.text ?? scratchpad.renderSection(part.path));
+        sections.push(`${headers.scratchpad.text}\n${rendered.join('\n\n')}`);
+      }
+      const system = sections.join('\n\n');
+      const shownEntries = shownUnits
+        .sort((a, b) => (a.entries[0]?.seq ?? 0) - (b.entries[0]?.seq ?? 0))
+        .flatMap((unit) => unit.entries);
+      const history = toMessages(shownEntries);
+      const total = blocks.prefix + blocks.facts + blocks.pins + blocks.summaries + blocks.scratchpad + blocks.working;
+      return {
+        messages: [{ role: 'system', content: system }, ...history],
+        system,
+        history,
+        tokens: { total, budget, blocks },
+        omitted: {
+          entries: entriesOmitted,
+          summaries: summariesOmitted,
+          facts: factsOmitted,
+          files: filesOmitted,
+          isPinsOmitted,
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Converts T0 entries to messages: tool results follow their calls; file records that are not a
+ * tool's result are merged into one user message per run.
+ */
+export function toMessages(entries: readonly Entry[]): ContextMessage[] {
+  const messages: ContextMessage[] = [];
+  let notes: string[] = [];
+  const flushNotes = (): void => {
+    if (notes.length > 0) messages.push({ role: 'user', content: notes.join('\n') });
+    notes = [];
+  };
+  for (const entry of entries) {
+    if (entry.role === 'tool' && entry.callId !== undefined) {
+      flushNotes();
+      messages.push({
+        role: 'tool',
+        toolCallId: entry.callId,
+        toolName: entry.toolName ?? 'tool',
+        content: entry.display,
+        ...(entry.isError === undefined ? {} : { isError: entry.isError }),
+      });
+    } else if (entry.kind === 'user') {
+      flushNotes();
+      messages.push({ role: 'user', content: entry.display });
+    } else if (entry.kind === 'assistant') {
+      flushNotes();
+      const calls = entry.displayToolCalls ?? entry.toolCalls;
+      messages.push({
+        role: 'assistant',
+        content: entry.display,
+        ...(calls === undefined || calls.length === 0 ? {} : { toolCalls: calls }),
+      });
+    } else {
+      notes.push(entry.display);
+    }
+  }
+  flushNotes();
+  return messages;
+}
+
+/**
+ * Counts the tokens of built messages from scratch, the way `build()` accounts for them: each
+ * message's content plus its framing, and each tool call's name and input. For tests and
+ * benchmarks; `build()` itself uses cached counts.
+ */
+export function countMessageTokens(messages: readonly ContextMessage[], counter: TokenCounter): number {
+  let total = 0;
+  for (const message of messages) {
+    total += counter.count(message.content) + MESSAGE_OVERHEAD_TOKENS;
+    if (message.role === 'assistant') {
+      for (const call of message.toolCalls ?? []) {
+        total += counter.count(call.name) + counter.count(JSON.stringify(call.input)) + 3;
+      }
+    }
+  }
+  return total;
+}
+
+// --- Internal helpers ---
+
+/** Tokens charged for the blank line between two sections. */
+const SEPARATOR_TOKENS = 1;
+
+interface Unit {
+  readonly entries: readonly Entry[];
+  readonly tokens: number;
+}

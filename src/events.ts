@@ -1,0 +1,177 @@
+import type { MobiusError, SummarizerError } from './errors.js';
+import type {
+  ArchivedItem,
+  BlockName,
+  Entry,
+  Fact,
+  OpenFile,
+  Pin,
+  SequenceRange,
+  Summary,
+  Task,
+} from './types.js';
+
+/** Payload of `entry-add`: a new T0 entry was recorded. */
+export interface EntryAddEvent {
+  /** The new entry. */
+  readonly entry: Entry;
+}
+
+/** Payload of `file-open`. */
+export interface FileOpenEvent {
+  /** The file as it is now in the scratchpad. */
+  readonly file: OpenFile;
+  /** The history lines recorded for it. */
+  readonly lines: readonly string[];
+}
+
+/** Payload of `file-update`. */
+export interface FileUpdateEvent {
+  /** The file as it is now in the scratchpad. */
+  readonly file: OpenFile;
+  /** One compact history line per hunk (empty when the content did not change). */
+  readonly lines: readonly string[];
+}
+
+/** Payload of `file-close`. */
+export interface FileCloseEvent {
+  /** The path that was closed. */
+  readonly path: string;
+  /** Why: the caller closed it, it was untouched too long, or the scratchpad was over budget. */
+  readonly cause: 'explicit' | 'auto' | 'evicted';
+  /** Number of edits made while it was open. */
+  readonly edits: number;
+}
+
+/** Payload of `pin-add` and `pin-remove`. */
+export interface PinEvent {
+  /** The pin. */
+  readonly pin: Pin;
+}
+
+/** Payload of `graduation-start`. */
+export interface GraduationStartEvent {
+  /** `'chunk'`: T0 → T1. `'consolidate'`: T1 → one older summary. */
+  readonly mode: 'chunk' | 'consolidate';
+  /** Sequence range being summarised. */
+  readonly source: SequenceRange;
+  /** Tokens being summarised. */
+  readonly tokens: number;
+}
+
+/** One item that left a tier in a graduation, and where it went. */
+export interface GraduatedItem {
+  /** Sequence number (entries) or summary id (summaries). */
+  readonly id: number | string;
+  /** What it was, e.g. `'user'`, `'file-update'`, `'summary'`. */
+  readonly kind: string;
+  /** Its tokens in the window before it left. */
+  readonly tokens: number;
+  /** Where it is now: always the archive, represented by `summaryId`. */
+  readonly archivedAs: string;
+}
+
+/**
+ * Payload of `graduation-end`: the report of what left T0 (or T1) and where it went, so that
+ * "what was lost?" is always answerable.
+ */
+export interface GraduationReport {
+  /** Sequence number of the graduation event in the log. */
+  readonly seq: number;
+  /** `'chunk'`: T0 → T1. `'consolidate'`: T1 → one older summary. */
+  readonly mode: 'chunk' | 'consolidate';
+  /** Sequence range now represented by the new summary. */
+  readonly source: SequenceRange;
+  /** Items that left the tier (all archived). */
+  readonly removed: readonly GraduatedItem[];
+  /** The summary that represents them. */
+  readonly summary: Summary;
+  /** Keys of facts added to T2. */
+  readonly factsAdded: readonly string[];
+  /** Keys of facts whose value was superseded (old value archived). */
+  readonly factsSuperseded: readonly string[];
+  /** Tasks whose status changed. */
+  readonly tasks: readonly Task[];
+  /** Tokens that left the tier. */
+  readonly tokensIn: number;
+  /** Tokens of the summary plus the new facts. */
+  readonly tokensOut: number;
+  /** The boundary the cut was made at (chunk mode). */
+  readonly boundary: string | undefined;
+  /** Which summarizer produced the committed output. */
+  readonly summarizer: string;
+  /** Whether the fallback ran because the configured summarizer failed. */
+  readonly isFallback: boolean;
+}
+
+/** Payload of `summarizer-fallback`: the configured summarizer failed; the fallback ran instead. */
+export interface SummarizerFallbackEvent {
+  /** The failure, wrapped; its `cause` is what the summarizer threw. */
+  readonly error: SummarizerError;
+  /** Why it failed. */
+  readonly reason: 'threw' | 'timeout' | 'invalid-output';
+  /** How many attempts were made. */
+  readonly attempts: number;
+}
+
+/** Payload of `graduation-error`: a graduation was abandoned; nothing left T0. */
+export interface GraduationErrorEvent {
+  /** What went wrong. */
+  readonly error: MobiusError;
+}
+
+/** Payload of `fact-add` and `fact-supersede`. */
+export interface FactEvent {
+  /** The fact as it is now. */
+  readonly fact: Fact;
+  /** For `fact-supersede`: the value it replaced. */
+  readonly previous?: string | undefined;
+}
+
+/** Payload of `task-update`. */
+export interface TaskEvent {
+  /** The task as it is now. */
+  readonly task: Task;
+}
+
+/** Payload of `archive-add`. */
+export interface ArchiveEvent {
+  /** Items appended to the archive. */
+  readonly items: readonly ArchivedItem[];
+}
+
+/** Payload of `window-trim`: `build()` left something out to stay within its budget. */
+export interface WindowTrimEvent {
+  /** The budget of the call. */
+  readonly budget: number;
+  /** What was left out, per block. */
+  readonly omitted: { readonly [block in BlockName]?: number };
+}
+
+/** Payload of `storage-error`: persisting failed; the in-memory state is intact. */
+export interface StorageErrorEvent {
+  /** The failure, wrapped. */
+  readonly error: MobiusError;
+  /** Which storage method failed. */
+  readonly operation: string;
+}
+
+/** Events emitted by {@link ContextManager}. Each payload is a snapshot; mutating it has no effect. */
+export interface ContextEvents {
+  'entry-add': [event: EntryAddEvent];
+  'file-open': [event: FileOpenEvent];
+  'file-update': [event: FileUpdateEvent];
+  'file-close': [event: FileCloseEvent];
+  'pin-add': [event: PinEvent];
+  'pin-remove': [event: PinEvent];
+  'graduation-start': [event: GraduationStartEvent];
+  'graduation-end': [event: GraduationReport];
+  'graduation-error': [event: GraduationErrorEvent];
+  'summarizer-fallback': [event: SummarizerFallbackEvent];
+  'fact-add': [event: FactEvent];
+  'fact-supersede': [event: FactEvent];
+  'task-update': [event: TaskEvent];
+  'archive-add': [event: ArchiveEvent];
+  'window-trim': [event: WindowTrimEvent];
+  'storage-error': [event: StorageErrorEvent];
+}

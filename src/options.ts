@@ -1,0 +1,222 @@
+import { z } from 'zod';
+import type { PatternPack } from './boundaries/pattern-pack.js';
+import type { Storage } from './storage/storage.js';
+import type { Summarizer } from './summarizer/summarizer.js';
+import { isSummarizer } from './summarizer/summarizer.js';
+import type { TokenCounter } from './tokens/token-counter.js';
+
+/**
+ * A token budget: a number of tokens (an integer ≥ 1), or `{ fraction }` of the model's context
+ * window (requires `contextWindow`, or a `model` whose window is known).
+ */
+export type TokenBudget = number | { readonly fraction: number };
+
+/** Budgets of the tiers of the window. Each block is held within its budget. */
+export interface TierBudgets {
+  /** T2 session facts (YAML). @default 2_000 */
+  facts?: TokenBudget | undefined;
+  /** Pinned items. @default 1_000 */
+  pins?: TokenBudget | undefined;
+  /** T1 summaries. @default 4_000 */
+  summaries?: TokenBudget | undefined;
+  /** Scratchpad: open files with their current content. @default 14_000 */
+  scratchpad?: TokenBudget | undefined;
+  /** T0 working memory: verbatim recent entries. @default 6_000 */
+  working?: TokenBudget | undefined;
+}
+
+/** Options for {@link ContextManager}. */
+export interface ContextManagerOptions {
+  /** Model name; picks the tokenizer encoding and, when known, the context window. @default undefined */
+  model?: string | undefined;
+  /** The model's context window in tokens, for fractional budgets. @default known for common models */
+  contextWindow?: number | undefined;
+  /** Total budget of `build()` when the call gives none (excludes the response reserve). @default 28_000 */
+  budget?: TokenBudget | undefined;
+  /** Per-tier budgets. */
+  budgets?: TierBudgets | undefined;
+  /** Static prefix: system prompt and invariant rules, rendered byte-identically first. @default '' */
+  systemPrompt?: string | undefined;
+  /** Closes a file after this many user turns without a touch. @default 10 */
+  autoCloseAfter?: number | undefined;
+  /** Largest T0 entry shown in full; longer ones show a head/tail excerpt with a marker. @default 2_000 */
+  maxEntryTokens?: number | undefined;
+  /** Share of the working budget that T0 is brought down to by a graduation. @default 0.5 */
+  graduationTarget?: number | undefined;
+  /** Turns T0 chunks into T1 summaries and T2 facts. @default createExtractiveSummarizer() */
+  summarizer?: Summarizer | undefined;
+  /** Milliseconds before a summarizer call is aborted and the fallback runs. @default 60_000 */
+  summarizerTimeoutMs?: number | undefined;
+  /** Extra attempts after a summarizer throws or returns invalid output. @default 1 */
+  summarizerRetries?: number | undefined;
+  /** Counts tokens. @default createTokenCounter({ model }) */
+  tokenCounter?: TokenCounter | undefined;
+  /** Boundary and retention patterns. @default English and Vietnamese packs merged */
+  patterns?: PatternPack | undefined;
+  /** Persists the event log and snapshots. @default undefined (in memory only) */
+  storage?: Storage | undefined;
+  /** Session id used with `storage`. @default 'default' */
+  sessionId?: string | undefined;
+  /** Supplies timestamps for records that carry none (ISO-8601). @default undefined (no timestamps) */
+  clock?: (() => string) | undefined;
+}
+
+/** Default values of every option, in one place. */
+export const DEFAULTS: {
+  readonly budget: number;
+  readonly budgets: {
+    readonly facts: number;
+    readonly pins: number;
+    readonly summaries: number;
+    readonly scratchpad: number;
+    readonly working: number;
+  };
+  readonly systemPrompt: string;
+  readonly autoCloseAfter: number;
+  readonly maxEntryTokens: number;
+  readonly graduationTarget: number;
+  readonly summarizerTimeoutMs: number;
+  readonly summarizerRetries: number;
+  readonly sessionId: string;
+} = {
+  budget: 28_000,
+  budgets: { facts: 2_000, pins: 1_000, summaries: 4_000, scratchpad: 14_000, working: 6_000 },
+  systemPrompt: '',
+  autoCloseAfter: 10,
+  maxEntryTokens: 2_000,
+  graduationTarget: 0.5,
+  summarizerTimeoutMs: 60_000,
+  summarizerRetries: 1,
+  sessionId: 'default',
+};
+
+/** Context windows of common models, used for fractional budgets when `contextWindow` is unset. */
+export const KNOWN_CONTEXT_WINDOWS: Readonly<Record<string, number>> = {
+  'gpt-4o': 128_000,
+  'gpt-4o-mini': 128_000,
+  'gpt-4.1': 1_047_576,
+  'gpt-4.1-mini': 1_047_576,
+  'gpt-4': 8_192,
+  'gpt-4-turbo': 128_000,
+  'gpt-3.5-turbo': 16_385,
+  'gpt-5': 400_000,
+  'o3': 200_000,
+  'o4-mini': 200_000,
+  'claude-sonnet-4': 200_000,
+  'claude-opus-4': 200_000,
+  'claude-3-5-sonnet': 200_000,
+  'gemini-2.5-pro': 1_048_576,
+  'gemini-2.5-flash': 1_048_576,
+};
+
+/** Options after validation and defaults, with every budget resolved to tokens. @internal */
+export interface ResolvedOptions {
+  readonly model: string | undefined;
+  readonly contextWindow: number | undefined;
+  readonly budget: number;
+  readonly budgets: {
+    readonly facts: number;
+    readonly pins: number;
+    readonly summaries: number;
+    readonly scratchpad: number;
+    readonly working: number;
+  };
+  readonly systemPrompt: string;
+  readonly autoCloseAfter: number;
+  readonly maxEntryTokens: number;
+  readonly graduationTarget: number;
+  readonly summarizer: Summarizer | undefined;
+  readonly summarizerTimeoutMs: number;
+  readonly summarizerRetries: number;
+  readonly tokenCounter: TokenCounter | undefined;
+  readonly patterns: PatternPack | undefined;
+  readonly storage: Storage | undefined;
+  readonly sessionId: string;
+  readonly clock: (() => string) | undefined;
+}
+
+/** The zod schema of a {@link TokenBudget}. @internal */
+export const tokenBudgetSchema: z.ZodType<TokenBudget> = z.union([
+  z.number().int().positive(),
+  z.strictObject({ fraction: z.number().gt(0).lte(1) }),
+]);
+
+/** Validates a session id: no path separators, `..`, NUL or control characters. @internal */
+export const sessionIdSchema: z.ZodString = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, ".", "_" and "-", starting with a letter or digit')
+  .refine((value) => !value.includes('..'), 'must not contain ".."');
+
+const tierBudgetsSchema = z.strictObject({
+  facts: tokenBudgetSchema.optional(),
+  pins: tokenBudgetSchema.optional(),
+  summaries: tokenBudgetSchema.optional(),
+  scratchpad: tokenBudgetSchema.optional(),
+  working: tokenBudgetSchema.optional(),
+});
+
+/** The zod schema of {@link ContextManagerOptions}. @internal */
+export const contextManagerOptionsSchema: z.ZodType<unknown> = z.strictObject({
+  model: z.string().min(1).optional(),
+  contextWindow: z.number().int().positive().optional(),
+  budget: tokenBudgetSchema.optional(),
+  budgets: tierBudgetsSchema.optional(),
+  systemPrompt: z.string().optional(),
+  autoCloseAfter: z.number().int().positive().optional(),
+  maxEntryTokens: z.number().int().min(64).optional(),
+  graduationTarget: z.number().gt(0).lt(1).optional(),
+  summarizer: z
+    .custom<Summarizer>(isSummarizer, 'expected an object with `name` and `summarize()`')
+    .optional(),
+  summarizerTimeoutMs: z.number().int().positive().optional(),
+  summarizerRetries: z.number().int().min(0).max(10).optional(),
+  tokenCounter: z
+    .custom<TokenCounter>(
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        typeof (value as { count?: unknown }).count === 'function',
+      'expected an object with `name` and `count(text)`',
+    )
+    .optional(),
+  patterns: z
+    .custom<PatternPack>((value) => typeof value === 'object' && value !== null, 'expected a PatternPack')
+    .optional(),
+  storage: z
+    .custom<Storage>(
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        typeof (value as { append?: unknown }).append === 'function',
+      'expected a Storage (see createMemoryStorage())',
+    )
+    .optional(),
+  sessionId: sessionIdSchema.optional(),
+  clock: z.custom<() => string>((value) => typeof value === 'function', 'expected a function').optional(),
+});
+
+/** Resolves a token budget against a context window. @internal */
+export function resolveBudget(options: {
+  budget: TokenBudget;
+  contextWindow: number | undefined;
+  name: string;
+}): number | string {
+  if (typeof options.budget === 'number') return options.budget;
+  if (options.contextWindow === undefined) {
+    return `${options.name} is a fraction, but the context window is unknown. Pass \`contextWindow\` (e.g. contextWindow: 128_000) or a \`model\` from KNOWN_CONTEXT_WINDOWS, or give the budget in tokens.`;
+  }
+  return Math.max(1, Math.floor(options.contextWindow * options.budget.fraction));
+}
+
+/** Finds the context window of a known model by exact name or longest known prefix. @internal */
+export function contextWindowForModel(model: string | undefined): number | undefined {
+  if (model === undefined) return undefined;
+  const name = model.toLowerCase();
+  let best: string | undefined;
+  for (const known of Object.keys(KNOWN_CONTEXT_WINDOWS)) {
+    if (name.startsWith(known) && (best === undefined || known.length > best.length)) best = known;
+  }
+  return best === undefined ? undefined : KNOWN_CONTEXT_WINDOWS[best];
+}

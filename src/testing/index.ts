@@ -1,0 +1,6 @@
+export { arbitraries, applyOperations } from './arbitraries.js';
+export type { OperationArbitraryOptions, OperationModel, SessionOperation } from './arbitraries.js';
+export { assertInvariants } from './invariants.js';
+export type { InvariantOptions } from './invariants.js';
+export { createMockSummarizer } from './mocks.js';
+export type { MockSummarizer, MockSummarizerBehavior, MockSummarizerFailure } from './mocks.js';

@@ -1,0 +1,107 @@
+import { formatCount } from '../format.js';
+import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import type { Entry, EntryKind, JsonValue, ToolCall } from '../types.js';
+
+/** Longest string value of a tool-call input shown in the window; longer ones are shortened. */
+export const MAX_TOOL_INPUT_STRING = 400;
+
+/**
+ * Creates a T0 entry and counts its tokens, once. An entry longer than `maxEntryTokens` is shown
+ * as a head/tail excerpt with an explicit marker; its full text stays in `text`.
+ */
+export function createEntry(options: {
+  seq: number;
+  kind: EntryKind;
+  role: Entry['role'];
+  text: string;
+  counter: TokenCounter;
+  maxEntryTokens: number;
+  exchange: number;
+  toolCalls?: readonly ToolCall[] | undefined;
+  callId?: string | undefined;
+  toolName?: string | undefined;
+  isError?: boolean | undefined;
+  path?: string | undefined;
+  at?: string | undefined;
+}): Entry {
+  const { counter } = options;
+  const textTokens = counter.count(options.text);
+  const display =
+    textTokens > options.maxEntryTokens
+      ? excerpt({ text: options.text, tokens: textTokens, maxTokens: options.maxEntryTokens, seq: options.seq, counter })
+      : options.text;
+  const displayTokens = display === options.text ? textTokens : counter.count(display);
+  const displayToolCalls = options.toolCalls?.map((call) => shortenToolCall(call));
+  const callTokens = (displayToolCalls ?? []).reduce((sum, call) => sum + toolCallTokens(call, counter), 0);
+  return {
+    seq: options.seq,
+    kind: options.kind,
+    role: options.role,
+    text: options.text,
+    display,
+    tokens: displayTokens + MESSAGE_OVERHEAD_TOKENS + callTokens,
+    exchange: options.exchange,
+    ...(options.toolCalls === undefined ? {} : { toolCalls: options.toolCalls }),
+    ...(displayToolCalls === undefined || sameCalls(displayToolCalls, options.toolCalls)
+      ? {}
+      : { displayToolCalls }),
+    ...(options.callId === undefined ? {} : { callId: options.callId }),
+    ...(options.toolName === undefined ? {} : { toolName: options.toolName }),
+    ...(options.isError === undefined ? {} : { isError: options.isError }),
+    ...(options.path === undefined ? {} : { path: options.path }),
+    ...(options.at === undefined ? {} : { at: options.at }),
+  };
+}
+
+/** Tokens a tool call adds to its message: its name and JSON input. */
+export function toolCallTokens(call: ToolCall, counter: TokenCounter): number {
+  return counter.count(call.name) + counter.count(JSON.stringify(call.input)) + 3;
+}
+
+// --- Internal helpers ---
+
+function excerpt(options: {
+  text: string;
+  tokens: number;
+  maxTokens: number;
+  seq: number;
+  counter: TokenCounter;
+}): string {
+  const { text, counter } = options;
+  const charsPerToken = text.length / Math.max(1, options.tokens);
+  let budget = options.maxTokens - 60;
+  for (;;) {
+    const headChars = Math.max(0, Math.floor(budget * 0.6 * charsPerToken));
+    const tailChars = Math.max(0, Math.floor(budget * 0.3 * charsPerToken));
+    const head = text.slice(0, headChars);
+    const tail = tailChars === 0 ? '' : text.slice(text.length - tailChars);
+    const omitted = text.length - head.length - tail.length;
+    const marker = `\n[… ${formatCount(omitted)} characters (about ${formatCount(Math.max(0, options.tokens - options.maxTokens))} tokens) omitted from the window; the full text is kept in history as entry #${options.seq} …]\n`;
+    const result = `${head}${marker}${tail}`;
+    if (budget <= 0 || counter.count(result) <= options.maxTokens) return result;
+    budget = Math.floor(budget / 2);
+  }
+}
+
+function shortenToolCall(call: ToolCall): ToolCall {
+  return { id: call.id, name: call.name, input: shortenJson(call.input) };
+}
+
+function shortenJson(value: JsonValue): JsonValue {
+  if (typeof value === 'string') {
+    if (value.length <= MAX_TOOL_INPUT_STRING) return value;
+    return `${value.slice(0, MAX_TOOL_INPUT_STRING / 2)}…[${value.length - MAX_TOOL_INPUT_STRING / 2} more characters not shown]`;
+  }
+  if (Array.isArray(value)) return value.map((item: JsonValue) => shortenJson(item));
+  if (value !== null && typeof value === 'object') {
+    const result: Record<string, JsonValue> = {};
+    for (const [key, item] of Object.entries(value as Record<string, JsonValue>)) result[key] = shortenJson(item);
+    return result;
+  }
+  return value;
+}
+
+function sameCalls(a: readonly ToolCall[], b: readonly ToolCall[] | undefined): boolean {
+  return b !== undefined && JSON.stringify(a) === JSON.stringify(b);
+}

@@ -1,0 +1,238 @@
+import { stringify } from 'yaml';
+import { factKeyFor, isSameTopic } from '../graduation/retention.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import type {
+  ArchivedItem,
+  Fact,
+  FactCategory,
+  FactUpdate,
+  SequenceRange,
+  Task,
+  TaskUpdate,
+} from '../types.js';
+
+/** Order in which fact categories are rendered. */
+export const FACT_CATEGORIES: readonly FactCategory[] = [
+  'architecture',
+  'decisions',
+  'requirements',
+  'constraints',
+  'conventions',
+  'preferences',
+  'error-resolutions',
+  'patterns',
+];
+
+/** What applying fact updates changed. */
+export interface FactChanges {
+  /** Facts that did not exist before. */
+  readonly added: readonly Fact[];
+  /** Facts whose value was replaced, with the value they had. */
+  readonly superseded: readonly { readonly fact: Fact; readonly previous: string }[];
+  /** Superseded values, to append to the archive. */
+  readonly archived: readonly ArchivedItem[];
+}
+
+/** The rendered T2 block. */
+export interface RenderedFacts {
+  /** YAML text (empty when there are no facts or tasks). */
+  readonly text: string;
+  /** Tokens of `text`. */
+  readonly tokens: number;
+  /** Facts left out to fit the budget (they stay in the store). */
+  readonly omitted: number;
+}
+
+/** T2: durable facts, one value per key (newest wins), and task status. */
+export interface FactStore {
+  /** Merges fact updates: newest wins per key, the superseded value is kept in history. */
+  apply(options: {
+    updates: readonly FactUpdate[];
+    source: SequenceRange;
+    seq: number;
+  }): FactChanges;
+  /** Merges task status updates; returns the tasks that changed. */
+  applyTasks(options: { updates: readonly TaskUpdate[]; source: SequenceRange }): readonly Task[];
+  /** All facts in render order. */
+  facts(): readonly Fact[];
+  /** All tasks, in the order they were first seen. */
+  tasks(): readonly Task[];
+  /** Finds a fact by key. */
+  get(key: string): Fact | undefined;
+  /** Renders the YAML block within `maxTokens`, cached while nothing changes. */
+  render(options: { maxTokens: number }): RenderedFacts;
+}
+
+/** Serialisable contents of a {@link FactStore}. @internal */
+export interface FactStoreData {
+  readonly facts: readonly Fact[];
+  readonly tasks: readonly Task[];
+}
+
+/** Creates a {@link FactStore}. */
+export function createFactStore(options: {
+  counter: TokenCounter;
+  initial?: FactStoreData | undefined;
+}): FactStore & { toJSON(): FactStoreData } {
+  const { counter } = options;
+  const facts = new Map<string, Fact>();
+  const tasks = new Map<string, Task>();
+  for (const fact of options.initial?.facts ?? []) facts.set(fact.key, fact);
+  for (const task of options.initial?.tasks ?? []) tasks.set(task.title.toLowerCase(), task);
+  let version = 0;
+  let cache: { version: number; maxTokens: number; rendered: RenderedFacts } | undefined;
+
+  const findKey = (update: FactUpdate): string => {
+    if (update.key !== undefined) return update.key;
+    let match: Fact | undefined;
+    for (const fact of facts.values()) {
+      const isCandidate = fact.category === update.category || update.isUpdate === true;
+      if (isCandidate && isSameTopic(fact.value, update.value)) match = fact;
+    }
+    if (match !== undefined) return match.key;
+    const base = factKeyFor(update.value, update.category);
+    let key = base;
+    for (let suffix = 2; facts.has(key); suffix += 1) key = `${base}-${suffix}`;
+    return key;
+  };
+
+  return {
+    apply({ updates, source, seq }) {
+      const added: Fact[] = [];
+      const superseded: { fact: Fact; previous: string }[] = [];
+      const archived: ArchivedItem[] = [];
+      for (const update of updates) {
+        const value = update.value.trim();
+        if (value.length === 0) continue;
+        const key = findKey(update);
+        const existing = facts.get(key);
+        if (existing !== undefined && existing.value === value) continue;
+        const tokens = counter.count(`  ${key}: ${value}`);
+        if (existing === undefined) {
+          const fact: Fact = { key, category: update.category, value, source, history: [], tokens };
+          facts.set(key, fact);
+          added.push(fact);
+          continue;
+        }
+        const fact: Fact = {
+          key,
+          category: existing.category,
+          value,
+          source,
+          history: [
+            ...existing.history,
+            { value: existing.value, source: existing.source, supersededAt: seq },
+          ],
+          tokens,
+        };
+        // Re-insert so that a changed fact moves to the end: most recent facts render last.
+        facts.delete(key);
+        facts.set(key, fact);
+        superseded.push({ fact, previous: existing.value });
+        archived.push({
+          type: 'fact',
+          reason: 'superseded',
+          key,
+          category: existing.category,
+          value: existing.value,
+          source: existing.source,
+          archivedAt: seq,
+        });
+      }
+      if (added.length > 0 || superseded.length > 0) version += 1;
+      return { added, superseded, archived };
+    },
+    applyTasks({ updates, source }) {
+      const changed: Task[] = [];
+      for (const update of updates) {
+        const title = update.title.trim();
+        if (title.length === 0) continue;
+        const key = title.toLowerCase();
+        const existing = tasks.get(key);
+        if (existing !== undefined && existing.status === update.status) continue;
+        const task: Task = {
+          title: existing?.title ?? title,
+          status: update.status,
+          source,
+          tokens: counter.count(`    - ${title}`),
+        };
+        tasks.delete(key);
+        tasks.set(key, task);
+        changed.push(task);
+      }
+      if (changed.length > 0) version += 1;
+      return changed;
+    },
+    facts: () => [...facts.values()],
+    tasks: () => [...tasks.values()],
+    get: (key) => facts.get(key),
+    render({ maxTokens }) {
+      if (cache !== undefined && cache.version === version && cache.maxTokens === maxTokens) {
+        return cache.rendered;
+      }
+      const rendered = renderWithin({ facts: [...facts.values()], tasks: [...tasks.values()], maxTokens, counter });
+      cache = { version, maxTokens, rendered };
+      return rendered;
+    },
+    toJSON: () => ({ facts: [...facts.values()], tasks: [...tasks.values()] }),
+  };
+}
+
+// --- Internal helpers ---
+
+const OPEN_TASKS_SHOWN = 10;
+const DONE_TASKS_SHOWN = 8;
+
+function renderWithin(options: {
+  facts: readonly Fact[];
+  tasks: readonly Task[];
+  maxTokens: number;
+  counter: TokenCounter;
+}): RenderedFacts {
+  const { counter, maxTokens } = options;
+  if (options.facts.length === 0 && options.tasks.length === 0) {
+    return { text: '', tokens: 0, omitted: 0 };
+  }
+  // Drop the oldest facts first (by the position of their source) until the block fits.
+  const byAge = [...options.facts].sort((a, b) => a.source.to - b.source.to || compareText(a.key, b.key));
+  let kept = new Set(options.facts);
+  let doneShown = DONE_TASKS_SHOWN;
+  for (;;) {
+    const text = renderYaml({ facts: options.facts.filter((fact) => kept.has(fact)), tasks: options.tasks, doneShown });
+    const tokens = counter.count(text);
+    const omitted = options.facts.length - kept.size;
+    if (tokens <= maxTokens) return { text, tokens, omitted };
+    if (doneShown > 0) {
+      doneShown = 0;
+      continue;
+    }
+    const oldest = byAge.find((fact) => kept.has(fact));
+    if (oldest === undefined) return { text: '', tokens: 0, omitted: options.facts.length };
+    kept = new Set([...kept].filter((fact) => fact !== oldest));
+  }
+}
+
+function renderYaml(options: { facts: readonly Fact[]; tasks: readonly Task[]; doneShown: number }): string {
+  const document: Record<string, unknown> = {};
+  for (const category of FACT_CATEGORIES) {
+    const inCategory = options.facts.filter((fact) => fact.category === category);
+    if (inCategory.length === 0) continue;
+    const values: Record<string, string> = {};
+    for (const fact of inCategory) values[fact.key] = fact.value;
+    document[category] = values;
+  }
+  const open = options.tasks.filter((task) => task.status === 'open').slice(-OPEN_TASKS_SHOWN);
+  const done = options.tasks.filter((task) => task.status === 'done');
+  const doneShown = options.doneShown === 0 ? [] : done.slice(-options.doneShown);
+  if (open.length > 0 || doneShown.length > 0) {
+    const taskDocument: Record<string, string[]> = {};
+    if (open.length > 0) taskDocument['open'] = open.map((task) => task.title);
+    if (doneShown.length > 0) taskDocument['done'] = doneShown.map((task) => task.title);
+    document['tasks'] = taskDocument;
+  }
+  return stringify(document, { lineWidth: 0 }).trimEnd();
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
