@@ -1,6 +1,6 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
+const config: ReturnType<typeof defineConfig> = defineConfig({
   entry: {
     index: 'src/index.ts',
     testing: 'src/testing/index.ts',
@@ -12,3 +12,5 @@ export default defineConfig({
   target: 'node20',
   external: ['vitest', 'fast-check'],
 });
+
+export default config;

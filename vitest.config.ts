@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({
+const config: ReturnType<typeof defineConfig> = defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
@@ -8,3 +8,5 @@ export default defineConfig({
     typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'] },
   },
 });
+
+export default config;

@@ -361,6 +361,24 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   }
 
   /**
+   * Returns what an open file was opened with and the unified patches of its edits since, in
+   * order: applying them to `openContent` gives the current content.
+   * @throws {InvalidArgumentError} with code `UNKNOWN_FILE` when the file is not open.
+   */
+  fileHistory(input: { path: string }): { readonly openContent: string; readonly patches: readonly string[] } {
+    const parsed = parse(fileHistorySchema, input, 'fileHistory', 'fileHistory({ path })');
+    if (!this.#view.scratchpad.has(parsed.path)) {
+      throw new InvalidArgumentError({
+        parameter: 'path',
+        value: parsed.path,
+        code: 'UNKNOWN_FILE',
+        message: `fileHistory(): ${describeValue(parsed.path)} is not open in the scratchpad. Check the path against state().files.`,
+      });
+    }
+    return this.#view.scratchpad.history(parsed.path);
+  }
+
+  /**
    * Pins text so that it is rendered in every window and never graduates away.
    * @throws {InvalidArgumentError} when `text` is empty.
    */
@@ -736,6 +754,7 @@ const updateFileSchema = z.strictObject({
 });
 const closeFileSchema = z.strictObject({ path: pathSchema, callId: z.string().min(1).optional(), at: atSchema });
 const noteSchema = z.strictObject({ content: z.string(), at: atSchema });
+const fileHistorySchema = z.strictObject({ path: pathSchema });
 const staleSchema = z.strictObject({ path: pathSchema, content: z.string() });
 const pinSchema = z.strictObject({ text: z.string().trim().min(1).max(2_000) });
 const unpinSchema = z.strictObject({ id: z.string().min(1) });

@@ -154,6 +154,8 @@ function isCompletion(entry: Entry, matcher: PatternMatcher): boolean {
     (sentence) =>
       matcher.test('completion', sentence) &&
       !matcher.test('conditional', sentence) &&
+      !matcher.test('taskStatus', sentence) &&
+      !matcher.test('topicChange', sentence) &&
       !sentence.trimEnd().endsWith('?'),
   );
 }

@@ -58,6 +58,8 @@ export interface PatternPack {
   readonly transient: readonly Pattern[];
   /** Dead-end debugging: "no luck", "that's not it", "temporary debug print", "reverted". */
   readonly deadEnd: readonly Pattern[];
+  /** Announced intentions and plan steps, which summaries skip: "let me", "I'll", "next I". */
+  readonly intention: readonly Pattern[];
   /** Leading discourse markers stripped from fact values: "also,", "btw,", "oh and". */
   readonly filler: readonly Pattern[];
   /** First line of an entry that continues an error trace: `    at `, `File "`, `Caused by`. */
@@ -91,6 +93,7 @@ export const PATTERN_GROUPS: readonly PatternGroup[] = [
   'factMarker',
   'transient',
   'deadEnd',
+  'intention',
   'filler',
   'traceContinuation',
 ];
@@ -119,6 +122,7 @@ export const EMPTY_PATTERN_PACK: PatternPack = {
   factMarker: [],
   transient: [],
   deadEnd: [],
+  intention: [],
   filler: [],
   traceContinuation: [],
 };
@@ -136,31 +140,8 @@ export const EMPTY_PATTERN_PACK: PatternPack = {
  * ```
  */
 export function mergePatternPacks(...packs: readonly Partial<PatternPack>[]): PatternPack {
-  const merged: Record<PatternGroup, Pattern[]> = {
-    completion: [],
-    topicChange: [],
-    testPass: [],
-    testFail: [],
-    acknowledgement: [],
-    greeting: [],
-    chitChat: [],
-    leaving: [],
-    update: [],
-    decision: [],
-    requirement: [],
-    constraint: [],
-    convention: [],
-    preference: [],
-    errorResolution: [],
-    errorCause: [],
-    errorSymptom: [],
-    taskStatus: [],
-    factMarker: [],
-    transient: [],
-    deadEnd: [],
-    filler: [],
-    traceContinuation: [],
-  };
+  const merged = {} as Record<PatternGroup, Pattern[]>;
+  for (const group of PATTERN_GROUPS) merged[group] = [];
   const seen = new Set<string>();
   for (const pack of packs) {
     for (const group of PATTERN_GROUPS) {
@@ -191,6 +172,8 @@ export interface PatternMatcher {
   test(group: PatternGroup, text: string): boolean;
   /** Returns the earliest match of any pattern of `group` in `text`, or `undefined`. */
   find(group: PatternGroup, text: string): PatternMatch | undefined;
+  /** Counts the distinct phrases (case-insensitively) of `group` that occur in `text`. */
+  count(group: PatternGroup, text: string): number;
 }
 
 /**
@@ -199,7 +182,12 @@ export interface PatternMatcher {
  */
 export function createPatternMatcher(pack: PatternPack): PatternMatcher {
   const compiled = new Map<PatternGroup, readonly RegExp[]>();
-  for (const group of PATTERN_GROUPS) compiled.set(group, compileGroup(pack[group]));
+  const global = new Map<PatternGroup, readonly RegExp[]>();
+  for (const group of PATTERN_GROUPS) {
+    const regexes = compileGroup(pack[group]);
+    compiled.set(group, regexes);
+    global.set(group, regexes.map((regex) => new RegExp(regex.source, `${regex.flags}g`)));
+  }
   const regexesOf = (group: PatternGroup): readonly RegExp[] => compiled.get(group) ?? [];
   return {
     pack,
@@ -214,6 +202,13 @@ export function createPatternMatcher(pack: PatternPack): PatternMatcher {
         }
       }
       return best;
+    },
+    count: (group: PatternGroup, text: string): number => {
+      const distinct = new Set<string>();
+      for (const regex of global.get(group) ?? []) {
+        for (const match of text.matchAll(regex)) distinct.add(match[0].toLowerCase());
+      }
+      return distinct.size;
     },
   };
 }

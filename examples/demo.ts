@@ -1,0 +1,135 @@
+// `npm run demo`: replays a bundled two-hour coding session through ContextManager with the
+// offline extractive summarizer and prints, every simulated 15 minutes, what the window holds.
+//   npm run demo                 the synthetic 2-hour session (examples/sessions/)
+//   npm run demo -- --real       a real Claude Code session (MIT, jimmc414/cctrace)
+//   npm run demo -- FILE.jsonl   any session in the same JSONL schema
+import { fileURLToPath } from 'node:url';
+import { ContextManager, createTokenCounter } from '../src/index.js';
+import type { BuiltContext, GraduationReport } from '../src/index.js';
+import { createReplayer, readSession } from './replay.js';
+import type { SessionLine } from './replay.js';
+
+const BUDGET = 28_000;
+const INTERVAL_MINUTES = 15;
+
+const argument = process.argv[2];
+const bundled = (name: string): string => fileURLToPath(new URL(`./sessions/${name}`, import.meta.url));
+const file =
+  argument === undefined
+    ? bundled('synth-seed11-120min.jsonl.gz')
+    : argument === '--real'
+      ? bundled('real-cctrace-phase0.jsonl.gz')
+      : argument;
+
+const lines = readSession(file);
+const counter = createTokenCounter();
+const manager = new ContextManager({
+  budget: BUDGET,
+  systemPrompt: 'You are a careful coding agent. Follow the session facts and pinned instructions.',
+});
+const replayer = createReplayer(manager);
+const reports: GraduationReport[] = [];
+manager.on('graduation-end', (report) => reports.push(report));
+let fallbacks = 0;
+manager.on('summarizer-fallback', () => (fallbacks += 1));
+
+const start = firstTime(lines);
+let naive = 0;
+let nextMark = INTERVAL_MINUTES;
+let events = 0;
+
+console.log(`Mobius demo: replaying ${file.split('/').slice(-2).join('/')} (${lines.length} events)`);
+console.log(`budget ${format(BUDGET)} tokens, extractive summarizer (offline), naive = full history verbatim\n`);
+console.log(row(['time', 'prefix', 'facts', 'pins', 'T1', 'files', 'T0', 'window', 'naive', 'naive÷window', 'graduated']));
+console.log(row(['----', '------', '-----', '----', '--', '-----', '--', '------', '-----', '------------', '---------']));
+
+let built: BuiltContext | undefined;
+for (const [index, line] of lines.entries()) {
+  const minutes = minutesOf(line, index);
+  while (minutes !== undefined && minutes >= nextMark) {
+    built = await checkpoint(nextMark);
+    nextMark += INTERVAL_MINUTES;
+  }
+  if (replayer.apply(line)) {
+    events += 1;
+    naive += naiveTokens(line);
+  }
+}
+built = await checkpoint(minutesOf(lines[lines.length - 1], lines.length - 1) ?? nextMark, true);
+
+const state = manager.state();
+console.log(`\nRecorded ${events} events; ${state.archive.length} items archived (recallable), ${state.summaries.length} summaries in T1, ${state.facts.length} facts in T2, ${state.files.length} files open.`);
+if (fallbacks > 0) console.log(`Summarizer fallbacks: ${fallbacks}`);
+const skipped = Object.entries(replayer.stats.skipped);
+if (skipped.length > 0) console.log(`Replay adaptations: ${skipped.map(([reason, count]) => `${count} × ${reason}`).join('; ')}`);
+
+const facts = built.system.match(/## Session facts[^\n]*\n([\s\S]*?)(?=\n\n## |$)/)?.[1];
+console.log('\nT2 session facts (YAML) in the final window:\n');
+console.log(indent(facts ?? '(none yet)'));
+
+const last = reports[reports.length - 1];
+if (last !== undefined) {
+  console.log('\nLast graduation report (what left T0 and where it went):\n');
+  const kinds = new Map<string, number>();
+  for (const item of last.removed) kinds.set(item.kind, (kinds.get(item.kind) ?? 0) + 1);
+  console.log(indent([
+    `mode: ${last.mode}; entries #${last.source.from}–#${last.source.to} cut at a ${last.boundary ?? 'n/a'} boundary`,
+    `left T0: ${last.removed.length} items (${[...kinds].map(([kind, count]) => `${count} ${kind}`).join(', ')}), ${format(last.tokensIn)} tokens, all archived as ${last.summary.id}`,
+    `became: summary ${last.summary.id} (${format(last.summary.tokens)} tokens, ${(last.tokensIn / Math.max(1, last.tokensOut)).toFixed(1)}:1) + facts added [${last.factsAdded.join(', ')}]${last.factsSuperseded.length > 0 ? `, superseded [${last.factsSuperseded.join(', ')}]` : ''}`,
+    `summarizer: ${last.summarizer}${last.isFallback ? ' (fallback)' : ''}`,
+    '',
+    last.summary.text,
+  ].join('\n')));
+}
+
+async function checkpoint(mark: number, isFinal = false): Promise<BuiltContext> {
+  await manager.settle();
+  const window = manager.build({ budget: BUDGET });
+  const blocks = window.tokens.blocks;
+  console.log(row([
+    `${isFinal ? 'end ' : ''}${Math.floor(mark / 60)}:${String(Math.round(mark % 60)).padStart(2, '0')}`,
+    format(blocks.prefix),
+    format(blocks.facts),
+    format(blocks.pins),
+    format(blocks.summaries),
+    format(blocks.scratchpad),
+    format(blocks.working),
+    `${format(window.tokens.total)} / ${format(BUDGET)}`,
+    format(naive),
+    `${(naive / window.tokens.total).toFixed(1)}×`,
+    String(reports.length),
+  ]));
+  return window;
+}
+
+function naiveTokens(line: SessionLine): number {
+  // Full history verbatim: file contents every time they are read, edits as full before/after.
+  const parts = [line.text, line.content, line.before, line.after, line.search, line.replace, line.cmd, line.output, line.patch];
+  if (line.type === 'tool') parts.push(JSON.stringify(line.input ?? null));
+  return parts.reduce<number>((sum, part) => sum + (typeof part === 'string' ? counter.count(part) + 4 : 0), 0);
+}
+
+function firstTime(all: readonly SessionLine[]): number | undefined {
+  const first = all.find((line) => typeof line.ts === 'string');
+  return first?.ts === undefined ? undefined : Date.parse(first.ts);
+}
+
+function minutesOf(line: SessionLine | undefined, index: number): number | undefined {
+  if (line === undefined) return undefined;
+  // Sessions without timestamps advance one simulated minute every 4 events.
+  if (start === undefined || typeof line.ts !== 'string') return index / 4;
+  return (Date.parse(line.ts) - start) / 60_000;
+}
+
+function row(cells: readonly string[]): string {
+  const widths = [8, 7, 6, 5, 6, 7, 6, 16, 10, 13, 9];
+  return cells.map((cell, index) => cell.padStart(widths[index] ?? 8)).join(' ');
+}
+
+function format(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+function indent(text: string): string {
+  return text.split('\n').map((line) => `  ${line}`).join('\n');
+}

@@ -1,0 +1,137 @@
+// Replays a recorded coding session (the JSONL event schema of the synthetic and real corpora)
+// through a ContextManager, the way an agent loop would record it.
+import { gunzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import type { ContextManager } from '../src/index.js';
+
+/** One line of a session file. Real transcripts use the extended variants. */
+export interface SessionLine {
+  readonly type: string;
+  readonly ts?: string;
+  readonly text?: string;
+  readonly path?: string;
+  readonly content?: string | null;
+  readonly partial?: boolean;
+  readonly before?: string | null;
+  readonly after?: string | null;
+  readonly search?: string;
+  readonly replace?: string;
+  readonly patch?: string | null;
+  readonly cmd?: string;
+  readonly output?: string;
+  readonly exit_code?: number | null;
+  readonly name?: string;
+  readonly input?: unknown;
+  readonly id?: string;
+  readonly probes?: readonly string[];
+  readonly answer_keywords?: readonly string[];
+  readonly category?: string;
+  readonly supersedes?: string;
+  readonly final?: boolean;
+  readonly [key: string]: unknown;
+}
+
+/** Reads a `.jsonl` or `.jsonl.gz` session file. */
+export function readSession(file: string): SessionLine[] {
+  const raw = readFileSync(file);
+  const text = file.endsWith('.gz') ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
+  return text
+    .split('\n')
+    .filter((line) => line.trim().length > 0)
+    .map((line) => JSON.parse(line) as SessionLine);
+}
+
+/** What a replay did with the lines it could not map one to one. */
+export interface ReplayStats {
+  /** Lines recorded, by type. */
+  readonly recorded: Record<string, number>;
+  /** Lines not recorded (harness-only or unknown), by reason. */
+  readonly skipped: Record<string, number>;
+}
+
+/** Records one session line; returns false when the line is harness-only (meta, probe, checkpoint). */
+export function createReplayer(manager: ContextManager): {
+  apply(line: SessionLine): boolean;
+  readonly stats: ReplayStats;
+  /** Files touched by the session, with their current content when known. */
+  readonly contents: Map<string, string>;
+} {
+  const stats = { recorded: {} as Record<string, number>, skipped: {} as Record<string, number> };
+  const contents = new Map<string, string>();
+  let callNumber = 0;
+  const count = (bucket: Record<string, number>, key: string): void => {
+    bucket[key] = (bucket[key] ?? 0) + 1;
+  };
+  const isOpen = (path: string): boolean => manager.state().files.some((file) => file.path === path);
+  const at = (line: SessionLine): { at?: string } => (typeof line.ts === 'string' ? { at: line.ts } : {});
+  const toolCall = (line: SessionLine, name: string, input: Record<string, unknown>, output: string, isError: boolean): void => {
+    const id = `call-${(callNumber += 1)}`;
+    manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id, name, input: JSON.parse(JSON.stringify(input)) as never }], ...at(line) });
+    manager.addToolResult({ callId: id, output, isError, ...at(line) });
+  };
+  const setContent = (line: SessionLine, path: string, content: string, reason?: string): void => {
+    if (isOpen(path)) manager.updateFile({ path, content, ...(reason === undefined ? {} : { reason }), ...at(line) });
+    else manager.openFile({ path, content, ...at(line) });
+    contents.set(path, content);
+  };
+
+  return {
+    stats,
+    contents,
+    apply(line) {
+      switch (line.type) {
+        case 'user':
+        case 'assistant':
+          manager.addMessage({ role: line.type, content: line.text ?? '', ...at(line) });
+          break;
+        case 'file_read': {
+          const path = line.path ?? 'unknown';
+          if (typeof line.content === 'string' && line.partial !== true) {
+            setContent(line, path, line.content);
+          } else if (typeof line.content === 'string') {
+            toolCall(line, 'read_file', { path, partial: true }, line.content, false);
+            count(stats.skipped, 'partial read shown as a tool result');
+          } else {
+            manager.addNote({ content: `[read ${path}; content not logged]`, ...at(line) });
+            count(stats.skipped, 'read without content (note only)');
+          }
+          break;
+        }
+        case 'file_edit': {
+          const path = line.path ?? 'unknown';
+          if (typeof line.after === 'string') {
+            if (typeof line.before === 'string' && !isOpen(path)) manager.openFile({ path, content: line.before, ...at(line) });
+            setContent(line, path, line.after);
+          } else if (typeof line.search === 'string' && typeof line.replace === 'string') {
+            const current = contents.get(path);
+            if (current !== undefined && isOpen(path) && current.includes(line.search)) {
+              setContent(line, path, current.replace(line.search, line.replace));
+            } else {
+              toolCall(line, 'edit_file', { path, search: line.search, replace: line.replace }, typeof line['error'] === 'string' ? String(line['error']) : 'applied', typeof line['error'] === 'string');
+              count(stats.skipped, 'search/replace on unknown content (tool call)');
+            }
+          } else {
+            manager.addNote({ content: `[edited ${path}; ${typeof line.patch === 'string' ? 'patch' : 'content'} not logged]`, ...at(line) });
+            count(stats.skipped, 'edit without content (note only)');
+          }
+          break;
+        }
+        case 'command':
+          toolCall(line, 'bash', { command: line.cmd ?? '' }, line.output ?? '', typeof line.exit_code === 'number' && line.exit_code !== 0);
+          break;
+        case 'tool':
+          toolCall(line, line.name ?? 'tool', { input: typeof line.input === 'string' ? line.input : JSON.stringify(line.input ?? null) }, typeof line.output === 'string' ? line.output : JSON.stringify(line.output ?? ''), typeof line['error'] === 'string');
+          break;
+        case 'meta':
+        case 'probe':
+        case 'checkpoint':
+          return false;
+        default:
+          count(stats.skipped, `unknown event type ${line.type}`);
+          return false;
+      }
+      count(stats.recorded, line.type);
+      return true;
+    },
+  };
+}

@@ -1,0 +1,500 @@
+import { matcherFor, type PatternMatcher, type PatternPack } from '../boundaries/pattern-pack.js';
+import type { Entry, FactCategory, RetentionClass } from '../types.js';
+
+/** The role a sentence was said in, for {@link classifySentence}. */
+export type SentenceRole = Entry['role'];
+
+/** Options for {@link classifySentence} and {@link analyzeSentence}. */
+export interface ClassifySentenceOptions {
+  /** Who said it. Assistant sentences need a fact marker or generic wording to become facts. */
+  role: SentenceRole;
+  /** The phrases to classify with. */
+  patterns: PatternPack;
+}
+
+/** Everything {@link analyzeSentence} found out about one sentence. */
+export interface SentenceAnalysis {
+  /** The retention class; see {@link classifySentence}. */
+  readonly retention: RetentionClass;
+  /** The sentence without leading discourse markers ("also,", "btw,", "note:"). */
+  readonly text: string;
+  /** The wording says it replaces an earlier statement ("change … to", "instead"). */
+  readonly isUpdate: boolean;
+  /** The sentence is a question. */
+  readonly isQuestion: boolean;
+  /** The sentence explains a failure but is not a durable fix ("the real cause is …"). */
+  readonly isDiagnosis: boolean;
+  /** The sentence belongs to dead-end debugging ("no luck", "reverted the debug print"). */
+  readonly isDeadEnd: boolean;
+  /** A user sentence that opens a task ("new task: …", "now let's work on …"). */
+  readonly isTaskRequest: boolean;
+  /** The sentence reports that something is finished ("done, all tests pass"). */
+  readonly isCompletion: boolean;
+  /** The sentence announces an intention or a plan step ("let me check …", "I'll read …"). */
+  readonly isIntention: boolean;
+}
+
+/**
+ * Splits prose into sentences. Every line, markdown bullet, numbered item and heading is split on
+ * its own (bullet markers are removed); inside a line, a sentence ends at `.`, `!`, `?` or `…`
+ * followed by whitespace, except inside `` `code spans` `` and after common abbreviations
+ * ("e.g.", "i.e.", "vs."). Paths, versions and decimals stay intact because their dots are not
+ * followed by whitespace. Fenced code blocks are left out: they are code, not sentences.
+ */
+export function splitSentences(text: string): string[] {
+  const sentences: string[] = [];
+  let isInFence = false;
+  for (const rawLine of text.split(/\r?\n/u)) {
+    if (FENCE_LINE.test(rawLine)) {
+      isInFence = !isInFence;
+      continue;
+    }
+    if (isInFence) continue;
+    const line = rawLine.replace(LINE_MARKER, '').trim();
+    if (line.length === 0) continue;
+    for (const sentence of splitLine(line)) {
+      if (/[\p{L}\p{N}]/u.test(sentence)) sentences.push(sentence);
+    }
+  }
+  return sentences;
+}
+
+/**
+ * Analyses one sentence: its retention class plus the flags the extractive summarizer uses
+ * (update wording, question, diagnosis, dead end, task request, completion).
+ */
+export function analyzeSentence(sentence: string, options: ClassifySentenceOptions): SentenceAnalysis {
+  return analyze(sentence, options.role, matcherFor(options.patterns));
+}
+
+/**
+ * Classifies a sentence for content-aware retention.
+ *
+ * - `error-resolution`: explains a failure and its fix ("the ECONNRESET came from …; awaiting
+ *   `pool.close()` fixed it"), or names a failure and its cause.
+ * - `decision`, `constraint`, `requirement`, `preference`, `convention` (checked in that order):
+ *   durable statements with enough substance (two topic words or an identifier). Wording limited
+ *   to the current task ("for now", "as part of this") is not durable. An assistant sentence
+ *   qualifies only with a fact marker ("note:", "for the record") or when it is generic (no
+ *   first person, no reference to a particular file or "here"): assistants narrate their work.
+ *   A user sentence with update wording and no other class counts as a decision.
+ * - `task-status`: a user request that opens a task, or a completion report.
+ * - `chit-chat`: greetings, acknowledgements, small talk and goodbyes without identifiers.
+ * - `routine`: everything else.
+ */
+export function classifySentence(sentence: string, options: ClassifySentenceOptions): RetentionClass {
+  return analyzeSentence(sentence, options).retention;
+}
+
+/**
+ * Classifies a whole entry by its most durable sentence. Tool results and file records are
+ * `routine`; a message made only of small talk is `chit-chat`.
+ */
+export function classifyEntry(entry: Entry, patterns: PatternPack): RetentionClass {
+  if (entry.kind !== 'user' && entry.kind !== 'assistant' && entry.kind !== 'note') return 'routine';
+  const matcher = matcherFor(patterns);
+  let best: RetentionClass | undefined;
+  for (const sentence of splitSentences(entry.text)) {
+    const retention = analyze(sentence, entry.role, matcher).retention;
+    if (best === undefined || RETENTION_RANK[retention] < RETENTION_RANK[best]) best = retention;
+  }
+  return best ?? 'routine';
+}
+
+/** Every retention class that becomes a T2 fact. */
+export const FACT_RETENTION_CLASSES: readonly RetentionClass[] = [
+  'decision',
+  'requirement',
+  'constraint',
+  'convention',
+  'preference',
+  'error-resolution',
+];
+
+/**
+ * Maps a retention class to the T2 category its facts are rendered under, or `undefined` for the
+ * classes that do not become facts (`task-status`, `routine`, `chit-chat`).
+ */
+export function factCategoryFor(retention: RetentionClass): FactCategory | undefined {
+  switch (retention) {
+    case 'decision':
+      return 'decisions';
+    case 'requirement':
+      return 'requirements';
+    case 'constraint':
+      return 'constraints';
+    case 'convention':
+      return 'conventions';
+    case 'preference':
+      return 'preferences';
+    case 'error-resolution':
+      return 'error-resolutions';
+    default:
+      return undefined;
+  }
+}
+
+/** Maps a T2 category back to its retention class, or `undefined` for `architecture`/`patterns`. */
+export function retentionClassFor(category: FactCategory): RetentionClass | undefined {
+  return FACT_RETENTION_CLASSES.find((retention) => factCategoryFor(retention) === category);
+}
+
+/**
+ * Extracts the identifiers a summary must not lose, deduplicated in first-seen order: file paths
+ * (with `:line`), `` `code spans` `` (without the backticks), `--flags`, error names
+ * (`TypeError`, `ECONNRESET`), symbols with a case change, an underscore, a dot call or a digit
+ * (`camelCase`, `snake_case`, `PascalCase`, `pool.close()`, `UUIDv7`), ticket keys (`ABC-142`),
+ * versions (`Node 18.19`) and numbers with units (`5s`, `250ms`, `4GB`, `12 retries`,
+ * `30 requests per minute`). Overlapping matches keep the earliest, longest one.
+ */
+export function extractIdentifiers(text: string): string[] {
+  const found: { start: number; end: number; value: string }[] = [];
+  for (const { regex, group } of IDENTIFIER_PATTERNS) {
+    for (const match of text.matchAll(regex)) {
+      const raw = match[group] ?? match[0];
+      const offset = match[0].indexOf(raw);
+      const value = trimIdentifier(raw);
+      if (value.length < 2 || value.length > 120) continue;
+      const start = match.index + Math.max(offset, 0);
+      found.push({ start, end: start + value.length, value });
+    }
+  }
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const identifiers: string[] = [];
+  const seen = new Set<string>();
+  let coveredUntil = -1;
+  for (const item of found) {
+    if (item.start < coveredUntil) continue;
+    coveredUntil = item.end;
+    if (seen.has(item.value)) continue;
+    seen.add(item.value);
+    identifiers.push(item.value);
+  }
+  return identifiers;
+}
+
+/**
+ * Returns the topic words of a statement: lowercased content words, lightly stemmed (plural `s`),
+ * without stopwords, without wording that only frames a statement ("let's", "change", "instead",
+ * "always") and without values (numbers, number words, units, `code spans`, quoted strings). Two
+ * statements about the same thing with different values share their topic words:
+ * "let's always use a 5s timeout on DB calls, with 3 retries" → `db`, `call`, `timeout`, `retry`.
+ */
+export function topicWords(value: string): string[] {
+  const withoutValues = value
+    .replace(/`[^`]*`/gu, ' ')
+    .replace(/"[^"\n]*"/gu, ' ')
+    .replace(/(?<![\p{L}\p{N}])'[^'\n]*'(?![\p{L}\p{N}])/gu, ' ')
+    .toLowerCase();
+  const words: string[] = [];
+  const seen = new Set<string>();
+  for (const match of withoutValues.matchAll(WORD)) {
+    const token = match[0].replace(/['’]s$/u, '');
+    if (token.length < 2 || /^\p{N}/u.test(token) || STOPWORDS.has(token)) continue;
+    if (NUMBER_WORDS.has(token) || UNIT_WORDS.has(token)) continue;
+    const stem = stemWord(token);
+    if (STOPWORDS.has(stem) || seen.has(stem)) continue;
+    seen.add(stem);
+    words.push(stem);
+  }
+  return words;
+}
+
+/**
+ * Tells whether two statements are about the same topic, so the newer can replace the older.
+ * With A and B their {@link topicWords}: the overlap coefficient |A∩B| / min(|A|, |B|) must be at
+ * least 0.6, and they must share at least two words (one when the smaller set has one word).
+ * It is purely lexical: callers should also require the same category, or update wording.
+ */
+export function isSameTopic(a: string, b: string): boolean {
+  const left = new Set(topicWords(a));
+  const right = new Set(topicWords(b));
+  const smaller = Math.min(left.size, right.size);
+  if (smaller === 0) return false;
+  let shared = 0;
+  for (const word of left) if (right.has(word)) shared += 1;
+  return shared >= Math.min(2, smaller) && shared / smaller >= 0.6;
+}
+
+/**
+ * Derives a deterministic fact key from the first four topic words of a statement, e.g.
+ * `"db-call-timeout-retry"`. Falls back to the category and a hash of the text when the statement
+ * has no topic words.
+ */
+export function factKeyFor(value: string, category: FactCategory): string {
+  const words = topicWords(value).slice(0, 4);
+  if (words.length > 0) return words.join('-').replace(/[^\p{L}\p{N}_-]+/gu, '-');
+  return `${category}-${fnv1a(value.trim().toLowerCase())}`;
+}
+
+/**
+ * Removes leading discourse markers ("also,", "oh and", "btw,", "note:", "for the record:",
+ * "actually, change of plan:") from a sentence and capitalises what remains.
+ */
+export function stripFillers(sentence: string, patterns: PatternPack): string {
+  return stripLeading(sentence, matcherFor(patterns));
+}
+
+// --- Internal helpers ---
+
+const FENCE_LINE = /^\s{0,3}(?:```|~~~)/u;
+const LINE_MARKER = /^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+|>\s*)+/u;
+const ABBREVIATIONS = new Set(['e.g', 'i.e', 'etc', 'vs', 'cf', 'approx', 'mr', 'mrs', 'dr', 'no', 'fig', 'al', 'eg', 'ie']);
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
+const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|i'd|i’d|me|my|let me|let's|let’s)(?![\p{L}\p{N}_'’])/iu;
+const DEICTIC =
+  /(?<![\p{L}\p{N}_])(?:here|this file|this change|this function|this module|this test|this one|so far|the file|the function|the test|the tests|this code|the code)(?![\p{L}\p{N}_])/iu;
+const CODE_SPAN = /`[^`\n]*`/gu;
+const FILE_REFERENCE = /`[^`]*[/.][^`]*`|(?<![\p{L}\p{N}_])(?:[\w.-]+\/)+[\w.-]+\.[a-z]{1,5}\b/u;
+
+const RETENTION_RANK: Readonly<Record<RetentionClass, number>> = {
+  'error-resolution': 0,
+  decision: 1,
+  requirement: 2,
+  constraint: 3,
+  convention: 4,
+  preference: 5,
+  'task-status': 6,
+  routine: 7,
+  'chit-chat': 8,
+};
+
+// Checked in this order: negations and hard limits are the most specific wording, conventions
+// ("always", "every") the least.
+const DURABLE_ORDER: readonly { group: 'decision' | 'constraint' | 'requirement' | 'preference' | 'convention'; retention: RetentionClass }[] = [
+  { group: 'decision', retention: 'decision' },
+  { group: 'constraint', retention: 'constraint' },
+  { group: 'requirement', retention: 'requirement' },
+  { group: 'preference', retention: 'preference' },
+  { group: 'convention', retention: 'convention' },
+];
+
+function analyze(sentence: string, role: SentenceRole, matcher: PatternMatcher): SentenceAnalysis {
+  const original = sentence.trim();
+  const text = stripLeading(original, matcher);
+  // Patterns are tested on prose only: wording inside `code spans` ("Cannot read…", `onlyOnce`)
+  // says nothing about the sentence.
+  const prose = text.replace(CODE_SPAN, '`…`');
+  const isQuestion = /\?\s*\)?$/u.test(text);
+  const isUpdate = matcher.test('update', original.replace(CODE_SPAN, '`…`'));
+  const isDeadEnd = matcher.test('deadEnd', prose);
+  const hasMarker = matcher.test('factMarker', original.replace(CODE_SPAN, '`…`'));
+  const isUser = role === 'user';
+  const taskMatch = isUser ? matcher.find('taskStatus', prose) : undefined;
+  const isTaskRequest = taskMatch !== undefined && taskMatch.index <= 24;
+  // "Let's tackle getting the suite green again" opens a task; it does not complete one.
+  const isCompletion =
+    !isQuestion &&
+    matcher.test('completion', prose) &&
+    !matcher.test('conditional', prose) &&
+    !matcher.test('taskStatus', prose) &&
+    !matcher.test('topicChange', prose);
+  const isIntention = matcher.test('intention', prose);
+  const hasSymptom = matcher.test('errorSymptom', text);
+  const hasCause = matcher.test('errorCause', prose);
+  const hasFix = matcher.test('errorResolution', prose);
+  const identifierCount = extractIdentifiers(text).length;
+  const base = { text, isUpdate, isQuestion, isDeadEnd, isTaskRequest, isCompletion, isIntention };
+
+  if (!isDeadEnd && !isQuestion && ((hasFix && (hasCause || hasSymptom)) || (hasCause && hasSymptom))) {
+    return { ...base, retention: 'error-resolution', isDiagnosis: false };
+  }
+  const isDiagnosis = !isDeadEnd && !isQuestion && hasCause;
+  if (isTaskRequest) return { ...base, retention: 'task-status', isDiagnosis };
+  if (matcher.test('leaving', prose) && identifierCount === 0) {
+    return { ...base, retention: 'chit-chat', isDiagnosis };
+  }
+
+  const durable = durableClass({ prose, original, role, matcher, isUpdate, hasMarker, identifierCount });
+  if (durable !== undefined && !isQuestion && !isDeadEnd) {
+    return { ...base, retention: durable, isDiagnosis };
+  }
+  if (isCompletion && (role === 'assistant' || wordCount(text) <= 12)) {
+    return { ...base, retention: 'task-status', isDiagnosis };
+  }
+  const isSmallTalk =
+    matcher.test('greeting', prose) ||
+    matcher.test('acknowledgement', prose) ||
+    matcher.test('chitChat', prose);
+  if (isSmallTalk && identifierCount === 0 && (wordCount(text) <= 12 || matcher.test('chitChat', prose))) {
+    return { ...base, retention: 'chit-chat', isDiagnosis };
+  }
+  return { ...base, retention: 'routine', isDiagnosis };
+}
+
+function durableClass(options: {
+  prose: string;
+  original: string;
+  role: SentenceRole;
+  matcher: PatternMatcher;
+  isUpdate: boolean;
+  hasMarker: boolean;
+  identifierCount: number;
+}): RetentionClass | undefined {
+  const { prose, original, role, matcher, isUpdate, hasMarker } = options;
+  if (matcher.test('transient', prose) && !hasMarker && !isUpdate) return undefined;
+  const hasSubstance = topicWords(prose).length >= 2 || options.identifierCount > 0;
+  if (!hasSubstance || wordCount(prose) > 60) return undefined;
+  if (role !== 'user' && !hasMarker) {
+    // Assistants narrate their own work ("I'll keep…", "the naming here…"); only generic
+    // statements about the project, with at least two durable cues, read as facts.
+    if (FIRST_PERSON.test(original) || DEICTIC.test(prose) || FILE_REFERENCE.test(original)) return undefined;
+    const cues = DURABLE_ORDER.reduce((sum, { group }) => sum + matcher.count(group, prose), 0);
+    if (cues < 2) return undefined;
+  }
+  for (const { group, retention } of DURABLE_ORDER) {
+    if (matcher.test(group, prose)) return retention;
+  }
+  if (role === 'user' && isUpdate) return 'decision';
+  if (hasMarker && role !== 'user') return 'convention';
+  return undefined;
+}
+
+function stripLeading(sentence: string, matcher: PatternMatcher): string {
+  let text = sentence.trim();
+  for (let round = 0; round < 6; round += 1) {
+    const match = matcher.find('filler', text);
+    if (match === undefined || match.index !== 0) break;
+    const rest = text.slice(match.text.length);
+    const separator = /^\s*[,:;—–-]?\s+|^\s*[,:;—–-]\s*/u.exec(rest);
+    if (separator === null) break;
+    const remaining = rest.slice(separator[0].length);
+    if (!/[\p{L}\p{N}`]/u.test(remaining.charAt(0))) break;
+    text = remaining;
+  }
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function splitLine(line: string): string[] {
+  const sentences: string[] = [];
+  let start = 0;
+  let index = 0;
+  while (index < line.length) {
+    const char = line.charAt(index);
+    if (char === '`') {
+      const close = line.indexOf('`', index + 1);
+      index = close === -1 ? index + 1 : close + 1;
+      continue;
+    }
+    if (char === '.' || char === '!' || char === '?' || char === '…') {
+      let end = index + 1;
+      while (end < line.length && /[.!?…]/u.test(line.charAt(end))) end += 1;
+      while (end < line.length && /["'”’)\]]/u.test(line.charAt(end))) end += 1;
+      const punctuation = line.slice(index, end).replace(/["'”’)\]]+$/u, '');
+      const isEndOfLine = end >= line.length;
+      const isFollowedBySpace = /\s/u.test(line.charAt(end));
+      if ((isEndOfLine || isFollowedBySpace) && punctuation !== '..' && !isAbbreviation(line, index)) {
+        sentences.push(line.slice(start, end).trim());
+        start = end;
+      }
+      index = end;
+      continue;
+    }
+    index += 1;
+  }
+  if (start < line.length) sentences.push(line.slice(start).trim());
+  return sentences.filter((sentence) => sentence.length > 0);
+}
+
+function isAbbreviation(line: string, dotIndex: number): boolean {
+  if (line.charAt(dotIndex) !== '.') return false;
+  const before = /([\p{L}.]+)$/u.exec(line.slice(0, dotIndex));
+  if (before === null) return false;
+  return ABBREVIATIONS.has((before[1] ?? '').toLowerCase());
+}
+
+function wordCount(text: string): number {
+  return text.split(/\s+/u).filter((word) => word.length > 0).length;
+}
+
+const IDENTIFIER_PATTERNS: readonly { regex: RegExp; group: number }[] = [
+  // `code spans`
+  { regex: /`([^`\n]{1,120})`/gu, group: 1 },
+  // paths with a directory or a known extension, with an optional :line(:column)
+  {
+    regex:
+      /(?<![\w/.@-])((?:\.{1,2}\/|~\/|\/)?(?:[\w@.-]+\/)+[\w.-]*(?::\d+(?::\d+)?)?|[\w.-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|php|cs|c|h|cpp|hpp|sql|json|ya?ml|toml|md|sh|css|scss|html|txt|csv|lock|env|ini|cfg)(?::\d+(?::\d+)?)?)(?![\w/])/gu,
+    group: 1,
+  },
+  // --flags
+  { regex: /(?<![\w-])(--[A-Za-z][\w-]*(?:=[^\s,;`'"]+)?)/gu, group: 1 },
+  // error names
+  { regex: /\b([A-Z][A-Za-z]*(?:Error|Exception)|E[A-Z]{3,})\b/gu, group: 1 },
+  // ticket keys
+  { regex: /\b([A-Z][A-Z0-9]{1,9}-\d+)\b/gu, group: 1 },
+  // versions after a product name
+  { regex: /\b([A-Z][A-Za-z]+ v?\d+\.\d+(?:\.\d+)?)\b/gu, group: 1 },
+  // dotted calls and members: pool.close(), Math.round, db.end()
+  { regex: /(?<![\w.])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\(\)|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\.[a-z_$]*[A-Z][\w$]*)(?![\w])/gu, group: 1 },
+  // camelCase, PascalCase with two humps, snake_case, SCREAMING_SNAKE, names with digits
+  {
+    regex:
+      /(?<![\w$])([a-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Z]{2,}[a-z][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Za-z]+\d+[A-Za-z0-9]*)(?![\w$])/gu,
+    group: 1,
+  },
+  // numbers with units or counted nouns: 5s, 250ms, 4GB, 12 retries, 30 requests per minute
+  {
+    regex:
+      /(?<![\w.])((?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|hundred)(?:\s?(?:ms|s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?|days?|weeks?|[kKMGT]i?B|%|px|k)\b|\s(?:[a-z-]+\s)?[a-z]{2,}s\b(?:\s(?:per|a|an|each)\s[a-z]+)*))(?![\w])/giu,
+    group: 1,
+  },
+];
+
+function trimIdentifier(value: string): string {
+  return value.replace(/^[([{<"']+/u, '').replace(/[)\]}>"',;:!?]+$/u, '').replace(/\.+$/u, '');
+}
+
+function stemWord(word: string): string {
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 3 && word.endsWith('s') && !/(?:ss|us|is|os)$/u.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+const NUMBER_WORDS: ReadonlySet<string> = new Set([
+  'zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven',
+  'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen',
+  'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety', 'hundred',
+  'thousand', 'million', 'half', 'double', 'twice', 'once',
+]);
+
+const UNIT_WORDS: ReadonlySet<string> = new Set([
+  'ms', 's', 'sec', 'secs', 'kb', 'mb', 'gb', 'tb', 'px', 'em', 'rem', 'k',
+]);
+
+// Function words plus the verbs and adverbs that frame a statement rather than name its topic
+// ("let's change … to", "always use", "from now on"), so that a restated or updated fact shares
+// the topic words of the original.
+const STOPWORDS: ReadonlySet<string> = new Set([
+  'a', 'an', 'the', 'and', 'or', 'but', 'if', 'then', 'else', 'so', 'to', 'of', 'in', 'on', 'at',
+  'by', 'for', 'with', 'without', 'from', 'as', 'is', 'are', 'was', 'were', 'be', 'been', 'being',
+  'am', 'it', 'its', "it's", 'this', 'that', 'these', 'those', 'there', 'here', 'we', "we'll",
+  "we're", "we've", 'let', "let's", 'lets', 'i', "i'd", "i'm", "i've", "i'll", 'you', 'your',
+  "you're", 'our', 'ours', 'us', 'my', 'me', 'they', 'them', 'their', 'he', 'she', 'his', 'her',
+  'do', 'does', 'did', 'done', "don't", "doesn't", "didn't", 'not', 'no', 'nor', 'all', 'any',
+  'each', 'every', 'always', 'never', 'should', "shouldn't", 'must', "mustn't", 'can', "can't",
+  'cannot', 'could', 'would', 'will', "won't", 'shall', 'may', 'might', 'has', 'have', 'had',
+  'having', 'need', 'needs', 'use', 'using', 'used', 'uses', 'get', 'gets', 'got', 'getting',
+  'make', 'makes', 'made', 'keep', 'kept', 'set', 'go', 'goes', 'going', 'went', 'gone', 'change',
+  'changed', 'changing', 'switch', 'switched', 'move', 'moved', 'bump', 'bumped', 'relax',
+  'relaxed', 'raise', 'lower', 'increase', 'reduce', 'now', 'instead', 'also', 'btw', 'oh', 'ok',
+  'okay', 'please', 'just', 'only', 'than', 'more', 'less', 'most', 'least', 'up', 'down', 'over',
+  'under', 'via', 'into', 'onto', 'out', 'about', 'after', 'before', 'again', 'actually', 'plan',
+  'mind', 'earlier', 'said', 'say', 'says', 'replace', 'replaces', 'replacing', 'replaced', 'what',
+  'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how', 'like', 'likes', 'prefer',
+  'prefers', 'want', 'wants', 'rather', 'rule', 'note', 'record', 'thing', 'things', 'worth',
+  'remembering', 'remember', 'standardize', 'standardise', 'too', 'very', 'much', 'many', 'some',
+  'other', 'another', 'same', 'own', 'such', 'e.g', 'i.e', 'etc', 'true', 'false', 'yes', 'yeah',
+  'yep', 'good', 'great', 'fine', 'sound', 'sounds', 'nice', 'cool', 'thanks', 'thank', 'one',
+  'first', 'new', 'old', 'still', 'yet', 'ever', 'already', 'well', 'really', 'maybe', 'probably',
+  'forward', 'going', 'from', 'whenever', 'also', 'both', 'either', 'neither', 'per', 'default',
+  'by', 'way', 'heads', 'update', 'updated', 'important', 'fyi', 'anymore', 'longer', 'able',
+]);

@@ -1,0 +1,84 @@
+export { ContextManager, SNAPSHOT_FORMAT_VERSION } from './context-manager.js';
+export type {
+  BuildOptions,
+  CloseFileInput,
+  MessageInput,
+  OpenFileInput,
+  SessionState,
+  ToolResultInput,
+  UpdateFileInput,
+} from './context-manager.js';
+export { countMessageTokens, toMessages } from './build/window-builder.js';
+export type { BuiltContext } from './build/window-builder.js';
+export { DEFAULTS, KNOWN_CONTEXT_WINDOWS } from './options.js';
+export type { ContextManagerOptions, TierBudgets, TokenBudget } from './options.js';
+export {
+  CorruptStateError,
+  InvalidArgumentError,
+  MobiusError,
+  StorageError,
+  SummarizerError,
+} from './errors.js';
+export type { ErrorCode } from './errors.js';
+export type {
+  ArchiveEvent,
+  ContextEvents,
+  EntryAddEvent,
+  FactEvent,
+  FileCloseEvent,
+  FileOpenEvent,
+  FileUpdateEvent,
+  GraduatedItem,
+  GraduationErrorEvent,
+  GraduationReport,
+  GraduationStartEvent,
+  PinEvent,
+  StorageErrorEvent,
+  SummarizerFallbackEvent,
+  TaskEvent,
+  WindowTrimEvent,
+} from './events.js';
+export type { SessionEvent, SessionEventType } from './session-event.js';
+export type {
+  ArchiveReason,
+  ArchivedItem,
+  Awaitable,
+  BlockName,
+  BlockTokens,
+  ContextMessage,
+  Entry,
+  EntryKind,
+  Fact,
+  FactCategory,
+  FactUpdate,
+  FactVersion,
+  JsonValue,
+  OpenFile,
+  Pin,
+  RetentionClass,
+  SequenceRange,
+  Summary,
+  Task,
+  TaskStatus,
+  TaskUpdate,
+  ToolCall,
+} from './types.js';
+export { createTokenCounter, encodingForModel, MESSAGE_OVERHEAD_TOKENS } from './tokens/token-counter.js';
+export type { EncodingName, TokenCounter, TokenCounterOptions } from './tokens/token-counter.js';
+export { isSummarizer } from './summarizer/summarizer.js';
+export type { SummarizeRequest, SummarizeResult, Summarizer } from './summarizer/summarizer.js';
+export { createExtractiveSummarizer } from './summarizer/extractive.js';
+export { createMemoryStorage } from './storage/memory.js';
+export type { MemoryStorageOptions } from './storage/memory.js';
+export { isStorage } from './storage/storage.js';
+export type { SessionSnapshot, Storage } from './storage/storage.js';
+export { createBoundaryDetector } from './boundaries/boundary-detector.js';
+export type { BoundaryDetector, BoundaryScore } from './boundaries/boundary-detector.js';
+export { mergePatternPacks } from './boundaries/pattern-pack.js';
+export type { PatternPack } from './boundaries/pattern-pack.js';
+export { englishPatterns } from './boundaries/patterns/en.js';
+export { vietnamesePatterns } from './boundaries/patterns/vi.js';
+export { createScratchpad, replayPatches } from './scratchpad/scratchpad.js';
+export type { Scratchpad, ScratchpadOptions } from './scratchpad/scratchpad.js';
+// The session view, tier store, window builder internals and graduator are deliberately not
+// exported: they are composed by ContextManager and their shapes may change between minors.

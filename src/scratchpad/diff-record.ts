@@ -1,0 +1,332 @@
+import { applyPatch, formatPatch, OMIT_HEADERS, structuredPatch } from 'diff';
+import type { StructuredPatch, StructuredPatchHunk } from 'diff';
+import { describeValue, InvalidArgumentError } from '../errors.js';
+
+/** One contiguous run of changed lines between two versions of a file. */
+export interface DiffHunk {
+  /**
+   * 1-based line in the new version where the hunk starts. For a pure removal, the line that now
+   * follows the removed lines (one past the end when they were at the end of the file).
+   */
+  readonly newStart: number;
+  /** 1-based line in the old version where the hunk starts; for a pure addition, the line it precedes. */
+  readonly oldStart: number;
+  /** Lines removed, without their line terminators (a `\r` of CRLF files is kept). */
+  readonly removed: readonly string[];
+  /** Lines added, without their line terminators (a `\r` of CRLF files is kept). */
+  readonly added: readonly string[];
+}
+
+/** The structured result of diffing two versions of a file; plain, serialisable data. */
+export interface DiffRecord {
+  /** The file's path, as given. */
+  readonly path: string;
+  /** Why the change was made, as given by the caller. */
+  readonly reason?: string | undefined;
+  /** The changed runs, in file order; empty when the content did not change. */
+  readonly hunks: readonly DiffHunk[];
+  /** Total lines added over all hunks. */
+  readonly addedLines: number;
+  /** Total lines removed over all hunks. */
+  readonly removedLines: number;
+  /** Lines in the old version. */
+  readonly oldLineCount: number;
+  /** Lines in the new version. */
+  readonly newLineCount: number;
+  /** UTF-8 size of the old version. */
+  readonly oldBytes: number;
+  /** UTF-8 size of the new version. */
+  readonly newBytes: number;
+  /** Whether the new version ends with a line terminator (describes end-of-file newline edits). */
+  readonly hasFinalNewline: boolean;
+  /** Whether more than 60% of the old lines were removed from a file of more than 5 lines. */
+  readonly isRewrite: boolean;
+  /** Whether either version is binary (contains a NUL character). */
+  readonly isBinary: boolean;
+  /**
+   * Whether the diff was too expensive for a minimal diff (more edits than `maxEditLength`, or
+   * binary content), so that it was aligned on lines that occur once on each side instead: the
+   * patch is still exact, but hunks may be larger than necessary.
+   */
+  readonly isApproximate: boolean;
+  /**
+   * Unified patch (hunks only, no file headers, no context lines) that turns the old version
+   * into the new one with `applyPatch` from `diff`; `''` when nothing changed.
+   */
+  readonly patch: string;
+}
+
+/** Options for {@link computeDiffRecord}. */
+export interface ComputeDiffRecordOptions {
+  /** The file's path; copied into the record. */
+  path: string;
+  /** The content held before the change. */
+  before: string;
+  /** The new content. */
+  after: string;
+  /** Why the change was made; shown after the first history line. @default undefined */
+  reason?: string | undefined;
+  /**
+   * Largest edit distance (in lines) for a minimal diff; beyond it the diff falls back to a
+   * linear-time alignment on unique lines, because a minimal diff of a large rewrite is
+   * quadratic (seconds for 5,000 lines). @default 1000
+   */
+  maxEditLength?: number | undefined;
+}
+
+/**
+ * Diffs two versions of a file line by line with `diff` and returns the changed hunks (no
+ * context lines), their totals, whether the change is a near-total rewrite, and an exact
+ * unified patch for replay.
+ *
+ * @example
+ * ```ts
+ * const record = computeDiffRecord({ path: 'src/auth.py', before, after, reason: 'null check' });
+ * record.hunks[0]?.newStart; // 1-based line in the new version
+ * ```
+ */
+export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord {
+  const { path, before, after } = options;
+  const oldLineCount = countLines(before);
+  const newLineCount = countLines(after);
+  const isBinary = isBinaryContent(before) || isBinaryContent(after);
+  const base = {
+    path,
+    ...(options.reason === undefined ? {} : { reason: options.reason }),
+    oldLineCount,
+    newLineCount,
+    oldBytes: utf8ByteLength(before),
+    newBytes: utf8ByteLength(after),
+    hasFinalNewline: after.endsWith('\n'),
+    isBinary,
+  };
+  if (before === after) {
+    return {
+      ...base,
+      hunks: [],
+      addedLines: 0,
+      removedLines: 0,
+      isRewrite: false,
+      isApproximate: false,
+      patch: '',
+    };
+  }
+  const minimal = isBinary
+    ? undefined
+    : structuredPatch('', '', before, after, undefined, undefined, {
+        context: 0,
+        maxEditLength: options.maxEditLength ?? DEFAULT_MAX_EDIT_LENGTH,
+      });
+  const structured = minimal ?? anchoredPatch(before, after);
+  const hunks = structured.hunks.map(toDiffHunk);
+  let addedLines = 0;
+  let removedLines = 0;
+  for (const hunk of hunks) {
+    addedLines += hunk.added.length;
+    removedLines += hunk.removed.length;
+  }
+  return {
+    ...base,
+    hunks,
+    addedLines,
+    removedLines,
+    isRewrite:
+      oldLineCount > REWRITE_MIN_OLD_LINES && removedLines / oldLineCount > REWRITE_RATIO,
+    isApproximate: minimal === undefined,
+    patch: formatPatch(structured, OMIT_HEADERS),
+  };
+}
+
+/**
+ * Applies patches from {@link DiffRecord.patch} in order to the content a file was opened
+ * with, and returns the resulting content (equal to the current content for a complete
+ * history, see `Scratchpad.history()`).
+ *
+ * @throws {InvalidArgumentError} when a patch does not apply to the content it is given.
+ */
+export function replayPatches(openContent: string, patches: readonly string[]): string {
+  let content = openContent;
+  for (const [index, patch] of patches.entries()) {
+    if (patch === '') continue;
+    // Line endings are part of the content: never let `diff` convert them.
+    const next = applyPatch(content, patch, { autoConvertLineEndings: false });
+    if (next === false) {
+      throw new InvalidArgumentError({
+        parameter: `patches[${index}]`,
+        value: patch,
+        message:
+          `replayPatches(): patch ${index} does not apply to the content produced by the ` +
+          `patches before it, got ${describeValue(patch)}. Pass the patches of one file's ` +
+          'history, in order, starting from the content it was opened with.',
+      });
+    }
+    content = next;
+  }
+  return content;
+}
+
+/** Counts lines the way `diff` does: a final line terminator does not start a new line. */
+export function countLines(content: string): number {
+  if (content === '') return 0;
+  let count = 1;
+  let index = content.indexOf('\n');
+  while (index !== -1) {
+    if (index < content.length - 1) count += 1;
+    index = content.indexOf('\n', index + 1);
+  }
+  return count;
+}
+
+/** Tells whether content is binary, i.e. contains a NUL character. */
+export function isBinaryContent(content: string): boolean {
+  return content.includes('\u0000');
+}
+
+/** Returns the size of `content` encoded as UTF-8 (lone surrogates count as U+FFFD). */
+export function utf8ByteLength(content: string): number {
+  let bytes = 0;
+  for (let index = 0; index < content.length; index += 1) {
+    const code = content.charCodeAt(index);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(content.charCodeAt(index + 1))) {
+      bytes += 4;
+      index += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+// --- Internal helpers ---
+
+const DEFAULT_MAX_EDIT_LENGTH = 1000;
+// Old files with at most this many lines are never reported as rewritten.
+const REWRITE_MIN_OLD_LINES = 5;
+// Share of the old lines that must be removed for a change to count as a rewrite.
+const REWRITE_RATIO = 0.6;
+const NO_NEWLINE_MARKER = '\\ No newline at end of file';
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+function toDiffHunk(hunk: StructuredPatchHunk): DiffHunk {
+  const removed: string[] = [];
+  const added: string[] = [];
+  for (const line of hunk.lines) {
+    if (line.startsWith('-')) removed.push(line.slice(1));
+    else if (line.startsWith('+')) added.push(line.slice(1));
+  }
+  return { newStart: hunk.newStart, oldStart: hunk.oldStart, removed, added };
+}
+
+// Splits into lines that keep their `\n`, as `diff` tokenises them; the last line lacks it
+// when the content has no final newline.
+function splitKeepingNewlines(content: string): string[] {
+  if (content === '') return [];
+  const lines = content.split('\n').map((line) => `${line}\n`);
+  const last = lines.length - 1;
+  if (content.endsWith('\n')) lines.pop();
+  else lines[last] = content.slice(content.lastIndexOf('\n') + 1);
+  return lines;
+}
+
+// A linear-time patience-style diff: lines that occur exactly once on each side anchor the
+// alignment (longest increasing run), and each gap between anchors becomes one hunk after its
+// common leading and trailing lines are trimmed. Exact, not always minimal. Follows
+// `structuredPatch`'s conventions: 1-based starts even for an empty side (`formatPatch` applies
+// the unified-format adjustment).
+function anchoredPatch(before: string, after: string): StructuredPatch {
+  const oldLines = splitKeepingNewlines(before);
+  const newLines = splitKeepingNewlines(after);
+  const hunks: StructuredPatchHunk[] = [];
+  const emit = (oldFrom: number, oldTo: number, newFrom: number, newTo: number): void => {
+    while (oldFrom < oldTo && newFrom < newTo && oldLines[oldFrom] === newLines[newFrom]) {
+      oldFrom += 1;
+      newFrom += 1;
+    }
+    while (oldTo > oldFrom && newTo > newFrom && oldLines[oldTo - 1] === newLines[newTo - 1]) {
+      oldTo -= 1;
+      newTo -= 1;
+    }
+    if (oldFrom === oldTo && newFrom === newTo) return;
+    const removed = oldLines.slice(oldFrom, oldTo);
+    const added = newLines.slice(newFrom, newTo);
+    hunks.push({
+      oldStart: oldFrom + 1,
+      oldLines: removed.length,
+      newStart: newFrom + 1,
+      newLines: added.length,
+      lines: [...toPatchLines('-', removed), ...toPatchLines('+', added)],
+    });
+  };
+  let oldIndex = 0;
+  let newIndex = 0;
+  for (const [oldAnchor, newAnchor] of uniqueAnchors(oldLines, newLines)) {
+    emit(oldIndex, oldAnchor, newIndex, newAnchor);
+    oldIndex = oldAnchor + 1;
+    newIndex = newAnchor + 1;
+  }
+  emit(oldIndex, oldLines.length, newIndex, newLines.length);
+  return {
+    oldFileName: '',
+    newFileName: '',
+    oldHeader: undefined,
+    newHeader: undefined,
+    hunks,
+  };
+}
+
+// Pairs (old index, new index) of lines unique on both sides, increasing on both sides: the
+// longest increasing subsequence of new indexes in old order, O(n log n).
+function uniqueAnchors(
+  oldLines: readonly string[],
+  newLines: readonly string[],
+): (readonly [number, number])[] {
+  const oldCounts = new Map<string, number>();
+  for (const line of oldLines) oldCounts.set(line, (oldCounts.get(line) ?? 0) + 1);
+  const newPositions = new Map<string, number>();
+  for (const [index, line] of newLines.entries()) {
+    newPositions.set(line, newPositions.has(line) ? -1 : index);
+  }
+  const pairs: (readonly [number, number])[] = [];
+  for (const [index, line] of oldLines.entries()) {
+    const position = newPositions.get(line);
+    if (oldCounts.get(line) === 1 && position !== undefined && position >= 0) {
+      pairs.push([index, position]);
+    }
+  }
+  // Patience sorting: tailValues[k] is the smallest new index ending an increasing run of
+  // length k + 1, tailPairs[k] the pair it belongs to; `previous` links each pair to the run
+  // it extends.
+  const tailValues: number[] = [];
+  const tailPairs: number[] = [];
+  const previous: number[] = [];
+  for (const [index, pair] of pairs.entries()) {
+    let low = 0;
+    let high = tailValues.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((tailValues[middle] ?? Infinity) < pair[1]) low = middle + 1;
+      else high = middle;
+    }
+    previous.push(low > 0 ? (tailPairs[low - 1] ?? -1) : -1);
+    tailValues[low] = pair[1];
+    tailPairs[low] = index;
+  }
+  const anchors: (readonly [number, number])[] = [];
+  for (let index = tailPairs.at(-1) ?? -1; index >= 0; index = previous[index] ?? -1) {
+    const pair = pairs[index];
+    if (pair !== undefined) anchors.push(pair);
+  }
+  return anchors.reverse();
+}
+
+function toPatchLines(sign: '-' | '+', lines: readonly string[]): string[] {
+  const result: string[] = [];
+  for (const line of lines) {
+    if (line.endsWith('\n')) result.push(`${sign}${line.slice(0, -1)}`);
+    else result.push(`${sign}${line}`, NO_NEWLINE_MARKER);
+  }
+  return result;
+}

@@ -1,0 +1,814 @@
+import { describeValue, InvalidArgumentError } from '../errors.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import type { OpenFile } from '../types.js';
+import {
+  computeDiffRecord,
+  countLines,
+  isBinaryContent,
+  utf8ByteLength,
+} from './diff-record.js';
+import type { DiffRecord } from './diff-record.js';
+import {
+  displayPath,
+  formatCount,
+  plural,
+  renderCloseLine,
+  renderDiffLines,
+  renderOpenLine,
+  renderReReadLine,
+  renderWindowedLine,
+} from './render-diff.js';
+import type { FileCloseCause } from './render-diff.js';
+
+export { replayPatches } from './diff-record.js';
+
+/** Options for {@link createScratchpad}; the facade validates them and applies defaults. */
+export interface ScratchpadOptions {
+  /** Counts the tokens of each rendered section, once per open or update. */
+  counter: TokenCounter;
+  /** Tokens the rendered scratchpad may use; a larger file is shown as a head/tail window. */
+  budget: number;
+  /** Exchanges (user turns) without a touch after which a file is due to close. */
+  autoCloseAfter: number;
+  /** State from {@link Scratchpad.toJSON} to start from. @default undefined (empty) */
+  initial?: ScratchpadData | undefined;
+}
+
+/** Serialisable state of a scratchpad, from {@link Scratchpad.toJSON}. */
+export interface ScratchpadData {
+  /** The budget the sections were rendered for; sections are re-rendered when it differs. */
+  readonly budget: number;
+  /** The open files, oldest `openedAt` first. */
+  readonly files: readonly ScratchpadFileData[];
+}
+
+/** One open file in {@link ScratchpadData}. */
+export interface ScratchpadFileData {
+  /** The file, with its cached token count. */
+  readonly file: OpenFile;
+  /** The rendered section that `file.tokens` counts, so that loading does not tokenize. */
+  readonly section: string;
+  /** The content given when the file was opened. */
+  readonly openContent: string;
+  /** One unified patch per content-changing update since the open, in order. */
+  readonly patches: readonly string[];
+}
+
+/** Arguments of {@link Scratchpad.open}. */
+export interface ScratchpadOpenOptions {
+  /** The file's path; any non-empty string, compared exactly. */
+  path: string;
+  /** The file's full content. */
+  content: string;
+  /** Sequence number of the event, assigned by the caller. */
+  seq: number;
+  /** User-turn counter at the time of the event. */
+  exchange: number;
+  /** Caller timestamp (ISO-8601) of the event. @default undefined */
+  at?: string | undefined;
+}
+
+/** Arguments of {@link Scratchpad.update}. */
+export interface ScratchpadUpdateOptions {
+  /** The path of an open file. */
+  path: string;
+  /** The file's new full content. */
+  content: string;
+  /** Why the change was made; appended to the first history line. @default undefined */
+  reason?: string | undefined;
+  /** Sequence number of the event, assigned by the caller. */
+  seq: number;
+  /** User-turn counter at the time of the event. */
+  exchange: number;
+  /** Caller timestamp (ISO-8601) of the event. @default undefined */
+  at?: string | undefined;
+}
+
+/** Arguments of {@link Scratchpad.close}. */
+export interface ScratchpadCloseOptions {
+  /** The path of an open file. */
+  path: string;
+  /** Why the file closes; shown in the history line. */
+  cause: FileCloseCause;
+  /**
+   * User-turn counter now, used to say how long an auto-closed file was untouched.
+   * @default undefined (the `autoCloseAfter` option is reported instead)
+   */
+  exchange?: number | undefined;
+}
+
+/** What {@link Scratchpad.open} did. */
+export interface ScratchpadOpenResult {
+  /** History record lines for this event, in order. */
+  readonly lines: string[];
+  /** The file after the event. */
+  readonly file: OpenFile;
+  /**
+   * `'opened'` for a file that was not open, `'unchanged'` when it was open with the same
+   * content (only touched), `'changed'` when it was open with other content (diffed as an
+   * update).
+   */
+  readonly outcome: 'opened' | 'unchanged' | 'changed';
+  /** The diff against the held content, for `outcome: 'changed'`. */
+  readonly diff?: DiffRecord | undefined;
+}
+
+/** What {@link Scratchpad.update} did. */
+export interface ScratchpadUpdateResult {
+  /** History record lines, one per hunk; empty when the content did not change. */
+  readonly lines: string[];
+  /** The file after the update. */
+  readonly file: OpenFile;
+  /** The structured diff, including its replay patch. */
+  readonly diff: DiffRecord;
+}
+
+/** What {@link Scratchpad.close} did. */
+export interface ScratchpadCloseResult {
+  /** History record lines for this event. */
+  readonly lines: string[];
+  /** The file as it was when it closed. */
+  readonly file: OpenFile;
+  /** Content-changing updates since the file was opened (`file.edits`). */
+  readonly edits: number;
+}
+
+/** What is needed to rebuild a file's current content from the content it was opened with. */
+export interface ScratchpadFileHistory {
+  /** The content given when the file was opened. */
+  readonly openContent: string;
+  /** One unified patch per content-changing update, in order. */
+  readonly patches: readonly string[];
+}
+
+/**
+ * The current content of each open file, held once, outside history. Pure state: no events,
+ * no I/O, no clock; callers pass `seq`, `exchange` and `at` on every mutating call and record
+ * the returned `lines` in history. A call that throws changes nothing.
+ */
+export interface Scratchpad {
+  /**
+   * Opens a file and returns `[opened path, N lines]`. Opening an open file with the same
+   * content records `[re-read path, unchanged, N lines]` and touches it; with other content it
+   * is diffed like {@link Scratchpad.update}.
+   */
+  open(options: ScratchpadOpenOptions): ScratchpadOpenResult;
+  /**
+   * Replaces an open file's content and returns one compact history line per hunk (none when
+   * the content is identical; the file is touched either way).
+   * @throws {InvalidArgumentError} with code `UNKNOWN_FILE` when `path` is not open.
+   */
+  update(options: ScratchpadUpdateOptions): ScratchpadUpdateResult;
+  /**
+   * Closes a file and returns `[closed path, N edits]`, with the cause when it is not explicit.
+   * @throws {InvalidArgumentError} with code `UNKNOWN_FILE` when `path` is not open.
+   */
+  close(options: ScratchpadCloseOptions): ScratchpadCloseResult;
+  /** Returns an open file, or `undefined` when `path` is not open. */
+  get(path: string): OpenFile | undefined;
+  /** Tells whether `path` is open. */
+  has(path: string): boolean;
+  /** Returns the open files, oldest `openedAt` first. */
+  files(): readonly OpenFile[];
+  /**
+   * Returns the content a file was opened with and its patches; see {@link replayPatches}.
+   * @throws {InvalidArgumentError} with code `UNKNOWN_FILE` when `path` is not open.
+   */
+  history(path: string): ScratchpadFileHistory;
+  /**
+   * Tells whether `content` differs from the content held for `path` (the caller's copy is
+   * newer), or `undefined` when `path` is not open.
+   */
+  isStale(options: { path: string; content: string }): boolean | undefined;
+  /** Returns the paths untouched for `autoCloseAfter` exchanges or more, in `files()` order. */
+  filesToAutoClose(options: { exchange: number }): string[];
+  /**
+   * Returns the least recently touched paths (oldest first, never `keep`) whose closing brings
+   * the scratchpad within its budget; empty when it already fits.
+   */
+  filesToEvict(options?: { keep?: string | undefined }): string[];
+  /** Returns the sum of the cached section token counts, without tokenizing. */
+  totalTokens(): number;
+  /**
+   * Returns every section in `files()` order, separated by a blank line. `totalTokens()` counts
+   * the sections, not the separators (about one token each).
+   */
+  render(): string;
+  /**
+   * Returns one file's section: a header line and a fenced code block (or a head/tail window,
+   * or a binary marker).
+   * @throws {InvalidArgumentError} with code `UNKNOWN_FILE` when `path` is not open.
+   */
+  renderSection(path: string): string;
+  /** Returns the serialisable state, for `initial`; the cached token counts are kept. */
+  toJSON(): ScratchpadData;
+}
+
+/**
+ * Creates a scratchpad, empty or from the state given as `initial`.
+ *
+ * @example
+ * ```ts
+ * const counter = createTokenCounter();
+ * const scratchpad = createScratchpad({ counter, budget: 15_000, autoCloseAfter: 10 });
+ * scratchpad.open({ path: 'src/auth.py', content, seq: 1, exchange: 1 }).lines;
+ * // ['[opened src/auth.py, 245 lines]']
+ * scratchpad.update({ path: 'src/auth.py', content: edited, reason: 'null check', seq: 2, exchange: 1 })
+ *   .lines; // ['[src/auth.py:50] `if user:` → `if user and user.active:` (null check)']
+ * ```
+ */
+export function createScratchpad(options: ScratchpadOptions): Scratchpad {
+  const { counter, budget, autoCloseAfter } = options;
+  const states = new Map<string, FileState>();
+  let total = 0;
+  let insertions = 0;
+  for (const data of options.initial?.files ?? []) {
+    insertions += 1;
+    const state = restoreState({ data, isSameBudget: options.initial?.budget === budget, budget, counter });
+    states.set(state.file.path, { ...state, insertion: insertions });
+    total += state.file.tokens;
+  }
+
+  const requireState = (method: string, path: string): FileState => {
+    const state = states.get(path);
+    if (state === undefined) throw unknownFileError(method, path);
+    return state;
+  };
+
+  const commit = (previous: FileState | undefined, next: FileState): void => {
+    total += next.file.tokens - (previous?.file.tokens ?? 0);
+    states.set(next.file.path, next);
+  };
+
+  const touch = (state: FileState, event: TouchEvent): FileState => {
+    const file = state.file;
+    const section: Section =
+      file.touchedExchange === event.exchange
+        ? {
+            text: state.section,
+            tokens: file.tokens,
+            isWindowed: file.isWindowed,
+            fullTokens: state.fullTokens,
+          }
+        : buildSection({
+            ...sectionInput(file),
+            exchange: event.exchange,
+            budget,
+            counter,
+            // Same content: a windowed file still does not fit, so skip counting it in full.
+            knownFullTokens: file.isWindowed ? state.fullTokens : undefined,
+          });
+    return {
+      ...state,
+      section: section.text,
+      fullTokens: section.fullTokens,
+      file: {
+        ...withoutTime(file),
+        tokens: section.tokens,
+        isWindowed: section.isWindowed,
+        touchedAt: event.seq,
+        touchedExchange: event.exchange,
+        ...timeOf(event.at),
+      },
+    };
+  };
+
+  // Diffs `content` against the held content and returns the new state and its history lines,
+  // without mutating anything.
+  const change = (
+    state: FileState,
+    event: TouchEvent & { content: string; reason?: string | undefined },
+  ): { next: FileState; lines: string[]; diff: DiffRecord } => {
+    const previous = state.file;
+    const diff = computeDiffRecord({
+      path: previous.path,
+      before: previous.content,
+      after: event.content,
+      reason: event.reason,
+    });
+    const lineCount = diff.newLineCount;
+    const edits = previous.edits + 1;
+    const section = buildSection({
+      path: previous.path,
+      content: event.content,
+      lineCount,
+      bytes: diff.newBytes,
+      edits,
+      exchange: event.exchange,
+      budget,
+      counter,
+    });
+    const lines = renderDiffLines(diff);
+    if (section.isWindowed && !previous.isWindowed) {
+      lines.push(renderWindowedLine({ path: previous.path, lineCount }));
+    }
+    const file: OpenFile = {
+      path: previous.path,
+      content: event.content,
+      lineCount,
+      hash: hashContent(event.content),
+      tokens: section.tokens,
+      isWindowed: section.isWindowed,
+      edits,
+      openedAt: previous.openedAt,
+      touchedAt: event.seq,
+      touchedExchange: event.exchange,
+      ...timeOf(event.at),
+    };
+    const next: FileState = {
+      ...state,
+      file,
+      section: section.text,
+      fullTokens: section.fullTokens,
+      patches: state.patches,
+    };
+    return { next, lines, diff };
+  };
+
+  const applyChange = (
+    state: FileState,
+    result: { next: FileState; diff: DiffRecord },
+  ): void => {
+    commit(state, result.next);
+    // The patch list is shared between the old and new state object; extend it only now that
+    // nothing can throw any more.
+    result.next.patches.push(result.diff.patch);
+  };
+
+  return {
+    open(event: ScratchpadOpenOptions): ScratchpadOpenResult {
+      const { path, content } = event;
+      const existing = states.get(path);
+      if (existing !== undefined) {
+        if (existing.file.content === content) {
+          const next = touch(existing, event);
+          commit(existing, next);
+          const line = renderReReadLine({ path, lineCount: next.file.lineCount, isChanged: false });
+          return { lines: [line], file: next.file, outcome: 'unchanged' };
+        }
+        const result = change(existing, event);
+        applyChange(existing, result);
+        const line = renderReReadLine({ path, lineCount: result.next.file.lineCount, isChanged: true });
+        return {
+          lines: [line, ...result.lines],
+          file: result.next.file,
+          outcome: 'changed',
+          diff: result.diff,
+        };
+      }
+      const lineCount = countLines(content);
+      const bytes = utf8ByteLength(content);
+      const section = buildSection({
+        path,
+        content,
+        lineCount,
+        bytes,
+        edits: 0,
+        exchange: event.exchange,
+        budget,
+        counter,
+      });
+      const file: OpenFile = {
+        path,
+        content,
+        lineCount,
+        hash: hashContent(content),
+        tokens: section.tokens,
+        isWindowed: section.isWindowed,
+        edits: 0,
+        openedAt: event.seq,
+        touchedAt: event.seq,
+        touchedExchange: event.exchange,
+        ...timeOf(event.at),
+      };
+      insertions += 1;
+      commit(undefined, {
+        file,
+        section: section.text,
+        fullTokens: section.fullTokens,
+        openContent: content,
+        patches: [],
+        insertion: insertions,
+      });
+      const line = renderOpenLine({
+        path,
+        lineCount,
+        bytes,
+        isBinary: isBinaryContent(content),
+        isWindowed: section.isWindowed,
+      });
+      return { lines: [line], file, outcome: 'opened' };
+    },
+
+    update(event: ScratchpadUpdateOptions): ScratchpadUpdateResult {
+      const state = requireState('update', event.path);
+      if (state.file.content === event.content) {
+        const diff = computeDiffRecord({
+          path: event.path,
+          before: state.file.content,
+          after: event.content,
+          reason: event.reason,
+        });
+        const next = touch(state, event);
+        commit(state, next);
+        return { lines: [], file: next.file, diff };
+      }
+      const result = change(state, event);
+      applyChange(state, result);
+      return { lines: result.lines, file: result.next.file, diff: result.diff };
+    },
+
+    close(event: ScratchpadCloseOptions): ScratchpadCloseResult {
+      const state = requireState('close', event.path);
+      const file = state.file;
+      const untouchedExchanges =
+        event.cause !== 'auto'
+          ? undefined
+          : event.exchange === undefined
+            ? autoCloseAfter
+            : Math.max(0, event.exchange - file.touchedExchange);
+      const line = renderCloseLine({
+        path: file.path,
+        edits: file.edits,
+        cause: event.cause,
+        untouchedExchanges,
+      });
+      states.delete(file.path);
+      total -= file.tokens;
+      return { lines: [line], file, edits: file.edits };
+    },
+
+    get: (path: string): OpenFile | undefined => states.get(path)?.file,
+
+    has: (path: string): boolean => states.has(path),
+
+    files: (): readonly OpenFile[] => ordered(states).map((state) => state.file),
+
+    history(path: string): ScratchpadFileHistory {
+      const state = requireState('history', path);
+      return { openContent: state.openContent, patches: state.patches.slice() };
+    },
+
+    isStale(query: { path: string; content: string }): boolean | undefined {
+      const state = states.get(query.path);
+      // An exact comparison: same cost as hashing, and no collisions.
+      return state === undefined ? undefined : state.file.content !== query.content;
+    },
+
+    filesToAutoClose(query: { exchange: number }): string[] {
+      return ordered(states)
+        .filter((state) => query.exchange - state.file.touchedExchange >= autoCloseAfter)
+        .map((state) => state.file.path);
+    },
+
+    filesToEvict(query: { keep?: string | undefined } = {}): string[] {
+      let remaining = total;
+      if (remaining <= budget) return [];
+      const candidates = [...states.values()]
+        .filter((state) => state.file.path !== query.keep)
+        .sort(
+          (left, right) =>
+            left.file.touchedAt - right.file.touchedAt || left.insertion - right.insertion,
+        );
+      const paths: string[] = [];
+      for (const state of candidates) {
+        if (remaining <= budget) break;
+        paths.push(state.file.path);
+        remaining -= state.file.tokens;
+      }
+      return paths;
+    },
+
+    totalTokens: (): number => total,
+
+    render: (): string =>
+      ordered(states)
+        .map((state) => state.section)
+        .join(SECTION_SEPARATOR),
+
+    renderSection: (path: string): string => requireState('renderSection', path).section,
+
+    toJSON: (): ScratchpadData => ({
+      budget,
+      files: ordered(states).map((state) => ({
+        file: state.file,
+        section: state.section,
+        openContent: state.openContent,
+        patches: state.patches.slice(),
+      })),
+    }),
+  };
+}
+
+/**
+ * Hashes content with 64-bit FNV-1a over its UTF-8 bytes and returns 16 hex digits; the value
+ * stored in `OpenFile.hash`. Not cryptographic: it detects changes, not tampering.
+ */
+export function hashContent(content: string): string {
+  // Two 32-bit halves: BigInt arithmetic is an order of magnitude slower on large files.
+  let high = 0xcbf29ce4;
+  let low = 0x84222325;
+  const mix = (byte: number): void => {
+    low = (low ^ byte) >>> 0;
+    // Multiply by the prime 2^40 + 0x1b3 modulo 2^64.
+    const lowProduct = low * 0x1b3;
+    const carry = Math.floor(lowProduct / 0x100000000);
+    high = (high * 0x1b3 + carry + ((low << 8) >>> 0)) >>> 0;
+    low = lowProduct >>> 0;
+  };
+  for (let index = 0; index < content.length; index += 1) {
+    let code = content.charCodeAt(index);
+    if (code >= 0xd800 && code <= 0xdfff) {
+      const next = content.charCodeAt(index + 1);
+      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        code = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
+        index += 1;
+      } else {
+        code = 0xfffd;
+      }
+    }
+    if (code < 0x80) {
+      mix(code);
+    } else if (code < 0x800) {
+      mix(0xc0 | (code >> 6));
+      mix(0x80 | (code & 0x3f));
+    } else if (code < 0x10000) {
+      mix(0xe0 | (code >> 12));
+      mix(0x80 | ((code >> 6) & 0x3f));
+      mix(0x80 | (code & 0x3f));
+    } else {
+      mix(0xf0 | (code >> 18));
+      mix(0x80 | ((code >> 12) & 0x3f));
+      mix(0x80 | ((code >> 6) & 0x3f));
+      mix(0x80 | (code & 0x3f));
+    }
+  }
+  return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
+}
+
+// --- Internal helpers ---
+
+interface FileState {
+  readonly file: OpenFile;
+  /** The rendered section, byte-identical to what was counted into `file.tokens`. */
+  readonly section: string;
+  /** Tokens of the complete (unwindowed) section; unknown for a windowed file after a restore. */
+  readonly fullTokens: number | undefined;
+  readonly openContent: string;
+  /** Shared, append-only list of patches since open. */
+  readonly patches: string[];
+  /** Tie-breaker when callers pass equal sequence numbers. */
+  readonly insertion: number;
+}
+
+interface TouchEvent {
+  seq: number;
+  exchange: number;
+  at?: string | undefined;
+}
+
+interface SectionInput {
+  path: string;
+  content: string;
+  lineCount: number;
+  bytes: number;
+  edits: number;
+  exchange: number;
+  budget: number;
+  counter: TokenCounter;
+  /** Tokens of the complete section when already known, to avoid counting a huge file again. */
+  knownFullTokens?: number | undefined;
+}
+
+interface Section {
+  text: string;
+  tokens: number;
+  isWindowed: boolean;
+  fullTokens: number | undefined;
+}
+
+const SECTION_SEPARATOR = '\n\n';
+// Lines longer than this are cut inside a head/tail window, so that a minified one-line file
+// still shows something.
+const LONG_LINE_LIMIT = 2000;
+const HEAD_SHARE = 0.6;
+const WINDOW_SAFETY = 0.9;
+const WINDOW_ATTEMPTS = 6;
+
+const LANGUAGES: Readonly<Record<string, string>> = {
+  ts: 'ts', tsx: 'tsx', mts: 'ts', cts: 'ts', js: 'js', jsx: 'jsx', mjs: 'js', cjs: 'js',
+  py: 'python', pyi: 'python', rb: 'ruby', go: 'go', rs: 'rust', java: 'java', kt: 'kotlin',
+  kts: 'kotlin', scala: 'scala', swift: 'swift', c: 'c', h: 'c', cc: 'cpp', cpp: 'cpp',
+  cxx: 'cpp', hpp: 'cpp', hh: 'cpp', cs: 'csharp', fs: 'fsharp', php: 'php', pl: 'perl',
+  lua: 'lua', r: 'r', dart: 'dart', ex: 'elixir', exs: 'elixir', erl: 'erlang', hs: 'haskell',
+  ml: 'ocaml', clj: 'clojure', sh: 'bash', bash: 'bash', zsh: 'zsh', ps1: 'powershell',
+  sql: 'sql', json: 'json', jsonc: 'jsonc', yaml: 'yaml', yml: 'yaml', toml: 'toml',
+  xml: 'xml', html: 'html', htm: 'html', css: 'css', scss: 'scss', less: 'less', md: 'markdown',
+  vue: 'vue', svelte: 'svelte', graphql: 'graphql', proto: 'protobuf', tf: 'hcl',
+  dockerfile: 'dockerfile', makefile: 'makefile',
+};
+
+// File names without an extension that still have an obvious language.
+const BARE_NAMES: ReadonlySet<string> = new Set(['dockerfile', 'makefile']);
+
+function unknownFileError(method: string, path: string): InvalidArgumentError {
+  return new InvalidArgumentError({
+    parameter: 'path',
+    value: path,
+    code: 'UNKNOWN_FILE',
+    message:
+      `Scratchpad.${method}(): \`path\` is not an open file, got ${describeValue(path)}. ` +
+      'Open it first with open({ path, content, seq, exchange }), or check has(path): files ' +
+      'also close when untouched for too long or evicted over budget.',
+  });
+}
+
+function ordered(states: ReadonlyMap<string, FileState>): FileState[] {
+  return [...states.values()].sort(
+    (left, right) => left.file.openedAt - right.file.openedAt || left.insertion - right.insertion,
+  );
+}
+
+function timeOf(at: string | undefined): { touchedTime?: string } {
+  return at === undefined ? {} : { touchedTime: at };
+}
+
+function withoutTime(file: OpenFile): OpenFile {
+  const { touchedTime: _dropped, ...rest } = file;
+  return rest;
+}
+
+// Takes persisted state as it is (the facade validates snapshots); only a budget change makes
+// the sections, and so the token counts, stale.
+function restoreState(options: {
+  data: ScratchpadFileData;
+  isSameBudget: boolean;
+  budget: number;
+  counter: TokenCounter;
+}): Omit<FileState, 'insertion'> {
+  const { data } = options;
+  const base = { openContent: data.openContent, patches: data.patches.slice() };
+  if (options.isSameBudget) {
+    const fullTokens = data.file.isWindowed ? undefined : data.file.tokens;
+    return { ...base, file: data.file, section: data.section, fullTokens };
+  }
+  const section = buildSection({
+    ...sectionInput(data.file),
+    exchange: data.file.touchedExchange,
+    budget: options.budget,
+    counter: options.counter,
+  });
+  return {
+    ...base,
+    file: { ...data.file, tokens: section.tokens, isWindowed: section.isWindowed },
+    section: section.text,
+    fullTokens: section.fullTokens,
+  };
+}
+
+function sectionInput(file: OpenFile): Omit<SectionInput, 'exchange' | 'budget' | 'counter'> {
+  return {
+    path: file.path,
+    content: file.content,
+    lineCount: file.lineCount,
+    bytes: utf8ByteLength(file.content),
+    edits: file.edits,
+  };
+}
+
+// Renders a file's section and counts it once; when it exceeds the budget, renders the largest
+// head/tail window that fits (a few counts of budget-sized text).
+function buildSection(input: SectionInput): Section {
+  const { path, content, lineCount, counter, budget } = input;
+  const isBinary = isBinaryContent(content);
+  const header =
+    `### ${displayPath(path)} (` +
+    (isBinary
+      ? `binary, ${formatCount(input.bytes)} bytes`
+      : `${formatCount(lineCount)} ${plural(lineCount, 'line')}`) +
+    `, ${formatCount(input.edits)} ${plural(input.edits, 'edit')}, ` +
+    `last touched turn ${input.exchange})\n`;
+  if (isBinary) {
+    const text = `${header}[binary file, ${formatCount(input.bytes)} bytes, not shown]`;
+    const tokens = counter.count(text);
+    return { text, tokens, isWindowed: false, fullTokens: tokens };
+  }
+  const opening = `${fenceFor(content)}${languageFor(path)}\n`;
+  const closing = fenceFor(content);
+  const full = `${header}${opening}${withFinalNewline(content)}${closing}`;
+  const tokens = input.knownFullTokens ?? counter.count(full);
+  if (tokens <= budget) {
+    // A known count may belong to a slightly different header: count this exact text.
+    const exact = input.knownFullTokens === undefined ? tokens : counter.count(full);
+    return { text: full, tokens: exact, isWindowed: false, fullTokens: exact };
+  }
+
+  const lines = splitLines(content);
+  const frame = { header, opening, closing, lines, budget, fullTokens: tokens };
+  let charBudget = Math.floor((budget / tokens) * full.length * WINDOW_SAFETY);
+  for (let attempt = 0; attempt < WINDOW_ATTEMPTS; attempt += 1) {
+    const window = pickWindow(lines, charBudget);
+    const text = renderWindow(frame, window);
+    const windowTokens = counter.count(text);
+    if (windowTokens <= budget || window.head + window.tail === 0) {
+      return { text, tokens: windowTokens, isWindowed: true, fullTokens: tokens };
+    }
+    charBudget = Math.floor(charBudget * (budget / windowTokens) * WINDOW_SAFETY);
+  }
+  const text = renderWindow(frame, { head: 0, tail: 0 });
+  return { text, tokens: counter.count(text), isWindowed: true, fullTokens: tokens };
+}
+
+// A fence longer than any backtick run in the content, so the content cannot close it.
+function fenceFor(content: string): string {
+  let longest = 0;
+  for (const match of content.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+function languageFor(path: string): string {
+  const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+  const lower = name.toLowerCase();
+  const dot = lower.lastIndexOf('.');
+  const key = dot > 0 ? lower.slice(dot + 1) : lower;
+  if (dot <= 0 && !BARE_NAMES.has(key)) return '';
+  return Object.hasOwn(LANGUAGES, key) ? (LANGUAGES[key] ?? '') : '';
+}
+
+function withFinalNewline(text: string): string {
+  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
+}
+
+// Lines including their `\n` (the last one may lack it).
+function splitLines(content: string): string[] {
+  const lines = content.split('\n').map((line) => `${line}\n`);
+  if (content.endsWith('\n')) lines.pop();
+  else lines[lines.length - 1] = content.slice(content.lastIndexOf('\n') + 1);
+  return lines;
+}
+
+function shownLine(line: string): string {
+  const body = line.endsWith('\n') ? line.slice(0, -1) : line;
+  if (body.length <= LONG_LINE_LIMIT) return line;
+  let cut = LONG_LINE_LIMIT;
+  const code = body.charCodeAt(cut - 1);
+  if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
+  return `${body.slice(0, cut)} … [line cut: ${formatCount(body.length - cut)} more characters]\n`;
+}
+
+function pickWindow(lines: readonly string[], charBudget: number): { head: number; tail: number } {
+  const headLimit = Math.floor(charBudget * HEAD_SHARE);
+  let used = 0;
+  let head = 0;
+  while (head < lines.length) {
+    const length = shownLine(lines[head] ?? '').length;
+    if (used + length > headLimit) break;
+    used += length;
+    head += 1;
+  }
+  let tail = 0;
+  while (head + tail < lines.length) {
+    const length = shownLine(lines[lines.length - 1 - tail] ?? '').length;
+    if (used + length > charBudget) break;
+    used += length;
+    tail += 1;
+  }
+  return { head, tail };
+}
+
+function renderWindow(
+  frame: {
+    header: string;
+    opening: string;
+    closing: string;
+    lines: readonly string[];
+    budget: number;
+    fullTokens: number;
+  },
+  window: { head: number; tail: number },
+): string {
+  const { lines } = frame;
+  const total = lines.length;
+  const headLines = lines.slice(0, window.head).map(shownLine);
+  const tailLines = lines.slice(total - window.tail).map(shownLine);
+  const isCut =
+    headLines.some((line, index) => line !== lines[index]) ||
+    tailLines.some((line, index) => line !== lines[total - window.tail + index]);
+  const hidden = total - window.head - window.tail;
+  const ranges: string[] = [];
+  if (window.head > 0) ranges.push(lineRange(1, window.head));
+  if (window.tail > 0) ranges.push(lineRange(total - window.tail + 1, total));
+  const label = window.head + window.tail === 1 ? 'line' : 'lines';
+  const shown = ranges.length === 0 ? 'no lines shown' : `${label} ${ranges.join(' and ')} shown`;
+  const marker =
+    `[… ${formatCount(hidden)} ${plural(hidden, 'line')} not shown: file (` +
+    `${formatCount(frame.fullTokens)} tokens) exceeds the scratchpad budget of ` +
+    `${formatCount(frame.budget)} tokens; ${shown}` +
+    `${isCut ? `, lines over ${formatCount(LONG_LINE_LIMIT)} characters cut` : ''} …]\n`;
+  const body = `${headLines.join('')}${marker}${withFinalNewline(tailLines.join(''))}`;
+  return `${frame.header}${frame.opening}${body}${frame.closing}`;
+}
+
+function lineRange(from: number, to: number): string {
+  return from === to ? formatCount(from) : `${formatCount(from)}–${formatCount(to)}`;
+}

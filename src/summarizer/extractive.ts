@@ -1,0 +1,846 @@
+import { matcherFor, type PatternMatcher, type PatternPack } from '../boundaries/pattern-pack.js';
+import { englishPatterns } from '../boundaries/patterns/en.js';
+import {
+  analyzeSentence,
+  extractIdentifiers,
+  factCategoryFor,
+  splitSentences,
+  topicWords,
+  type SentenceAnalysis,
+} from '../graduation/retention.js';
+import type { Entry, FactUpdate, JsonValue, Summary, TaskUpdate, ToolCall } from '../types.js';
+import type { SummarizeRequest, SummarizeResult, Summarizer } from './summarizer.js';
+
+/** Options for {@link createExtractiveSummarizer}. */
+export interface ExtractiveSummarizerOptions {
+  /** Phrases used to classify sentences and recognise test runs. @default englishPatterns */
+  patterns?: PatternPack | undefined;
+}
+
+/** The sections of an extractive summary, in the order they are rendered. */
+export type SummarySection = 'Completed' | 'Problems solved' | 'Files' | 'Commands' | 'Notes' | 'Open';
+
+/** Section names in rendering order. */
+export const SUMMARY_SECTIONS: readonly SummarySection[] = [
+  'Completed',
+  'Problems solved',
+  'Files',
+  'Commands',
+  'Notes',
+  'Open',
+];
+
+/**
+ * Creates the deterministic, offline summarizer that Mobius uses by default and falls back to.
+ *
+ * For a chunk of T0 entries it classifies every sentence: decisions, requirements, constraints,
+ * conventions, preferences and error resolutions become `facts` (not repeated in the summary),
+ * task requests and completion reports become `tasks`, and the summary text keeps short sections
+ * (only the non-empty ones): `Completed`, `Problems solved` (failure → cause), `Files` (with edit
+ * counts from the file records), `Commands` (test runs compressed to counts and the first error),
+ * `Notes` (the remaining sentences that carry the most identifiers not shown elsewhere) and `Open`.
+ * Greetings, acknowledgements, small talk, dead-end debugging (and debug edits that were
+ * reverted) and code blocks are dropped. Sections are filled by priority until `targetTokens`;
+ * the text never exceeds twice the target. When consolidating, the sections of the summaries are
+ * merged (lines deduplicated, edit counts added, open items that were completed later removed),
+ * dropping `Notes` first.
+ *
+ * @example
+ * ```ts
+ * const summarizer = createExtractiveSummarizer();
+ * const result = await summarizer.summarize({
+ *   mode: 'chunk', entries, summaries: [], targetTokens: 300,
+ *   countTokens: (text) => counter.count(text), signal: AbortSignal.timeout(5_000),
+ * });
+ * ```
+ */
+export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions = {}): Summarizer {
+  const patterns = options.patterns ?? englishPatterns;
+  return {
+    name: 'extractive',
+    summarize: (request: SummarizeRequest): SummarizeResult =>
+      request.mode === 'consolidate'
+        ? consolidate(request)
+        : summarizeChunk(request, { patterns, matcher: matcherFor(patterns) }),
+  };
+}
+
+// --- Internal helpers ---
+
+interface Item {
+  readonly section: SummarySection;
+  readonly text: string;
+  /** Lower is kept first when the budget is tight. */
+  readonly priority: number;
+  /** Position in the chunk, for rendering in chronological order. */
+  readonly order: number;
+  /** Kept even above the target (never above twice the target). */
+  readonly isEssential: boolean;
+}
+
+interface Language {
+  readonly patterns: PatternPack;
+  readonly matcher: PatternMatcher;
+}
+
+interface FileStat {
+  readonly path: string;
+  readonly order: number;
+  reads: number;
+  edits: number;
+  changes: { readonly before: string; readonly after: string }[];
+}
+
+type RunStatus = 'pass' | 'fail' | 'neutral';
+
+interface RunDigest {
+  readonly status: RunStatus;
+  readonly counts: string | undefined;
+  /** First error with its location, for the Commands section. */
+  readonly error: string | undefined;
+  /** Failing test and error, for Problems solved and Open. */
+  readonly symptom: string | undefined;
+}
+
+interface CommandStat {
+  readonly command: string;
+  readonly order: number;
+  readonly runs: RunDigest[];
+}
+
+interface OpenTask {
+  readonly title: string;
+  readonly order: number;
+  isDone: boolean;
+}
+
+interface Note {
+  readonly text: string;
+  readonly order: number;
+  readonly isUser: boolean;
+  readonly isIntention: boolean;
+  readonly identifiers: readonly string[];
+}
+
+/** A failure and what happened until the next green run. */
+interface Episode {
+  readonly failure: string;
+  readonly order: number;
+  readonly causes: string[];
+  readonly files: Set<string>;
+  /** Causes before this index were followed by a dead end. */
+  firstLive: number;
+  isExpectingCause: boolean;
+  hasFact: boolean;
+}
+
+interface ChunkState {
+  readonly facts: FactUpdate[];
+  readonly tasks: TaskUpdate[];
+  readonly openTasks: OpenTask[];
+  readonly completed: { text: string; order: number }[];
+  readonly problems: { text: string; order: number }[];
+  readonly notes: Note[];
+  readonly files: Map<string, FileStat>;
+  readonly commands: Map<string, CommandStat>;
+  readonly calls: Map<string, ToolCall>;
+  episode: Episode | undefined;
+}
+
+const MAX_ITEM_WORDS = 40;
+const COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'args', 'query', 'pattern', 'path', 'url'];
+
+function summarizeChunk(request: SummarizeRequest, language: Language): SummarizeResult {
+  const { entries } = request;
+  const state: ChunkState = {
+    facts: [],
+    tasks: [],
+    openTasks: [],
+    completed: [],
+    problems: [],
+    notes: [],
+    files: new Map(),
+    commands: new Map(),
+    calls: new Map(),
+    episode: undefined,
+  };
+  entries.forEach((entry, order) => {
+    for (const call of entry.toolCalls ?? []) state.calls.set(call.id, call);
+    if (entry.kind === 'user' || entry.kind === 'assistant' || entry.kind === 'note') {
+      readMessage({ entry, order, state, language });
+    } else if (entry.kind === 'tool-result') {
+      readToolResult({ entry, order, state, language });
+    } else {
+      readFileRecord({ entry, order, state });
+    }
+  });
+
+  const items = chunkItems(state);
+  const summary = fitItems({ items, targetTokens: request.targetTokens, countTokens: request.countTokens });
+  const text = summary.length > 0 ? summary : fallbackLine(entries, state.facts);
+  return {
+    summary: text,
+    facts: dedupeFacts(state.facts),
+    tasks: state.tasks,
+  };
+}
+
+function readMessage(options: { entry: Entry; order: number; state: ChunkState; language: Language }): void {
+  const { entry, order, state, language } = options;
+  const role = entry.kind === 'note' ? 'user' : entry.role;
+  const sentences = splitSentences(entry.text);
+  const analyses = sentences.map((sentence) => analyzeSentence(sentence, { role, patterns: language.patterns }));
+  const completion = role === 'assistant' ? taskCompletion(entry.text, analyses) : undefined;
+  const consumed = new Set(completion?.consumed ?? []);
+  let lastFact = -1;
+  analyses.forEach((analysis, position) => {
+    const episode = state.episode;
+    if (analysis.isDeadEnd) {
+      if (episode !== undefined) episode.firstLive = episode.causes.length;
+      return;
+    }
+    if (consumed.has(position)) return;
+    if (analysis.isUpdate && analysis.retention === 'routine' && topicWords(analysis.text).length === 0) {
+      // "that replaces what I said earlier": the update wording belongs to the previous fact.
+      const previous = state.facts[lastFact];
+      if (previous !== undefined) state.facts[lastFact] = { ...previous, isUpdate: true };
+      return;
+    }
+    const category = factCategoryFor(analysis.retention);
+    if (category !== undefined) {
+      state.facts.push({
+        category,
+        value: analysis.text,
+        ...(analysis.isUpdate ? { isUpdate: true } : {}),
+      });
+      lastFact = state.facts.length - 1;
+      if (episode !== undefined && category === 'error-resolutions') episode.hasFact = true;
+      return;
+    }
+    if (analysis.isTaskRequest) {
+      const title = taskTitle(analysis, language.matcher) ?? nextTitle(analyses, position);
+      if (title !== undefined) openTask(state, title, order);
+      return;
+    }
+    if (episode !== undefined && role !== 'user' && !analysis.isQuestion && !analysis.isIntention) {
+      // While a failure is open, a short lead ("Got it.", "Found it:") announces the cause.
+      if (wordsIn(analysis.text) <= 3 && (analysis.retention === 'chit-chat' || analysis.isDiagnosis)) {
+        episode.isExpectingCause = true;
+        return;
+      }
+      if (analysis.isDiagnosis || episode.isExpectingCause) {
+        episode.causes.push(analysis.text);
+        episode.isExpectingCause = false;
+        return;
+      }
+    }
+    if (analysis.retention === 'chit-chat' || analysis.retention === 'task-status') return;
+    const identifiers = extractIdentifiers(analysis.text);
+    state.notes.push({
+      text: analysis.text,
+      order,
+      isUser: role === 'user',
+      isIntention: analysis.isIntention || analysis.isQuestion,
+      identifiers,
+    });
+  });
+  if (completion !== undefined) recordCompletion(state, completion, order);
+  const commit = COMMIT_NOTE.exec(entry.text);
+  if (commit?.[1] !== undefined && role === 'assistant') addCompleted(state, `Committed "${commit[1]}"`, order);
+}
+
+function readToolResult(options: { entry: Entry; order: number; state: ChunkState; language: Language }): void {
+  const { entry, order, state, language } = options;
+  const call = entry.callId === undefined ? undefined : state.calls.get(entry.callId);
+  const command = commandOf(call, entry);
+  const digest = digestOutput(entry, language.matcher);
+  const stat = state.commands.get(command) ?? { command, order, runs: [] };
+  stat.runs.push(digest);
+  state.commands.set(command, stat);
+  if (digest.status === 'fail' && state.episode === undefined) {
+    state.episode = {
+      failure: digest.symptom ?? `${command} failed`,
+      order,
+      causes: [],
+      files: new Set(),
+      firstLive: 0,
+      isExpectingCause: false,
+      hasFact: false,
+    };
+  }
+  if (digest.status === 'pass' && state.episode !== undefined) {
+    closeEpisode(state, state.episode, order);
+    state.episode = undefined;
+  }
+  const commit = GIT_COMMIT.exec(command);
+  if (commit?.[1] !== undefined && digest.status !== 'fail') addCompleted(state, `Committed "${commit[1]}"`, order);
+}
+
+function readFileRecord(options: { entry: Entry; order: number; state: ChunkState }): void {
+  const { entry, order, state } = options;
+  const path = entry.path ?? RECORD_PATH.exec(entry.text)?.[1];
+  if (path === undefined) return;
+  const stat = state.files.get(path) ?? { path, order, reads: 0, edits: 0, changes: [] };
+  state.files.set(path, stat);
+  if (entry.kind === 'file-open') {
+    stat.reads += 1;
+    return;
+  }
+  if (entry.kind !== 'file-update') return;
+  state.episode?.files.add(path);
+  const change = parseChange(entry.text);
+  if (change !== undefined) {
+    // A change that undoes an earlier one (a debug print added, then removed) is a dead end:
+    // both drop out of the edit count.
+    const undone = stat.changes.findIndex((earlier) => earlier.before === change.after && earlier.after === change.before);
+    if (undone !== -1) {
+      stat.changes.splice(undone, 1);
+      stat.edits = Math.max(0, stat.edits - 1);
+      return;
+    }
+    stat.changes.push(change);
+  }
+  stat.edits += 1;
+}
+
+function chunkItems(state: ChunkState): Item[] {
+  const items: Item[] = [];
+  for (const { text, order } of state.completed) {
+    items.push({ section: 'Completed', text: clip(text), priority: 0, order, isEssential: true });
+  }
+  for (const { text, order } of state.problems) {
+    items.push({ section: 'Problems solved', text: clip(text), priority: 2, order, isEssential: false });
+  }
+  for (const task of state.openTasks) {
+    if (!task.isDone) items.push({ section: 'Open', text: clip(task.title), priority: 0, order: task.order, isEssential: true });
+  }
+  const episode = state.episode;
+  if (episode !== undefined) {
+    const cause = episode.causes[episode.firstLive];
+    const text = cause === undefined ? `still failing: ${episode.failure}` : `still failing: ${episode.failure}; suspected: ${cause}`;
+    items.push({ section: 'Open', text: clip(text), priority: 1, order: episode.order, isEssential: true });
+  }
+  const files = [...state.files.values()].sort((a, b) => b.edits - a.edits || a.order - b.order);
+  files.forEach((file, rank) => {
+    if (file.edits > 0) {
+      const text = `${file.path} (${file.edits} ${file.edits === 1 ? 'edit' : 'edits'})`;
+      items.push({ section: 'Files', text, priority: 1, order: file.order, isEssential: rank < 3 });
+    } else if (file.reads > 0) {
+      items.push({ section: 'Files', text: `${file.path} (read)`, priority: 5, order: file.order, isEssential: false });
+    }
+  });
+  for (const stat of state.commands.values()) {
+    const isTest = stat.runs.some((run) => run.status !== 'neutral');
+    items.push({
+      section: 'Commands',
+      text: renderCommand(stat),
+      priority: isTest ? 3 : 6,
+      order: stat.order,
+      isEssential: false,
+    });
+  }
+  items.push(...selectNotes(state, items));
+  return items;
+}
+
+/**
+ * Picks notes greedily: each round takes the sentence that adds the most identifiers not yet
+ * shown anywhere (summary items or facts), with a bonus for user sentences, and a cost for length.
+ */
+function selectNotes(state: ChunkState, items: readonly Item[]): Item[] {
+  const covered = new Set<string>();
+  const cover = (text: string): void => {
+    for (const identifier of extractIdentifiers(text)) covered.add(identifier);
+    for (const path of text.match(PATH_LIKE) ?? []) covered.add(path);
+  };
+  for (const item of items) cover(item.text);
+  for (const fact of state.facts) cover(fact.value);
+  const remaining = state.notes.filter((note) => note.text.length > 0);
+  const picked: Item[] = [];
+  const seenTexts = new Set<string>();
+  for (let round = 0; round < 24 && remaining.length > 0; round += 1) {
+    let bestIndex = -1;
+    let bestScore = 0;
+    remaining.forEach((note, index) => {
+      // Counted numbers ("10 references") weigh less than names, paths and error codes.
+      const fresh = note.identifiers
+        .filter((identifier) => !covered.has(identifier))
+        .reduce((sum, identifier) => sum + (COUNTED.test(identifier) ? 1 : 3), 0);
+      const words = wordsIn(note.text);
+      const userBonus = note.isUser && (words >= 5 || note.identifiers.length > 0) ? 2 : 0;
+      const score = fresh + userBonus - words / 12 - (note.isIntention ? 3 : 0);
+      if (score > bestScore) {
+        bestScore = score;
+        bestIndex = index;
+      }
+    });
+    if (bestIndex === -1) break;
+    const [note] = remaining.splice(bestIndex, 1);
+    if (note === undefined) break;
+    const key = note.text.toLowerCase();
+    if (seenTexts.has(key)) continue;
+    seenTexts.add(key);
+    cover(note.text);
+    picked.push({ section: 'Notes', text: clip(note.text), priority: 4 + round / 100, order: note.order, isEssential: false });
+  }
+  return picked;
+}
+
+function taskCompletion(
+  text: string,
+  analyses: readonly SentenceAnalysis[],
+): { title: string | undefined; bullets: string[]; consumed: number[] } | undefined {
+  const first = analyses[0];
+  if (first === undefined || !first.isCompletion) return undefined;
+  const bullets = bulletLines(text);
+  const opening = analyses.slice(0, 2).map((analysis) => analysis.text).join(' ');
+  const title = doneTitle(opening);
+  if (bullets.length === 0 && title === undefined) return undefined;
+  const consumed: number[] = [];
+  analyses.forEach((analysis, position) => {
+    const isBullet = bullets.some((bullet) => bullet === analysis.text || stripMarker(bullet) === analysis.text);
+    const isOpening = position < 2 && (analysis.isCompletion || doneTitle(analysis.text) !== undefined || /:$/u.test(analysis.text));
+    if (isBullet || isOpening) consumed.push(position);
+  });
+  return { title, bullets: bullets.map(stripMarker), consumed };
+}
+
+function recordCompletion(
+  state: ChunkState,
+  completion: { title: string | undefined; bullets: string[] },
+  order: number,
+): void {
+  const open = [...state.openTasks].reverse().find((task) => !task.isDone);
+  let matched = completion.title === undefined
+    ? undefined
+    : state.openTasks.find((task) => sameTitle(task.title, completion.title ?? ''));
+  if (matched === undefined && open !== undefined) matched = open;
+  const title = matched?.title ?? completion.title;
+  if (matched !== undefined) matched.isDone = true;
+  if (title !== undefined) {
+    state.tasks.push({ title, status: 'done' });
+    if (completion.title !== undefined && !sameTitle(title, completion.title)) {
+      state.tasks.push({ title: completion.title, status: 'done' });
+    }
+  }
+  const details = completion.bullets.slice(0, 4).map((bullet) => lowerFirst(bullet)).join('; ');
+  const head = title === undefined ? 'Task done' : title;
+  addCompleted(state, details.length > 0 ? `${head} (tests green): ${details}` : `${head} (tests green)`, order);
+}
+
+function closeEpisode(state: ChunkState, episode: Episode, order: number): void {
+  // An error resolution recorded as a fact already says what failed and why.
+  if (episode.hasFact) return;
+  const cause = episode.causes[episode.firstLive];
+  const files = [...episode.files].slice(0, 3).join(', ');
+  if (cause !== undefined) {
+    state.problems.push({ text: `${episode.failure} → ${cause}`, order });
+  } else if (files.length > 0) {
+    state.problems.push({ text: `${episode.failure} → fixed in ${files}`, order });
+  }
+}
+
+function wordsIn(text: string): number {
+  return text.split(/\s+/u).filter((word) => word.length > 0).length;
+}
+
+function openTask(state: ChunkState, title: string, order: number): void {
+  if (state.openTasks.some((task) => sameTitle(task.title, title) && !task.isDone)) return;
+  state.openTasks.push({ title, order, isDone: false });
+  state.tasks.push({ title, status: 'open' });
+}
+
+function addCompleted(state: ChunkState, text: string, order: number): void {
+  if (state.completed.some((item) => item.text.toLowerCase() === text.toLowerCase())) return;
+  state.completed.push({ text, order });
+}
+
+function taskTitle(analysis: SentenceAnalysis, matcher: PatternMatcher): string | undefined {
+  const match = matcher.find('taskStatus', analysis.text);
+  if (match === undefined) return undefined;
+  return cleanTitle(analysis.text.slice(match.index + match.text.length));
+}
+
+function nextTitle(analyses: readonly SentenceAnalysis[], position: number): string | undefined {
+  const next = analyses[position + 1];
+  return next === undefined ? undefined : cleanTitle(next.text);
+}
+
+function doneTitle(text: string): string | undefined {
+  for (const pattern of DONE_TITLE) {
+    const match = pattern.exec(text);
+    const title = match?.[1] === undefined ? undefined : cleanTitle(match[1]);
+    if (title !== undefined) return title;
+  }
+  return undefined;
+}
+
+function cleanTitle(raw: string): string | undefined {
+  const head = raw
+    .replace(/^[\s:,;—–-]+/u, '')
+    .replace(/^(?:by|on|with|is|to|at|that)\s+/iu, '')
+    .split(/,\s|;\s|\s[—–]\s|[.?!:](?:\s|$)/u)[0]
+    ?.trim()
+    .replace(/[.?!:,;]+$/u, '');
+  if (head === undefined || head.length < 3) return undefined;
+  const words = head.split(/\s+/u);
+  return words.length > 16 ? `${words.slice(0, 16).join(' ')}…` : head;
+}
+
+function sameTitle(a: string, b: string): boolean {
+  const left = normalizeTitle(a);
+  const right = normalizeTitle(b);
+  if (left === right) return true;
+  const leftWords = new Set(topicWords(a));
+  const rightWords = topicWords(b);
+  const shared = rightWords.filter((word) => leftWords.has(word)).length;
+  const smaller = Math.min(leftWords.size, rightWords.length);
+  return smaller > 0 && shared / smaller >= 0.8;
+}
+
+function normalizeTitle(title: string): string {
+  return title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+function commandOf(call: ToolCall | undefined, entry: Entry): string {
+  const shellLine = /^\$\s+(.+)$/mu.exec(entry.text.split('\n', 1)[0] ?? '');
+  if (call !== undefined) {
+    const value = commandText(call.input);
+    if (value !== undefined) return clipCommand(value);
+    return clipCommand(call.name);
+  }
+  if (shellLine?.[1] !== undefined) return clipCommand(shellLine[1]);
+  return entry.toolName ?? 'tool';
+}
+
+function commandText(input: JsonValue): string | undefined {
+  if (typeof input === 'string') return input;
+  if (typeof input !== 'object' || input === null) return undefined;
+  if (Array.isArray(input)) {
+    const parts = input.filter((part): part is string => typeof part === 'string');
+    return parts.length > 0 ? parts.join(' ') : undefined;
+  }
+  const record = input as { readonly [key: string]: JsonValue };
+  for (const key of COMMAND_KEYS) {
+    const value = record[key];
+    if (typeof value === 'string' && value.trim().length > 0) return value;
+    if (Array.isArray(value)) {
+      const parts = value.filter((part): part is string => typeof part === 'string');
+      if (parts.length > 0) return parts.join(' ');
+    }
+  }
+  return undefined;
+}
+
+function clipCommand(command: string): string {
+  const line = command.trim().split('\n', 1)[0] ?? '';
+  return line.length > 80 ? `${line.slice(0, 77)}…` : line;
+}
+
+function digestOutput(entry: Entry, matcher: PatternMatcher): RunDigest {
+  const text = entry.text;
+  const isPass = entry.isError !== true && matcher.test('testPass', text) && !matcher.test('testFail', text);
+  const isFail = !isPass && (matcher.test('testFail', text) || entry.isError === true);
+  const status: RunStatus = isPass ? 'pass' : isFail ? 'fail' : 'neutral';
+  if (status !== 'fail') return { status, counts: runCounts(text), error: undefined, symptom: undefined };
+  const error = firstError(text);
+  const test = failingTest(text);
+  const shortError = error?.split(' at ', 1)[0];
+  const symptom = test === undefined ? error : shortError === undefined ? `'${test}' failed` : `'${test}': ${shortError}`;
+  return { status, counts: runCounts(text), error, symptom };
+}
+
+function failingTest(text: string): string | undefined {
+  const match = FAILING_TEST.exec(text);
+  const name = match?.slice(1).find((group) => group !== undefined)?.trim();
+  if (name === undefined || name.length === 0) return undefined;
+  return name.length > 60 ? `${name.slice(0, 57)}…` : name;
+}
+
+function runCounts(text: string): string | undefined {
+  const lines = text.split('\n');
+  const tests = lines.find((line) => /^\s*Tests?:\s/u.test(line) && /\d+ (?:passed|failed)/u.test(line));
+  const summary = tests ?? [...lines].reverse().find((line) => /\b\d+ (?:passed|failed|passing|failing)\b/u.test(line));
+  if (summary !== undefined) {
+    const parts = [...summary.matchAll(/\b(\d+) (passed|failed|passing|failing|skipped|errors?)\b/gu)]
+      .map((match) => `${match[1]} ${match[2]}`);
+    if (parts.length > 0) return [...new Set(parts)].join(', ');
+  }
+  const found = /\bFound (\d+) errors?\b/u.exec(text);
+  if (found !== null) return `${found[1]} ${found[1] === '1' ? 'error' : 'errors'}`;
+  const problems = /✖ (\d+ problems? \([^)]*\))/u.exec(text);
+  if (problems?.[1] !== undefined) return problems[1];
+  return undefined;
+}
+
+function firstError(text: string): string | undefined {
+  const lines = text.split('\n').map((line) => line.trim()).filter((line) => line.length > 0);
+  const errorLine =
+    lines.find((line) => /\b(?:[A-Z][A-Za-z]*(?:Error|Exception)|E[A-Z]{3,})\b|error TS\d+/u.test(line) && !/^(?:at|File)\s/u.test(line)) ??
+    lines.find((line) => /^(?:thrown:\s*)?"?(?:Expected|Exceeded timeout|assert|E\s|panic:)/u.test(line));
+  const location = LOCATION.exec(text)?.[0];
+  let error = errorLine?.replace(/^(?:E\s+|●\s+|FAILED\s+|thrown:\s*"?)/u, '');
+  if (error !== undefined) {
+    const named = /((?:[A-Z][A-Za-z]*(?:Error|Exception)|error TS\d+)[^\n]*)/u.exec(error);
+    if (named?.[1] !== undefined) error = named[1];
+    const code = /\bE[A-Z]{3,}\b/u.exec(error);
+    if (code !== null && error.length > 40) error = code[0];
+    if (error.length > 70) error = `${error.slice(0, 67)}…`;
+  }
+  if (error === undefined) return location;
+  return location === undefined || error.includes(location) ? error : `${error} at ${location}`;
+}
+
+function renderCommand(stat: CommandStat): string {
+  const { command, runs } = stat;
+  const last = runs[runs.length - 1];
+  if (last === undefined) return command;
+  const graded = runs.filter((run) => run.status !== 'neutral');
+  if (graded.length === 0) return command;
+  const failures = graded.filter((run) => run.status === 'fail');
+  const errors = [...new Set(failures.map((run) => run.error).filter((error): error is string => error !== undefined))];
+  const shownErrors = errors.slice(0, 2).join('; ');
+  const lastText = `${last.status === 'pass' ? 'passed' : 'failed'}${last.counts === undefined ? '' : ` (${last.counts})`}`;
+  if (graded.length === 1) {
+    return `${command}: ${lastText}${last.status === 'fail' && last.error !== undefined ? `: ${last.error}` : ''}`;
+  }
+  const failed = failures.length > 0 ? `, ${failures.length} failed${shownErrors.length > 0 ? ` (${shownErrors})` : ''}` : '';
+  return `${command}: ${graded.length} runs${failed}; last ${lastText}`;
+}
+
+function bulletLines(text: string): string[] {
+  const bullets: string[] = [];
+  let isInFence = false;
+  for (const line of text.split('\n')) {
+    if (/^\s{0,3}(?:```|~~~)/u.test(line)) {
+      isInFence = !isInFence;
+      continue;
+    }
+    if (!isInFence && /^\s*(?:[-*+•]|\d{1,3}[.)])\s+\S/u.test(line)) bullets.push(line.trim());
+  }
+  return bullets;
+}
+
+function stripMarker(line: string): string {
+  const text = line.replace(/^\s*(?:[-*+•]|\d{1,3}[.)])\s+/u, '').trim();
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function lowerFirst(text: string): string {
+  const clean = text.replace(/[.;]+$/u, '');
+  return /^[A-Z][a-z]/u.test(clean) ? clean.charAt(0).toLowerCase() + clean.slice(1) : clean;
+}
+
+function clip(text: string): string {
+  const words = text.split(/\s+/u);
+  return words.length > MAX_ITEM_WORDS ? `${words.slice(0, MAX_ITEM_WORDS).join(' ')}…` : text;
+}
+
+function parseChange(text: string): { before: string; after: string } | undefined {
+  const arrow = /`([^`]*)`\s*→\s*`([^`]*)`/u.exec(text);
+  if (arrow?.[1] !== undefined && arrow[2] !== undefined) return { before: arrow[1], after: arrow[2] };
+  const added = text.split('\n').filter((line) => /^\s*\+ /u.test(line)).map((line) => line.replace(/^\s*\+ /u, '').trim());
+  const removed = text.split('\n').filter((line) => /^\s*- /u.test(line)).map((line) => line.replace(/^\s*- /u, '').trim());
+  if (added.length + removed.length === 0) return undefined;
+  return { before: removed.join('\n'), after: added.join('\n') };
+}
+
+function dedupeFacts(facts: readonly FactUpdate[]): FactUpdate[] {
+  const result: FactUpdate[] = [];
+  const seen = new Map<string, number>();
+  for (const fact of facts) {
+    const key = `${fact.category}\u0000${fact.value.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()}`;
+    const existing = seen.get(key);
+    if (existing !== undefined) {
+      // Same statement twice: keep one, at the later position, update if either was one.
+      const previous = result[existing];
+      result.splice(existing, 1);
+      for (const [other, index] of seen) if (index > existing) seen.set(other, index - 1);
+      result.push(previous?.isUpdate === true && fact.isUpdate !== true ? { ...fact, isUpdate: true } : fact);
+    } else {
+      result.push(fact);
+    }
+    seen.set(key, result.length - 1);
+  }
+  return result;
+}
+
+function fallbackLine(entries: readonly Entry[], facts: readonly FactUpdate[]): string {
+  const first = entries[0];
+  const last = entries[entries.length - 1];
+  const range = first === undefined || last === undefined ? '' : `, seq ${first.seq}–${last.seq}`;
+  const recorded = facts.length > 0 ? ` ${facts.length} ${facts.length === 1 ? 'fact' : 'facts'} recorded.` : '';
+  return `Routine exchange (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}${range}).${recorded}`;
+}
+
+/**
+ * Chooses items by priority until the target is reached (essential items up to twice the target)
+ * and renders them in section order, items in chronological order.
+ */
+function fitItems(options: {
+  items: readonly Item[];
+  targetTokens: number;
+  countTokens: (text: string) => number;
+}): string {
+  const { items, countTokens } = options;
+  const target = Math.max(1, Math.floor(options.targetTokens));
+  const ceiling = target * 2;
+  const ranked = items
+    .map((item, index) => ({ item, index }))
+    .sort((a, b) => Number(b.item.isEssential) - Number(a.item.isEssential) || a.item.priority - b.item.priority || a.index - b.index);
+  const chosen: Item[] = [];
+  let tokens = 0;
+  for (const { item } of ranked) {
+    const next = countTokens(renderItems([...chosen, item]));
+    if (next <= target || (item.isEssential && next <= ceiling)) {
+      chosen.push(item);
+      tokens = next;
+    }
+  }
+  // Token counts of joined text are not additive; make sure the final text is within the ceiling.
+  while (chosen.length > 0 && tokens > ceiling) {
+    chosen.pop();
+    tokens = countTokens(renderItems(chosen));
+  }
+  return renderItems(chosen);
+}
+
+function renderItems(items: readonly Item[]): string {
+  const lines: string[] = [];
+  for (const section of SUMMARY_SECTIONS) {
+    const texts = items
+      .filter((item) => item.section === section)
+      .sort((a, b) => a.order - b.order)
+      .map((item) => item.text);
+    if (texts.length === 0) continue;
+    if (section === 'Files' || texts.length === 1) {
+      lines.push(`${section}: ${texts.join(', ')}`);
+    } else {
+      lines.push(`${section}:`, ...texts.map((text) => `- ${text}`));
+    }
+  }
+  return lines.join('\n');
+}
+
+// --- Consolidation ---
+
+function consolidate(request: SummarizeRequest): SummarizeResult {
+  const parsed = request.summaries.map((summary, index) => ({ index, sections: parseSummary(summary) }));
+  const items: Item[] = [];
+  const seen = new Set<string>();
+  const files = new Map<string, { order: number; edits: number; reads: number }>();
+  const commands = new Map<string, Item>();
+  const completed: string[] = [];
+  let order = 0;
+  for (const { sections } of parsed) {
+    for (const text of sections.get('Completed') ?? []) completed.push(text);
+  }
+  for (const { index, sections } of parsed) {
+    const age = parsed.length - index;
+    for (const section of SUMMARY_SECTIONS) {
+      for (const text of sections.get(section) ?? []) {
+        order += 1;
+        if (section === 'Files') {
+          mergeFile(files, text, order);
+          continue;
+        }
+        if (section === 'Commands') {
+          const name = text.split(': ', 1)[0] ?? text;
+          commands.set(name, { section, text, priority: 6, order, isEssential: false });
+          continue;
+        }
+        const key = `${section}\u0000${text.toLowerCase()}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (section === 'Open' && completed.some((done) => sameTitle(done.split(' (', 1)[0] ?? done, text))) continue;
+        items.push({
+          section,
+          text,
+          priority: CONSOLIDATE_PRIORITY[section] + age / 1000,
+          order,
+          isEssential: section === 'Completed' || section === 'Open',
+        });
+      }
+    }
+  }
+  for (const [path, file] of files) {
+    const text = file.edits > 0 ? `${path} (${file.edits} ${file.edits === 1 ? 'edit' : 'edits'})` : `${path} (read)`;
+    items.push({ section: 'Files', text, priority: file.edits > 0 ? 2 : 5, order: file.order, isEssential: false });
+  }
+  items.push(...commands.values());
+  const summary = fitItems({ items, targetTokens: request.targetTokens, countTokens: request.countTokens });
+  if (summary.length > 0) return { summary };
+  const first = request.summaries[0];
+  const last = request.summaries[request.summaries.length - 1];
+  const range = first === undefined || last === undefined ? '' : `, seq ${first.source.from}–${last.source.to}`;
+  return { summary: `Routine exchanges (${request.summaries.length} summaries${range}).` };
+}
+
+const CONSOLIDATE_PRIORITY: Readonly<Record<SummarySection, number>> = {
+  Completed: 0,
+  Open: 0,
+  'Problems solved': 1,
+  Files: 2,
+  Commands: 6,
+  Notes: 7,
+};
+
+function parseSummary(summary: Summary): Map<SummarySection, string[]> {
+  const sections = new Map<SummarySection, string[]>();
+  let current: SummarySection = 'Notes';
+  const push = (section: SummarySection, text: string): void => {
+    const trimmed = text.trim();
+    if (trimmed.length === 0) return;
+    const list = sections.get(section) ?? [];
+    list.push(trimmed);
+    sections.set(section, list);
+  };
+  for (const line of summary.text.split('\n')) {
+    const header = SECTION_HEADER.exec(line);
+    if (header !== null) {
+      current = header[1] as SummarySection;
+      const rest = header[2] ?? '';
+      if (current === 'Files') {
+        for (const part of splitFiles(rest)) push(current, part);
+      } else {
+        push(current, rest);
+      }
+      continue;
+    }
+    const bullet = /^\s*[-*•]\s+(.*)$/u.exec(line);
+    if (current === 'Files') {
+      for (const part of splitFiles(bullet?.[1] ?? line)) push(current, part);
+    } else {
+      push(current, bullet?.[1] ?? line);
+    }
+  }
+  return sections;
+}
+
+function splitFiles(text: string): string[] {
+  return text.split(/,\s+(?![^()]*\))/u).map((part) => part.trim()).filter((part) => part.length > 0);
+}
+
+function mergeFile(files: Map<string, { order: number; edits: number; reads: number }>, text: string, order: number): void {
+  const match = /^(.*?)\s+\((?:(\d+) edits?|read)[^)]*\)$/u.exec(text);
+  const path = match?.[1] ?? text;
+  const edits = match?.[2] === undefined ? 0 : Number(match[2]);
+  const file = files.get(path) ?? { order, edits: 0, reads: 0 };
+  file.edits += edits;
+  if (edits === 0) file.reads += 1;
+  files.set(path, file);
+}
+
+const COUNTED = /^(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|hundred)\b/iu;
+const SECTION_HEADER = /^(Completed|Problems solved|Files|Commands|Notes|Open):\s*(.*)$/u;
+const RECORD_PATH = /^\[(?:opened |closed |updated |read )?([^\s:,\]]+)/u;
+const PATH_LIKE = /(?:[\w.-]+\/)+[\w.-]+/gu;
+const LOCATION = /(?<![\w/])(?!node_modules)(?:[\w.-]+\/)*[\w.-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|rb|kt|cs|php):\d+(?::\d+)?/u;
+const FAILING_TEST = /^\s*●\s+(?:[^›\n]+›\s+)*([^\n›]+)$|^FAILED\s+\S+::(\S+)|^--- FAIL:\s+(\S+)|^\s*(?:✕|×|✗)\s+(.+?)(?:\s+\(\d+\s*ms\))?$/mu;
+const COMMIT_NOTE = /\bcommitted\b[^"“\n]*["“]([^"”\n]{3,100})["”]/iu;
+const GIT_COMMIT = /\bgit\b.*\bcommit\b.*?-m\s+["']([^"'\n]{3,100})["']/u;
+const DONE_TITLE: readonly RegExp[] = [
+  /\bsummary of (.+?)(?::\s|:$|$)/iu,
+  /^(?:[^,]*,\s*)?(.+?) is (?:now )?(?:complete|completed|done|finished)\b/iu,
+  /\b(?:finished|completed|done with|wrapped up) (.+?)(?:[.:!]\s|[.:!]?$)/iu,
+];

@@ -1,0 +1,23 @@
+import { ContextManager } from '../src/index.js';
+import type { ContextManagerOptions } from '../src/index.js';
+
+/** Number of runs of every property test; raise it with MOBIUS_PROPERTY_RUNS. */
+export const PROPERTY_RUNS: number = Number(process.env['MOBIUS_PROPERTY_RUNS'] ?? 1_000);
+
+/** A small manager whose tiers fill quickly, so that graduation runs within a few records. */
+export function createSmallManager(options: ContextManagerOptions = {}): ContextManager {
+  return new ContextManager({
+    budget: 3_000,
+    budgets: { facts: 400, pins: 200, summaries: 500, scratchpad: 1_200, working: 600 },
+    maxEntryTokens: 200,
+    ...options,
+  });
+}
+
+/** A paragraph of realistic assistant prose of roughly `words` words. */
+export function prose(words: number, seed = 1): string {
+  const vocabulary = ['the', 'handler', 'checks', 'token', 'expiry', 'before', 'calling', 'the', 'repository', 'and', 'returns', 'early', 'when', 'the', 'user', 'is', 'inactive', 'so', 'we', 'avoid', 'a', 'query'];
+  const out: string[] = [];
+  for (let index = 0; index < words; index += 1) out.push(vocabulary[(index * 7 + seed) % vocabulary.length] as string);
+  return `${out.join(' ')}.`;
+}

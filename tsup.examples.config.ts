@@ -1,0 +1,16 @@
+import { defineConfig } from 'tsup';
+
+// Builds the runnable examples (the demo) into .build/ so that `npm run demo` works on Node 20,
+// which cannot run TypeScript directly.
+const config: ReturnType<typeof defineConfig> = defineConfig({
+  entry: { demo: 'examples/demo.ts' },
+  outDir: '.build',
+  format: ['esm'],
+  target: 'node20',
+  platform: 'node',
+  clean: true,
+  silent: true,
+  noExternal: [/^\.\.?\//],
+});
+
+export default config;
