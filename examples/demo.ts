@@ -13,7 +13,7 @@ const BUDGET = 28_000;
 const INTERVAL_MINUTES = 15;
 
 const argument = process.argv[2];
-const bundled = (name: string): string => fileURLToPath(new URL(`./sessions/${name}`, import.meta.url));
+const bundled = (name: string): string => fileURLToPath(new URL(`../examples/sessions/${name}`, import.meta.url));
 const file =
   argument === undefined
     ? bundled('synth-seed11-120min.jsonl.gz')
@@ -67,13 +67,14 @@ const facts = built.system.match(/## Session facts[^\n]*\n([\s\S]*?)(?=\n\n## |$
 console.log('\nT2 session facts (YAML) in the final window:\n');
 console.log(indent(facts ?? '(none yet)'));
 
-const last = reports[reports.length - 1];
+const last = [...reports].reverse().find((report) => report.mode === 'chunk');
+const consolidations = reports.filter((report) => report.mode === 'consolidate').length;
 if (last !== undefined) {
-  console.log('\nLast graduation report (what left T0 and where it went):\n');
+  console.log(`\nLast graduation report (what left T0 and where it went; ${reports.length - consolidations} T0 graduations and ${consolidations} T1 consolidations in all):\n`);
   const kinds = new Map<string, number>();
   for (const item of last.removed) kinds.set(item.kind, (kinds.get(item.kind) ?? 0) + 1);
   console.log(indent([
-    `mode: ${last.mode}; entries #${last.source.from}–#${last.source.to} cut at a ${last.boundary ?? 'n/a'} boundary`,
+    `entries #${last.source.from}–#${last.source.to}, cut at: ${last.boundary ?? 'n/a'}`,
     `left T0: ${last.removed.length} items (${[...kinds].map(([kind, count]) => `${count} ${kind}`).join(', ')}), ${format(last.tokensIn)} tokens, all archived as ${last.summary.id}`,
     `became: summary ${last.summary.id} (${format(last.summary.tokens)} tokens, ${(last.tokensIn / Math.max(1, last.tokensOut)).toFixed(1)}:1) + facts added [${last.factsAdded.join(', ')}]${last.factsSuperseded.length > 0 ? `, superseded [${last.factsSuperseded.join(', ')}]` : ''}`,
     `summarizer: ${last.summarizer}${last.isFallback ? ' (fallback)' : ''}`,

@@ -606,7 +606,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       retries: this.#options.summarizerRetries,
     });
     if (outcome.failure !== undefined) this.emit('summarizer-fallback', outcome.failure);
-    const result = restoreIdentifiers({ entries: chunk, result: outcome.result, countTokens, maxTokens: Math.max(48, Math.round(targetTokens / 2)) });
+    const result = restoreIdentifiers({ entries: chunk, result: outcome.result, countTokens, maxTokens: Math.max(32, Math.round(targetTokens / 4)) });
     const seq = this.#view.lastSeq + 1;
     const summaryId = `s${seq}`;
     this.#commitGraduation({

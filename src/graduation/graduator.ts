@@ -103,12 +103,15 @@ export function restoreIdentifiers(options: {
   countTokens: (text: string) => number;
   maxTokens: number;
 }): SummarizeResult {
-  const wanted: string[] = [];
+  // Ranked: paths, error names, numbers with units, then code symbols. Prose in backticks and
+  // code fragments are not identifiers and are left to the summary.
+  const ranked: [string[], string[], string[], string[]] = [[], [], [], []];
   const seen = new Set<string>();
   const add = (identifier: string): void => {
-    if (identifier.length === 0 || identifier.length > 60 || seen.has(identifier)) return;
+    const rank = identifierRank(identifier);
+    if (rank === undefined || seen.has(identifier)) return;
     seen.add(identifier);
-    wanted.push(identifier);
+    ranked[rank]?.push(identifier);
   };
   for (const entry of options.entries) {
     if (entry.path !== undefined) add(entry.path);
@@ -123,12 +126,12 @@ export function restoreIdentifiers(options: {
     ...(options.result.facts ?? []).map((fact) => fact.value),
     ...(options.result.tasks ?? []).map((task) => task.title),
   ].join('\n');
-  const missing = wanted.filter((identifier) => !haystack.includes(identifier));
+  const missing = ranked.flat().filter((identifier) => !haystack.includes(identifier));
   if (missing.length === 0) return options.result;
   const kept: string[] = [];
   let line = '';
   for (const identifier of missing) {
-    const candidate = `Also mentioned: ${[...kept, `\`${identifier}\``].join(', ')}`;
+    const candidate = `Notes: also mentioned ${[...kept, `\`${identifier}\``].join(', ')}`;
     if (options.countTokens(candidate) > options.maxTokens) break;
     kept.push(`\`${identifier}\``);
     line = candidate;
@@ -147,6 +150,20 @@ const STRENGTH_RANK: Readonly<Record<BoundaryScore['strength'], number>> = {
 };
 
 const ERROR_NAME = /\b(?:[A-Z][A-Za-z]*(?:Error|Exception)|E[A-Z]{3,})\b/g;
+const IS_ERROR_NAME = /^(?:[A-Z][A-Za-z]*(?:Error|Exception)|E[A-Z]{3,})$/;
+const IS_PATH = /^(?:[\w.@-]+\/)+[\w.@-]+$|^[\w-]+\.[a-z]{1,5}$/;
+const IS_QUANTITY = /^\d[\d.,]*\s?[A-Za-z%]+(?:\s[a-z]+){0,3}$/;
+const IS_SYMBOL = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$|^--?[a-z][\w-]*(?:=\S+)?$/;
+
+function identifierRank(identifier: string): 0 | 1 | 2 | 3 | undefined {
+  if (identifier.length < 2 || identifier.length > 60) return undefined;
+  if (IS_PATH.test(identifier)) return 0;
+  if (IS_ERROR_NAME.test(identifier)) return 1;
+  if (IS_QUANTITY.test(identifier)) return 2;
+  // A symbol needs a case change, an underscore or a dot to be an identifier rather than a word.
+  if (IS_SYMBOL.test(identifier) && /[a-z][A-Z]|_|\.|^--?/.test(identifier)) return 3;
+  return undefined;
+}
 
 const resultSchema = z.object({
   summary: z.string().trim().min(1, 'the summary is empty'),

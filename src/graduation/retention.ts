@@ -245,6 +245,9 @@ const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|i
 const DEICTIC =
   /(?<![\p{L}\p{N}_])(?:here|this file|this change|this function|this module|this test|this one|so far|the file|the function|the test|the tests|this code|the code)(?![\p{L}\p{N}_])/iu;
 const CODE_SPAN = /`[^`\n]*`/gu;
+// Numbers with units or counted nouns, flags and versions: the values a specification states.
+const VALUE =
+  /(?<![\w.])(?:\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|mins?|minutes?|h|hrs?|hours?|days?|[kKMGT]i?B|%)(?![\w])|\d+\s(?:[a-z-]+\s)?[a-z]{3,}s\b|--[a-z][\w-]*|\b[A-Z][A-Za-z]+ v?\d+\.\d+)/u;
 const FILE_REFERENCE = /`[^`]*[/.][^`]*`|(?<![\p{L}\p{N}_])(?:[\w.-]+\/)+[\w.-]+\.[a-z]{1,5}\b/u;
 
 const RETENTION_RANK: Readonly<Record<RetentionClass, number>> = {
@@ -345,7 +348,8 @@ function durableClass(options: {
   for (const { group, retention } of DURABLE_ORDER) {
     if (matcher.test(group, prose)) return retention;
   }
-  if (role === 'user' && isUpdate) return 'decision';
+  // A user stating a concrete value ("timeouts are 8s with two retries") is specifying something.
+  if (role === 'user' && (isUpdate || VALUE.test(prose))) return 'decision';
   if (hasMarker && role !== 'user') return 'convention';
   return undefined;
 }
