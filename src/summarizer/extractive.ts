@@ -317,7 +317,7 @@ function chunkItems(state: ChunkState): Item[] {
   const episode = state.episode;
   if (episode !== undefined) {
     const cause = episode.causes[episode.firstLive];
-    const text = cause === undefined ? `still failing: ${episode.failure}` : `still failing: ${episode.failure}; suspected: ${cause}`;
+    const text = `${STILL_FAILING}${episode.failure}${cause === undefined ? '' : `; suspected: ${cause}`}`;
     items.push({ section: 'Open', text: clip(text), priority: 1, order: episode.order, isEssential: true });
   }
   const files = [...state.files.values()].sort((a, b) => b.edits - a.edits || a.order - b.order);
@@ -746,9 +746,13 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
         }
         if (section === 'Commands') {
           const name = text.split(': ', 1)[0] ?? text;
-          commands.set(name, { section, text, priority: 6, order, isEssential: false });
+          const isTest = /: (?:\d+ runs|passed|failed)\b/u.test(text);
+          commands.set(name, { section, text, priority: isTest ? 5 : 6, order, isEssential: false });
           continue;
         }
+        // A failure still open in an older summary was followed by more work; only the newest
+        // summary knows whether it is still failing.
+        if (section === 'Open' && text.startsWith(STILL_FAILING) && age > 1) continue;
         const key = `${section}\u0000${text.toLowerCase()}`;
         if (seen.has(key)) continue;
         seen.add(key);
@@ -832,6 +836,7 @@ function mergeFile(files: Map<string, { order: number; edits: number; reads: num
 }
 
 const COUNTED = /^(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|hundred)\b/iu;
+const STILL_FAILING = 'still failing: ';
 const SECTION_HEADER = /^(Completed|Problems solved|Files|Commands|Notes|Open):\s*(.*)$/u;
 const RECORD_PATH = /^\[(?:opened |closed |updated |read )?([^\s:,\]]+)/u;
 const PATH_LIKE = /(?:[\w.-]+\/)+[\w.-]+/gu;
