@@ -191,6 +191,8 @@ export function topicWords(value: string): string[] {
   for (const match of withoutValues.matchAll(WORD)) {
     const token = match[0].replace(/['’]s$/u, '');
     if (token.length < 2 || /^\p{N}/u.test(token) || STOPWORDS.has(token)) continue;
+    // Tokens with digits are values ("SHLF-77", "v1.2"), except short metric names ("p95").
+    if (/\p{N}/u.test(token) && !/^\p{L}{1,3}\p{N}{1,3}$/u.test(token)) continue;
     if (NUMBER_WORDS.has(token) || UNIT_WORDS.has(token)) continue;
     const stem = stemWord(token);
     if (STOPWORDS.has(stem) || seen.has(stem)) continue;
@@ -203,17 +205,20 @@ export function topicWords(value: string): string[] {
 /**
  * Tells whether two statements are about the same topic, so the newer can replace the older.
  * With A and B their {@link topicWords}: the overlap coefficient |A∩B| / min(|A|, |B|) must be at
- * least 0.6, and they must share at least two words (one when the smaller set has one word).
- * It is purely lexical: callers should also require the same category, or update wording.
+ * least 0.6 and they must share at least two words (one when the smaller set has one word); or,
+ * when the smaller set has at most two words, half of it may be shared if a shared word is
+ * distinctive (contains a digit, `_` or `.`, like `p95`). It is purely lexical: callers should
+ * also require the same category, or update wording.
  */
 export function isSameTopic(a: string, b: string): boolean {
   const left = new Set(topicWords(a));
   const right = new Set(topicWords(b));
   const smaller = Math.min(left.size, right.size);
   if (smaller === 0) return false;
-  let shared = 0;
-  for (const word of left) if (right.has(word)) shared += 1;
-  return shared >= Math.min(2, smaller) && shared / smaller >= 0.6;
+  const shared = [...left].filter((word) => right.has(word));
+  if (shared.length >= Math.min(2, smaller) && shared.length / smaller >= 0.6) return true;
+  // A short statement ("the p95 target is now 200ms") may share one distinctive word only.
+  return smaller <= 2 && shared.length / smaller >= 0.5 && shared.some((word) => DISTINCTIVE.test(word));
 }
 
 /**
@@ -245,6 +250,7 @@ const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|i
 const DEICTIC =
   /(?<![\p{L}\p{N}_])(?:here|this file|this change|this function|this module|this test|this one|so far|the file|the function|the test|the tests|this code|the code)(?![\p{L}\p{N}_])/iu;
 const CODE_SPAN = /`[^`\n]*`/gu;
+const DISTINCTIVE = /[\p{N}_.]/u;
 // Numbers with units or counted nouns, flags and versions: the values a specification states.
 const VALUE =
   /(?<![\w.])(?:\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|mins?|minutes?|h|hrs?|hours?|days?|[kKMGT]i?B|%)(?![\w])|\d+\s(?:[a-z-]+\s)?[a-z]{3,}s\b|--[a-z][\w-]*|\b[A-Z][A-Za-z]+ v?\d+\.\d+)/u;
@@ -428,8 +434,12 @@ const IDENTIFIER_PATTERNS: readonly { regex: RegExp; group: number }[] = [
   { regex: /\b([A-Z][A-Z0-9]{1,9}-\d+)\b/gu, group: 1 },
   // versions after a product name
   { regex: /\b([A-Z][A-Za-z]+ v?\d+\.\d+(?:\.\d+)?)\b/gu, group: 1 },
-  // dotted calls and members: pool.close(), Math.round, db.end()
-  { regex: /(?<![\w.])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\(\)|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\.[a-z_$]*[A-Z][\w$]*)(?![\w])/gu, group: 1 },
+  // dotted calls and members: pool.close(), Math.round, db.end(), Date.now
+  {
+    regex:
+      /(?<![\w.])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\(\)|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\.[a-z_$]*[A-Z][\w$]*|[A-Z][a-zA-Z]+\.[a-z][\w$]*)(?![\w])/gu,
+    group: 1,
+  },
   // camelCase, PascalCase with two humps, snake_case, SCREAMING_SNAKE, names with digits
   {
     regex:
@@ -445,10 +455,18 @@ const IDENTIFIER_PATTERNS: readonly { regex: RegExp; group: number }[] = [
 ];
 
 function trimIdentifier(value: string): string {
-  return value.replace(/^[([{<"']+/u, '').replace(/[)\]}>"',;:!?]+$/u, '').replace(/\.+$/u, '');
+  let text = value.replace(/^[([{<"']+/u, '').replace(/[\]}>"',;:!?]+$/u, '').replace(/\.+$/u, '');
+  // Keep the parentheses of `pool.close()`; drop a closing one that belongs to the prose.
+  while (text.endsWith(')') && count(text, ')') > count(text, '(')) text = text.slice(0, -1).replace(/\.+$/u, '');
+  return text;
+}
+
+function count(text: string, char: string): number {
+  return text.split(char).length - 1;
 }
 
 function stemWord(word: string): string {
+  if (/[._-]/u.test(word)) return word;
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
   if (word.length > 3 && word.endsWith('s') && !/(?:ss|us|is|os)$/u.test(word)) return word.slice(0, -1);
   return word;
@@ -501,4 +519,5 @@ const STOPWORDS: ReadonlySet<string> = new Set([
   'first', 'new', 'old', 'still', 'yet', 'ever', 'already', 'well', 'really', 'maybe', 'probably',
   'forward', 'going', 'from', 'whenever', 'also', 'both', 'either', 'neither', 'per', 'default',
   'by', 'way', 'heads', 'update', 'updated', 'important', 'fyi', 'anymore', 'longer', 'able',
+  'within', 'target', 'value', 'limit',
 ]);

@@ -145,6 +145,7 @@ interface ChunkState {
   readonly commands: Map<string, CommandStat>;
   readonly calls: Map<string, ToolCall>;
   episode: Episode | undefined;
+  lastRun: RunStatus | undefined;
 }
 
 const MAX_ITEM_WORDS = 40;
@@ -163,6 +164,7 @@ function summarizeChunk(request: SummarizeRequest, language: Language): Summariz
     commands: new Map(),
     calls: new Map(),
     episode: undefined,
+    lastRun: undefined,
   };
   entries.forEach((entry, order) => {
     for (const call of entry.toolCalls ?? []) state.calls.set(call.id, call);
@@ -257,6 +259,7 @@ function readToolResult(options: { entry: Entry; order: number; state: ChunkStat
   const stat = state.commands.get(command) ?? { command, order, runs: [] };
   stat.runs.push(digest);
   state.commands.set(command, stat);
+  if (digest.status !== 'neutral') state.lastRun = digest.status;
   if (digest.status === 'fail' && state.episode === undefined) {
     state.episode = {
       failure: digest.symptom ?? `${command} failed`,
@@ -424,8 +427,8 @@ function recordCompletion(
     }
   }
   const details = completion.bullets.slice(0, 4).map((bullet) => lowerFirst(bullet)).join('; ');
-  const head = title === undefined ? 'Task done' : title;
-  addCompleted(state, details.length > 0 ? `${head} (tests green): ${details}` : `${head} (tests green)`, order);
+  const head = `${title ?? 'Task done'}${state.lastRun === 'pass' ? ' (tests green)' : ''}`;
+  addCompleted(state, details.length > 0 ? `${head}: ${details}` : head, order);
 }
 
 function closeEpisode(state: ChunkState, episode: Episode, order: number): void {

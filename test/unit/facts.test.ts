@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { createTokenCounter } from '../../src/index.js';
+import { createFactStore } from '../../src/tiers/facts.js';
+
+const counter = createTokenCounter();
+
+describe('FactStore', () => {
+  describe('apply()', () => {
+    it('keeps one value per key, newest wins, with the old value in history and the archive', () => {
+      const store = createFactStore({ counter });
+      store.apply({ updates: [{ key: 'db-timeout', category: 'decisions', value: 'DB calls use a 5s timeout' }], source: { from: 1, to: 10 }, seq: 11 });
+      const changes = store.apply({ updates: [{ key: 'db-timeout', category: 'decisions', value: 'DB calls use a 12s timeout' }], source: { from: 12, to: 20 }, seq: 21 });
+      expect(store.facts()).toHaveLength(1);
+      expect(store.get('db-timeout')?.value).toBe('DB calls use a 12s timeout');
+      expect(store.get('db-timeout')?.source).toEqual({ from: 12, to: 20 });
+      expect(store.get('db-timeout')?.history).toEqual([{ value: 'DB calls use a 5s timeout', source: { from: 1, to: 10 }, supersededAt: 21 }]);
+      expect(changes.archived).toEqual([{ type: 'fact', reason: 'superseded', key: 'db-timeout', category: 'decisions', value: 'DB calls use a 5s timeout', source: { from: 1, to: 10 }, archivedAt: 21 }]);
+    });
+
+    it('matches an update without a key to the existing fact on the same topic', () => {
+      const store = createFactStore({ counter });
+      store.apply({ updates: [{ category: 'decisions', value: "let's always use a 5s timeout on DB calls, with 3 retries" }], source: { from: 1, to: 2 }, seq: 3 });
+      store.apply({ updates: [{ category: 'decisions', value: "let's change the DB timeout to 12s with 5 retries", isUpdate: true }], source: { from: 4, to: 5 }, seq: 6 });
+      expect(store.facts()).toHaveLength(1);
+      expect(store.facts()[0]?.value).toContain('12s');
+    });
+
+    it('ignores a restatement of the same value', () => {
+      const store = createFactStore({ counter });
+      store.apply({ updates: [{ key: 'k', category: 'conventions', value: 'money is integer cents' }], source: { from: 1, to: 1 }, seq: 2 });
+      const changes = store.apply({ updates: [{ key: 'k', category: 'conventions', value: 'money is integer cents' }], source: { from: 3, to: 3 }, seq: 4 });
+      expect(changes.superseded).toHaveLength(0);
+      expect(store.get('k')?.history).toHaveLength(0);
+    });
+  });
+
+  describe('applyTasks()', () => {
+    it('moves a task from open to done and renders it as done only', () => {
+      const store = createFactStore({ counter });
+      store.applyTasks({ updates: [{ title: 'Add rate limiting', status: 'open' }], source: { from: 1, to: 2 } });
+      store.applyTasks({ updates: [{ title: 'add rate limiting', status: 'done' }], source: { from: 3, to: 4 } });
+      expect(store.tasks()).toEqual([expect.objectContaining({ title: 'Add rate limiting', status: 'done' })]);
+      const { text } = store.render({ maxTokens: 500 });
+      expect(text).toContain('done:\n    - Add rate limiting');
+      expect(text).not.toContain('open:');
+    });
+  });
+
+  describe('render()', () => {
+    it('renders YAML by category and leaves out the oldest facts to fit the budget', () => {
+      const store = createFactStore({ counter });
+      for (let index = 0; index < 20; index += 1) {
+        store.apply({ updates: [{ key: `fact-${index}`, category: 'conventions', value: `convention number ${index} about the code base` }], source: { from: index, to: index }, seq: index + 1 });
+      }
+      const full = store.render({ maxTokens: 10_000 });
+      expect(full.text.startsWith('conventions:\n  fact-0:')).toBe(true);
+      expect(full.omitted).toBe(0);
+      const small = store.render({ maxTokens: 60 });
+      expect(small.tokens).toBeLessThanOrEqual(60);
+      expect(small.omitted).toBeGreaterThan(0);
+      expect(small.text).toContain('fact-19');
+      expect(small.text).not.toContain('fact-0:');
+    });
+
+    it('returns the cached rendering while nothing changed', () => {
+      const store = createFactStore({ counter });
+      store.apply({ updates: [{ key: 'a', category: 'decisions', value: 'use pg-boss' }], source: { from: 1, to: 1 }, seq: 2 });
+      expect(store.render({ maxTokens: 100 })).toBe(store.render({ maxTokens: 100 }));
+    });
+  });
+});
