@@ -163,6 +163,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   #storageQueue: Promise<void> = Promise.resolve();
   #unsaved: SessionEvent[] = [];
   #lastReport: GraduationReport | undefined;
+  #listenerErrors: unknown[] = [];
 
   /**
    * Creates a manager. Does no I/O and starts no timers.
@@ -225,6 +226,8 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       ...(parsed.data.state === null ? {} : { initialState: parsed.data.state as SessionViewData }),
     } as ContextManagerOptions);
     for (const event of events) {
+      // A retried append may have stored an event twice: the first copy wins.
+      if (event.seq <= manager.#view.lastSeq) continue;
       try {
         manager.#view.apply(event);
       } catch (error) {
@@ -258,6 +261,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       }
     }
     this.#scheduleGraduation();
+    this.#rethrowListenerErrors();
     return effects.entry as Entry;
   }
 
@@ -277,6 +281,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       ...this.#timestamp(parsed.at),
     });
     this.#scheduleGraduation();
+    this.#rethrowListenerErrors();
     return effects.entry as Entry;
   }
 
@@ -328,6 +333,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       ...this.#timestamp(parsed.at),
     });
     this.#scheduleGraduation();
+    this.#rethrowListenerErrors();
   }
 
   /**
@@ -338,6 +344,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     const parsed = parse(noteSchema, input, 'addNote', 'addNote({ content })');
     const effects = this.#record({ type: 'note', content: parsed.content, ...this.#timestamp(parsed.at) });
     this.#scheduleGraduation();
+    this.#rethrowListenerErrors();
     return effects.entry as Entry;
   }
 
@@ -385,7 +392,18 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   pin(input: { text: string }): Pin {
     const parsed = parse(pinSchema, input, 'pin', 'pin({ text: "Never touch vendor/" })');
     const seq = this.#view.lastSeq + 1;
+    const cost = this.#counter.count(`- ${parsed.text}`) + 1;
+    const used = this.#view.tiers.renderPins().tokens;
+    if (used + cost > this.#options.budgets.pins) {
+      throw new InvalidArgumentError({
+        parameter: 'text',
+        value: parsed.text,
+        code: 'BUDGET_TOO_SMALL',
+        message: `pin(): the pins would use ${used + cost} tokens, more than \`budgets.pins\` (${this.#options.budgets.pins}). Pins are always shown in full; unpin({ id }) one you no longer need, shorten the text, or raise budgets.pins.`,
+      });
+    }
     const effects = this.#record({ type: 'pin', pinId: `pin-${seq}`, text: parsed.text });
+    this.#rethrowListenerErrors();
     return (effects.pin as { pin: Pin }).pin;
   }
 
@@ -403,6 +421,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       });
     }
     this.#record({ type: 'unpin', pinId: parsed.id });
+    this.#rethrowListenerErrors();
   }
 
   /**
@@ -425,16 +444,8 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     const built = this.#builder.build(budget, this.#view.tiers, this.#view.scratchpad);
     const { omitted } = built;
     if (omitted.entries + omitted.summaries + omitted.facts + omitted.files > 0 || omitted.isPinsOmitted) {
-      this.emit('window-trim', {
-        budget,
-        omitted: {
-          ...(omitted.entries > 0 ? { working: omitted.entries } : {}),
-          ...(omitted.summaries > 0 ? { summaries: omitted.summaries } : {}),
-          ...(omitted.facts > 0 ? { facts: omitted.facts } : {}),
-          ...(omitted.files > 0 ? { scratchpad: omitted.files } : {}),
-          ...(omitted.isPinsOmitted ? { pins: 1 } : {}),
-        },
-      });
+      this.#emitSafely('window-trim', { budget, omitted });
+      this.#rethrowListenerErrors();
     }
     return built;
   }
@@ -469,7 +480,8 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       await storage.saveSnapshot(this.#options.sessionId, JSON.parse(JSON.stringify(snapshot)) as SessionSnapshot);
     } catch (error) {
       const wrapped = storageError(storage, 'saveSnapshot', error);
-      this.emit('storage-error', { error: wrapped, operation: 'saveSnapshot' });
+      this.#emitSafely('storage-error', { error: wrapped, operation: 'saveSnapshot' });
+      this.#listenerErrors = [];
       throw wrapped;
     }
   }
@@ -513,6 +525,23 @@ export class ContextManager extends EventEmitter<ContextEvents> {
 
   // --- Internal helpers ---
 
+  // Listeners run after the state change is committed. One that throws must not stop the rest of
+  // the method (eviction, graduation scheduling), so its error is rethrown at the end.
+  #emitSafely<K extends keyof ContextEvents>(name: K, payload: ContextEvents[K][0]): void {
+    try {
+      this.emit(name, ...([Object.freeze({ ...payload })] as unknown as EventEmitter.EventArgs<ContextEvents, K>));
+    } catch (error) {
+      this.#listenerErrors.push(error);
+    }
+  }
+
+  #rethrowListenerErrors(): void {
+    if (this.#listenerErrors.length === 0) return;
+    const [first] = this.#listenerErrors;
+    this.#listenerErrors = [];
+    throw first;
+  }
+
   #timestamp(at: string | undefined): { at?: string } {
     const value = at ?? this.#options.clock?.();
     return value === undefined ? {} : { at: value };
@@ -531,21 +560,22 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       this.#record({ type: 'file-close', path: evicted, cause: 'evicted', ...this.#timestamp(at) });
     }
     this.#scheduleGraduation();
+    this.#rethrowListenerErrors();
     return this.#view.scratchpad.get(path) as OpenFile;
   }
 
   #emitEffects(effects: EventEffects): void {
-    if (effects.entry !== undefined) this.emit('entry-add', { entry: effects.entry });
+    if (effects.entry !== undefined) this.#emitSafely('entry-add', { entry: effects.entry });
     if (effects.file !== undefined) {
       const payload = { file: effects.file.file, lines: effects.file.lines };
-      if (effects.file.kind === 'open') this.emit('file-open', payload);
-      else this.emit('file-update', payload);
+      if (effects.file.kind === 'open') this.#emitSafely('file-open', payload);
+      else this.#emitSafely('file-update', payload);
     }
-    if (effects.closed !== undefined) this.emit('file-close', effects.closed);
+    if (effects.closed !== undefined) this.#emitSafely('file-close', effects.closed);
     if (effects.pin !== undefined) {
-      this.emit(effects.pin.kind === 'add' ? 'pin-add' : 'pin-remove', { pin: effects.pin.pin });
+      this.#emitSafely(effects.pin.kind === 'add' ? 'pin-add' : 'pin-remove', { pin: effects.pin.pin });
       if (effects.pin.kind === 'remove') {
-        this.emit('archive-add', { items: [{ type: 'pin', reason: 'unpinned', pin: effects.pin.pin, archivedAt: this.#view.lastSeq }] });
+        this.#emitSafely('archive-add', { items: [{ type: 'pin', reason: 'unpinned', pin: effects.pin.pin, archivedAt: this.#view.lastSeq }] });
       }
     }
   }
@@ -579,7 +609,8 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       const wrapped = MobiusError.isInstance(error)
         ? error
         : new MobiusError('SUMMARIZER_FAILED', `graduation failed and was abandoned; nothing left T0: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-      this.emit('graduation-error', { error: wrapped });
+      this.#emitSafely('graduation-error', { error: wrapped, isCommitted: false });
+      this.#reportBackgroundListenerErrors();
     } finally {
       this.#isGraduating = false;
     }
@@ -595,7 +626,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     const first = chunk[0] as Entry;
     const last = chunk[chunk.length - 1] as Entry;
     const source = { from: first.seq, to: last.seq };
-    this.emit('graduation-start', { mode: 'chunk', source, tokens: plan.tokens });
+    this.#emitSafely('graduation-start', { mode: 'chunk', source, tokens: plan.tokens });
     const targetTokens = Math.max(64, Math.round(plan.tokens / 10));
     const countTokens = (text: string): number => this.#counter.count(text);
     const outcome = await summarizeSafely({
@@ -605,7 +636,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       timeoutMs: this.#options.summarizerTimeoutMs,
       retries: this.#options.summarizerRetries,
     });
-    if (outcome.failure !== undefined) this.emit('summarizer-fallback', outcome.failure);
+    if (outcome.failure !== undefined) this.#emitSafely('summarizer-fallback', outcome.failure);
     const result = restoreIdentifiers({ entries: chunk, result: outcome.result, countTokens, maxTokens: Math.max(32, Math.round(targetTokens / 4)) });
     const seq = this.#view.lastSeq + 1;
     const summaryId = `s${seq}`;
@@ -633,7 +664,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     const tokens = oldest.reduce((sum, summary) => sum + summary.tokens, 0);
     if (count === 1 && (oldest[0]?.level ?? 0) > 8) return false;
     const source = { from: oldest[0]?.source.from ?? 0, to: oldest[oldest.length - 1]?.source.to ?? 0 };
-    this.emit('graduation-start', { mode: 'consolidate', source, tokens });
+    this.#emitSafely('graduation-start', { mode: 'consolidate', source, tokens });
     const targetTokens = Math.max(64, Math.round(tokens / 3));
     const outcome = await summarizeSafely({
       summarizer: this.#summarizer,
@@ -642,7 +673,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       timeoutMs: this.#options.summarizerTimeoutMs,
       retries: this.#options.summarizerRetries,
     });
-    if (outcome.failure !== undefined) this.emit('summarizer-fallback', outcome.failure);
+    if (outcome.failure !== undefined) this.#emitSafely('summarizer-fallback', outcome.failure);
     const seq = this.#view.lastSeq + 1;
     const level = Math.max(...oldest.map((summary) => summary.level)) + 1;
     let text = outcome.result.summary;
@@ -694,11 +725,26 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       isFallback: event.isFallback,
     };
     this.#lastReport = report;
-    this.emit('archive-add', { items: [...graduation.removed, ...graduation.facts.archived] });
-    for (const fact of graduation.facts.added) this.emit('fact-add', { fact });
-    for (const change of graduation.facts.superseded) this.emit('fact-supersede', { fact: change.fact, previous: change.previous });
-    for (const task of graduation.tasks) this.emit('task-update', { task });
-    this.emit('graduation-end', report);
+    this.#emitSafely('archive-add', { items: [...graduation.removed, ...graduation.facts.archived] });
+    for (const fact of graduation.facts.added) this.#emitSafely('fact-add', { fact });
+    for (const change of graduation.facts.superseded) this.#emitSafely('fact-supersede', { fact: change.fact, previous: change.previous });
+    for (const task of graduation.tasks) this.#emitSafely('task-update', { task });
+    this.#emitSafely('graduation-end', report);
+    this.#reportBackgroundListenerErrors();
+  }
+
+  // Work that runs in the background has no caller to rethrow a listener's error to.
+  #reportBackgroundListenerErrors(): void {
+    const errors = this.#listenerErrors;
+    this.#listenerErrors = [];
+    for (const error of errors) {
+      const wrapped = new MobiusError('INVALID_ARGUMENT', `a listener threw while Mobius reported background work (the change was committed): ${error instanceof Error ? error.message : String(error)}. Make event listeners catch their own errors.`, { cause: error });
+      try {
+        this.emit('graduation-error', Object.freeze({ error: wrapped, isCommitted: true }));
+      } catch {
+        // A graduation-error listener that throws has nowhere left to report to.
+      }
+    }
   }
 
   #persist(event: SessionEvent): void {
@@ -722,7 +768,8 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       this.#unsaved = this.#unsaved.slice(batch.length);
     } catch (error) {
       // Keep the batch: the next append or save() retries it, so nothing recorded is lost.
-      this.emit('storage-error', { error: storageError(storage, 'append', error), operation: 'append' });
+      this.#emitSafely('storage-error', { error: storageError(storage, 'append', error), operation: 'append' });
+      this.#reportBackgroundListenerErrors();
     }
   }
 }

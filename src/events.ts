@@ -1,7 +1,6 @@
-import type { MobiusError, SummarizerError } from './errors.js';
+import type { MobiusError, StorageError, SummarizerError } from './errors.js';
 import type {
   ArchivedItem,
-  BlockName,
   Entry,
   Fact,
   OpenFile,
@@ -9,6 +8,7 @@ import type {
   SequenceRange,
   Summary,
   Task,
+  WindowOmissions,
 } from './types.js';
 
 /** Payload of `entry-add`: a new T0 entry was recorded. */
@@ -17,11 +17,11 @@ export interface EntryAddEvent {
   readonly entry: Entry;
 }
 
-/** Payload of `file-open`. */
+/** Payload of `file-open` (also for a re-read of an open file). */
 export interface FileOpenEvent {
   /** The file as it is now in the scratchpad. */
   readonly file: OpenFile;
-  /** The history lines recorded for it. */
+  /** The history lines recorded for it, exactly as in the T0 entry. */
   readonly lines: readonly string[];
 }
 
@@ -29,7 +29,7 @@ export interface FileOpenEvent {
 export interface FileUpdateEvent {
   /** The file as it is now in the scratchpad. */
   readonly file: OpenFile;
-  /** One compact history line per hunk (empty when the content did not change). */
+  /** The history lines recorded, exactly as in the T0 entry: one compact line per hunk. */
   readonly lines: readonly string[];
 }
 
@@ -114,10 +114,15 @@ export interface SummarizerFallbackEvent {
   readonly attempts: number;
 }
 
-/** Payload of `graduation-error`: a graduation was abandoned; nothing left T0. */
+/**
+ * Payload of `graduation-error`: a graduation was abandoned before its commit (nothing left T0),
+ * or a listener of a graduation event threw after the commit.
+ */
 export interface GraduationErrorEvent {
   /** What went wrong. */
   readonly error: MobiusError;
+  /** Whether the graduation had been committed when the error happened. */
+  readonly isCommitted: boolean;
 }
 
 /** Payload of `fact-add` and `fact-supersede`. */
@@ -144,19 +149,23 @@ export interface ArchiveEvent {
 export interface WindowTrimEvent {
   /** The budget of the call. */
   readonly budget: number;
-  /** What was left out, per block. */
-  readonly omitted: { readonly [block in BlockName]?: number };
+  /** What was left out; the same object as `BuiltContext.omitted`. */
+  readonly omitted: WindowOmissions;
 }
 
 /** Payload of `storage-error`: persisting failed; the in-memory state is intact. */
 export interface StorageErrorEvent {
-  /** The failure, wrapped. */
-  readonly error: MobiusError;
+  /** The failure, wrapped; `cause` is what the storage threw. */
+  readonly error: StorageError;
   /** Which storage method failed. */
-  readonly operation: string;
+  readonly operation: 'append' | 'saveSnapshot';
 }
 
-/** Events emitted by {@link ContextManager}. Each payload is a snapshot; mutating it has no effect. */
+/**
+ * Events emitted by {@link ContextManager}, after the state change is committed. Payload objects
+ * are frozen. A listener that throws does not undo the change: the error reaches the caller of
+ * the recording method after all its work is done (or `graduation-error` for background work).
+ */
 export interface ContextEvents {
   'entry-add': [event: EntryAddEvent];
   'file-open': [event: FileOpenEvent];

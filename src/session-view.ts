@@ -1,5 +1,6 @@
 import { InvalidArgumentError, describeValue } from './errors.js';
 import type { Scratchpad, ScratchpadData } from './scratchpad/scratchpad.js';
+import { displayPath } from './scratchpad/render-diff.js';
 import { createScratchpad } from './scratchpad/scratchpad.js';
 import type { SessionEvent } from './session-event.js';
 import { createEntry } from './tiers/entry.js';
@@ -182,7 +183,7 @@ export function createSessionView(options: {
                   ...(event.reason === undefined ? {} : { reason: event.reason }),
                   ...(event.at === undefined ? {} : { at: event.at }),
                 });
-          const lines = change.lines.length > 0 ? change.lines : [`[updated ${event.path}, no changes]`];
+          const lines = change.lines.length > 0 ? change.lines : [`[updated ${displayPath(event.path)}, no changes]`];
           if (event.callId !== undefined) pendingCalls.delete(event.callId);
           const entry = entryFor(event, {
             kind: event.type,
@@ -193,7 +194,7 @@ export function createSessionView(options: {
             toolName: role.toolName,
           });
           addEntry(entry);
-          effects = { entry, file: { kind: event.type === 'file-open' && !isOpen ? 'open' : 'update', file: change.file, lines: change.lines } };
+          effects = { entry, file: { kind: event.type === 'file-open' && !isOpen ? 'open' : 'update', file: change.file, lines } };
           break;
         }
         case 'file-close': {
@@ -227,7 +228,7 @@ export function createSessionView(options: {
           break;
         }
         case 'pin': {
-          const pin: Pin = { id: event.pinId, text: event.text, seq: event.seq, tokens: counter.count(`- ${event.text}`) };
+          const pin: Pin = Object.freeze({ id: event.pinId, text: event.text, seq: event.seq, tokens: counter.count(`- ${event.text}`) });
           tiers.addPin(pin);
           effects = { pin: { kind: 'add', pin } };
           break;
@@ -257,11 +258,11 @@ export function createSessionView(options: {
             const to = merged[merged.length - 1]?.period?.to;
             if (from !== undefined || to !== undefined) period = { from, to };
           }
-          const summary: Summary = {
+          const summary: Summary = Object.freeze({
             ...summaryBase,
             ...(period === undefined ? {} : { period }),
             tokens: counter.count(renderSummary({ ...summaryBase, period })),
-          };
+          });
           const removed =
             event.mode === 'chunk'
               ? tiers.graduateEntries({ seqs: event.entrySeqs, summaryId, seq: event.seq })

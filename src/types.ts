@@ -279,3 +279,17 @@ export type BlockName = 'prefix' | 'facts' | 'pins' | 'summaries' | 'scratchpad'
 
 /** Tokens used by each block of a built window. */
 export type BlockTokens = { readonly [block in BlockName]: number };
+
+/** What `build()` left out of a window to stay within its budget; all of it is still stored. */
+export interface WindowOmissions {
+  /** T0 entries not shown (the oldest ones). */
+  readonly entries: number;
+  /** T1 summaries not shown (the oldest ones). */
+  readonly summaries: number;
+  /** Facts left out of the YAML (the oldest ones). */
+  readonly facts: number;
+  /** Open files whose content was not shown: replaced by a one-line stub, or left out entirely. */
+  readonly files: number;
+  /** Whether the pins block was left out. */
+  readonly isPinsOmitted: boolean;
+}

@@ -102,9 +102,10 @@ function scoreAll(entries: readonly Entry[], matcher: PatternMatcher): BoundaryS
     // run, so an unbalanced fence in one message cannot forbid every later gap.
     const previous = entries[index - 1];
     if (previous !== undefined && previous.role !== entry.role) fenceParity = 0;
+    const isInsideAtStart = fenceParity === 1;
     fenceParity = (fenceParity + countFences(entry.text)) % 2;
 
-    scores.push(scoreGap({ entry, next, pending, fenceParity, matcher }));
+    scores.push(scoreGap({ entry, next, pending, fenceParity, isInsideAtStart, matcher }));
   }
   return scores;
 }
@@ -114,9 +115,10 @@ function scoreGap(options: {
   next: Entry | undefined;
   pending: ReadonlyMap<string, number>;
   fenceParity: number;
+  isInsideAtStart: boolean;
   matcher: PatternMatcher;
 }): BoundaryScore {
-  const { entry, next, pending, fenceParity, matcher } = options;
+  const { entry, next, pending, fenceParity, isInsideAtStart, matcher } = options;
   const [firstPending] = pending.keys();
   if (firstPending !== undefined) {
     return { strength: 'forbidden', reason: `tool call ${firstPending} awaits its result` };
@@ -127,7 +129,7 @@ function scoreGap(options: {
   if (next !== undefined && continuesTrace(entry, next, matcher)) {
     return { strength: 'forbidden', reason: 'inside an error trace' };
   }
-  if (isCompletion(entry, matcher)) {
+  if (isCompletion(entry, matcher, isInsideAtStart)) {
     return { strength: 'strong', reason: entry.kind === 'tool-result' ? 'green test run' : 'completion' };
   }
   if (entry.kind === 'user' && matcher.test('leaving', firstSentence(entry.text))) {
@@ -146,10 +148,10 @@ function scoreGap(options: {
   return { strength: 'weak', reason: 'mid-turn' };
 }
 
-function isCompletion(entry: Entry, matcher: PatternMatcher): boolean {
+function isCompletion(entry: Entry, matcher: PatternMatcher, isInsideAtStart = false): boolean {
   if (entry.kind === 'tool-result') return isGreen(entry, matcher);
   if (entry.kind !== 'user' && entry.kind !== 'assistant') return false;
-  const prose = stripFencedBlocks(entry.text);
+  const prose = stripFencedBlocks(entry.text, isInsideAtStart);
   return [firstSentence(prose), lastSentence(prose)].some(
     (sentence) =>
       matcher.test('completion', sentence) &&
@@ -179,9 +181,9 @@ function countFences(text: string): number {
   return count;
 }
 
-function stripFencedBlocks(text: string): string {
+function stripFencedBlocks(text: string, isInsideAtStart: boolean): string {
   const kept: string[] = [];
-  let isInside = false;
+  let isInside = isInsideAtStart;
   for (const line of text.split('\n')) {
     if (FENCE_LINE.test(line)) {
       isInside = !isInside;

@@ -230,17 +230,8 @@ export function matcherFor(pack: PatternPack): PatternMatcher {
  * {@link Pattern} for the phrase syntax).
  */
 export function phraseToRegexSource(phrase: string): string {
-  const parts = phrase
-    .trim()
-    .split(/\s*(?:…|\.\.\.)\s*/u)
-    .filter((part) => part.length > 0);
-  const sources = parts.map((part) => {
-    const body = escapeRegex(part).replace(/\s+/gu, '\\s+').replace(/'/gu, "['’]");
-    const head = WORD_CHAR.test(part.charAt(0)) ? WORD_START : '';
-    const tail = WORD_CHAR.test(part.charAt(part.length - 1)) ? WORD_END : '';
-    return `${head}${body}${tail}`;
-  });
-  return sources.join(GAP);
+  const { head, body, tail } = phraseParts(phrase);
+  return `${head ? WORD_START : ''}${body}${tail ? WORD_END : ''}`;
 }
 
 // --- Internal helpers ---
@@ -255,20 +246,53 @@ const WORD_END = '(?![\\p{L}\\p{N}_])';
 const GAP = '[^.!?\\n]{0,60}?';
 
 function compileGroup(patterns: readonly Pattern[]): readonly RegExp[] {
-  const phrases: string[] = [];
+  // Phrases are bucketed by the word boundaries their ends need, so that each bucket carries the
+  // Unicode boundary lookarounds once: repeating them per alternative makes V8 compile a
+  // case-insensitive Unicode regex hundreds of times slower.
+  const buckets = new Map<string, { head: boolean; tail: boolean; bodies: string[] }>();
   const regexes: RegExp[] = [];
   for (const pattern of patterns) {
-    if (typeof pattern === 'string') {
-      if (pattern.trim().length > 0) phrases.push(phraseToRegexSource(pattern));
-    } else {
+    if (typeof pattern !== 'string') {
       regexes.push(new RegExp(pattern.source, pattern.flags.replace(/[gy]/gu, '')));
+      continue;
     }
+    if (pattern.trim().length === 0) continue;
+    const { head, tail, body } = phraseParts(pattern);
+    const key = `${head}:${tail}`;
+    const bucket = buckets.get(key) ?? { head, tail, bodies: [] };
+    bucket.bodies.push(body);
+    buckets.set(key, bucket);
   }
-  // Longest phrases first: alternation picks the first alternative that matches at a position,
-  // so "note that" must be tried before "note" for `find()` to return the whole phrase.
-  phrases.sort((a, b) => b.length - a.length);
-  if (phrases.length > 0) regexes.unshift(new RegExp(phrases.join('|'), 'iu'));
-  return regexes;
+  const phraseRegexes: RegExp[] = [];
+  for (const { head, tail, bodies } of buckets.values()) {
+    // Longest phrases first: alternation picks the first alternative that matches at a position,
+    // so "note that" must be tried before "note" for `find()` to return the whole phrase.
+    bodies.sort((a, b) => b.length - a.length);
+    phraseRegexes.push(new RegExp(`${head ? WORD_START : ''}(?:${bodies.join('|')})${tail ? WORD_END : ''}`, 'iu'));
+  }
+  return [...phraseRegexes, ...regexes];
+}
+
+function phraseParts(phrase: string): { head: boolean; tail: boolean; body: string } {
+  const parts = phrase
+    .trim()
+    .split(/\s*(?:…|\.\.\.)\s*/u)
+    .filter((part) => part.length > 0);
+  const first = parts[0] ?? '';
+  const last = parts[parts.length - 1] ?? '';
+  const body = parts
+    .map((part, index) => {
+      const escaped = escapeRegex(part).replace(/\s+/gu, '\\s+').replace(/'/gu, "['’]");
+      const innerHead = index > 0 && WORD_CHAR.test(part.charAt(0)) ? WORD_START : '';
+      const innerTail = index < parts.length - 1 && WORD_CHAR.test(part.charAt(part.length - 1)) ? WORD_END : '';
+      return `${innerHead}${escaped}${innerTail}`;
+    })
+    .join(GAP);
+  return {
+    head: WORD_CHAR.test(first.charAt(0)),
+    tail: WORD_CHAR.test(last.charAt(last.length - 1)),
+    body,
+  };
 }
 
 function escapeRegex(text: string): string {

@@ -5,7 +5,7 @@ import { renderSummary } from '../session-view.js';
 import type { TierStore } from '../tiers/tier-store.js';
 import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import type { BlockName, BlockTokens, ContextMessage, Entry } from '../types.js';
+import type { BlockName, BlockTokens, ContextMessage, Entry, WindowOmissions } from '../types.js';
 
 /** The result of `build()`: provider-neutral messages plus a per-block token breakdown. */
 export interface BuiltContext {
@@ -25,18 +25,7 @@ export interface BuiltContext {
     readonly blocks: BlockTokens;
   };
   /** What was left out to stay within budget (all of it is still stored). */
-  readonly omitted: {
-    /** T0 entries not shown (oldest first). */
-    readonly entries: number;
-    /** T1 summaries not shown (oldest first). */
-    readonly summaries: number;
-    /** Facts left out of the YAML (oldest first). */
-    readonly facts: number;
-    /** Open files shown as a one-line stub instead of their content. */
-    readonly files: number;
-    /** Whether the pins block was left out. */
-    readonly isPinsOmitted: boolean;
-  };
+  readonly omitted: WindowOmissions;
 }
 
 /** Tier budgets used by the builder, in tokens. @internal */
@@ -289,13 +278,17 @@ export function createWindowBuilder(options: {
 export function toMessages(entries: readonly Entry[]): ContextMessage[] {
   const messages: ContextMessage[] = [];
   let notes: string[] = [];
+  // Ids of the calls of the last assistant turn whose results have not been shown yet: providers
+  // require the results right after the call, so notes recorded in between wait until then.
+  let awaited = new Set<string>();
   const flushNotes = (): void => {
-    if (notes.length > 0) messages.push({ role: 'user', content: notes.join('\n') });
-    notes = [];
+    if (notes.length > 0 && awaited.size === 0) {
+      messages.push({ role: 'user', content: notes.join('\n') });
+      notes = [];
+    }
   };
   for (const entry of entries) {
     if (entry.role === 'tool' && entry.callId !== undefined) {
-      flushNotes();
       messages.push({
         role: 'tool',
         toolCallId: entry.callId,
@@ -303,10 +296,14 @@ export function toMessages(entries: readonly Entry[]): ContextMessage[] {
         content: entry.display,
         ...(entry.isError === undefined ? {} : { isError: entry.isError }),
       });
+      awaited.delete(entry.callId);
+      flushNotes();
     } else if (entry.kind === 'user') {
+      awaited = new Set();
       flushNotes();
       messages.push({ role: 'user', content: entry.display });
     } else if (entry.kind === 'assistant') {
+      awaited = new Set();
       flushNotes();
       const calls = entry.displayToolCalls ?? entry.toolCalls;
       messages.push({
@@ -314,10 +311,12 @@ export function toMessages(entries: readonly Entry[]): ContextMessage[] {
         content: entry.display,
         ...(calls === undefined || calls.length === 0 ? {} : { toolCalls: calls }),
       });
+      awaited = new Set((calls ?? []).map((call) => call.id));
     } else {
       notes.push(entry.display);
     }
   }
+  awaited = new Set();
   flushNotes();
   return messages;
 }

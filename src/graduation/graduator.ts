@@ -103,7 +103,7 @@ export function restoreIdentifiers(options: {
   countTokens: (text: string) => number;
   maxTokens: number;
 }): SummarizeResult {
-  // Ranked: paths, error names, numbers with units, then code symbols. Prose in backticks and
+  // Ranked: error names, paths, numbers with units, then code symbols. Prose in backticks and
   // code fragments are not identifiers and are left to the summary.
   const ranked: [string[], string[], string[], string[]] = [[], [], [], []];
   const seen = new Set<string>();
@@ -157,8 +157,8 @@ const IS_SYMBOL = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$|^--?[a-z][\w-]*(?:=
 
 function identifierRank(identifier: string): 0 | 1 | 2 | 3 | undefined {
   if (identifier.length < 2 || identifier.length > 60) return undefined;
-  if (IS_PATH.test(identifier)) return 0;
-  if (IS_ERROR_NAME.test(identifier)) return 1;
+  if (IS_ERROR_NAME.test(identifier)) return 0;
+  if (IS_PATH.test(identifier)) return 1;
   if (IS_QUANTITY.test(identifier)) return 2;
   // A symbol needs a case change, an underscore or a dot to be an identifier rather than a word.
   if (IS_SYMBOL.test(identifier) && /[a-z][A-Z]|_|\.|^--?/.test(identifier)) return 3;

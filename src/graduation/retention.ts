@@ -290,7 +290,9 @@ function analyze(sentence: string, role: SentenceRole, matcher: PatternMatcher):
   const hasMarker = matcher.test('factMarker', original.replace(CODE_SPAN, '`…`'));
   const isUser = role === 'user';
   const taskMatch = isUser ? matcher.find('taskStatus', prose) : undefined;
-  const isTaskRequest = taskMatch !== undefined && taskMatch.index <= 24;
+  const topicMatch = isUser && !isQuestion ? matcher.find('topicChange', prose) : undefined;
+  const isTaskRequest =
+    (taskMatch !== undefined && taskMatch.index <= 24) || (topicMatch !== undefined && topicMatch.index <= 24);
   // "Let's tackle getting the suite green again" opens a task; it does not complete one.
   const isCompletion =
     !isQuestion &&
@@ -299,8 +301,13 @@ function analyze(sentence: string, role: SentenceRole, matcher: PatternMatcher):
     !matcher.test('taskStatus', prose) &&
     !matcher.test('topicChange', prose);
   const isIntention = matcher.test('intention', prose);
-  const hasSymptom = matcher.test('errorSymptom', text);
-  const hasCause = matcher.test('errorCause', prose);
+  const cause = matcher.find('errorCause', prose);
+  const hasCause = cause !== undefined;
+  // "The bug is that…" names no failure of its own: the symptom must be outside the cause wording.
+  const hasSymptom = matcher.test(
+    'errorSymptom',
+    cause === undefined ? text : text.replace(cause.text, ' '),
+  );
   const hasFix = matcher.test('errorResolution', prose);
   const identifierCount = extractIdentifiers(text).length;
   const base = { text, isUpdate, isQuestion, isDeadEnd, isTaskRequest, isCompletion, isIntention };
@@ -310,7 +317,7 @@ function analyze(sentence: string, role: SentenceRole, matcher: PatternMatcher):
   }
   const isDiagnosis = !isDeadEnd && !isQuestion && hasCause;
   if (isTaskRequest) return { ...base, retention: 'task-status', isDiagnosis };
-  if (matcher.test('leaving', prose) && identifierCount === 0) {
+  if ((matcher.test('leaving', prose) || matcher.test('chitChat', prose)) && identifierCount === 0) {
     return { ...base, retention: 'chit-chat', isDiagnosis };
   }
 
@@ -351,12 +358,16 @@ function durableClass(options: {
     const cues = DURABLE_ORDER.reduce((sum, { group }) => sum + matcher.count(group, prose), 0);
     if (cues < 2) return undefined;
   }
+  // Tested on the sentence as said: a leading "ok" is filler in English but part of the
+  // Vietnamese "ok làm vậy" (let's do that).
+  const said = original.replace(CODE_SPAN, '`…`');
   for (const { group, retention } of DURABLE_ORDER) {
-    if (matcher.test(group, prose)) return retention;
+    if (matcher.test(group, prose) || matcher.test(group, said)) return retention;
   }
   // A user stating a concrete value ("timeouts are 8s with two retries") is specifying something.
   if (role === 'user' && (isUpdate || VALUE.test(prose))) return 'decision';
-  if (hasMarker && role !== 'user') return 'convention';
+  // Marked as worth keeping ("note:", "for the record"), but no wording says which kind.
+  if (hasMarker) return 'convention';
   return undefined;
 }
 

@@ -3,7 +3,7 @@ import type { Awaitable } from '../types.js';
 
 /** A saved, folded view of a session, so that a long session loads without a full replay. */
 export interface SessionSnapshot {
-  /** Format of `state`; `load()` migrates older formats or throws `CORRUPT_STATE`. */
+  /** Format of `state`; `load()` throws `CORRUPT_STATE` for a format it does not know. */
   readonly formatVersion: number;
   /** Sequence number of the last event folded into `state`. */
   readonly seq: number;
@@ -15,7 +15,10 @@ export interface SessionSnapshot {
 export interface Storage {
   /** Identifies this storage in errors and events, e.g. `"memory"`. */
   readonly name: string;
-  /** Appends events to the session's log, in order. Never rewrites earlier events. */
+  /**
+   * Appends events to the session's log, in order. Never rewrites earlier events. After a failed
+   * call the same events may be sent again: storing a seq twice is harmless (load keeps the first).
+   */
   append(sessionId: string, events: readonly SessionEvent[]): Awaitable<void>;
   /** Returns the session's events with `seq > afterSeq`, oldest first. */
   read(sessionId: string, options: { afterSeq: number }): Awaitable<readonly SessionEvent[]>;

@@ -361,9 +361,9 @@ function selectNotes(state: ChunkState, items: readonly Item[]): Item[] {
   const remaining = state.notes.filter((note) => note.text.length > 0);
   const picked: Item[] = [];
   const seenTexts = new Set<string>();
-  for (let round = 0; round < 24 && remaining.length > 0; round += 1) {
+  for (let round = 0; round < 40 && remaining.length > 0; round += 1) {
     let bestIndex = -1;
-    let bestScore = 0;
+    let bestScore = Number.NEGATIVE_INFINITY;
     remaining.forEach((note, index) => {
       // Counted numbers ("10 references") weigh less than names, paths and error codes.
       const fresh = note.identifiers
@@ -372,6 +372,8 @@ function selectNotes(state: ChunkState, items: readonly Item[]): Item[] {
       const words = wordsIn(note.text);
       const userBonus = note.isUser && (words >= 5 || note.identifiers.length > 0) ? 2 : 0;
       const score = fresh + userBonus - words / 12 - (note.isIntention ? 3 : 0);
+      // Sentences that add no identifier are kept only for the user's own words.
+      if (fresh === 0 && userBonus === 0) return;
       if (score > bestScore) {
         bestScore = score;
         bestIndex = index;
@@ -459,9 +461,12 @@ function addCompleted(state: ChunkState, text: string, order: number): void {
 }
 
 function taskTitle(analysis: SentenceAnalysis, matcher: PatternMatcher): string | undefined {
-  const match = matcher.find('taskStatus', analysis.text);
-  if (match === undefined) return undefined;
-  return cleanTitle(analysis.text.slice(match.index + match.text.length));
+  // The intro that ends last wins: "let's switch to something else: X" over "let's switch to".
+  const ends = [matcher.find('taskStatus', analysis.text), matcher.find('topicChange', analysis.text)]
+    .filter((match) => match !== undefined && match.index <= 24)
+    .map((match) => (match === undefined ? 0 : match.index + match.text.length));
+  if (ends.length === 0) return undefined;
+  return cleanTitle(analysis.text.slice(Math.max(...ends)));
 }
 
 function nextTitle(analyses: readonly SentenceAnalysis[], position: number): string | undefined {
@@ -686,7 +691,7 @@ function fitItems(options: {
   countTokens: (text: string) => number;
 }): string {
   const { items, countTokens } = options;
-  const target = Math.max(1, Math.floor(options.targetTokens));
+  const target = Number.isFinite(options.targetTokens) ? Math.max(1, Math.floor(options.targetTokens)) : 1;
   const ceiling = target * 2;
   const ranked = items
     .map((item, index) => ({ item, index }))

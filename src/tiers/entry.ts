@@ -34,7 +34,7 @@ export function createEntry(options: {
   const displayTokens = display === options.text ? textTokens : counter.count(display);
   const displayToolCalls = options.toolCalls?.map((call) => shortenToolCall(call));
   const callTokens = (displayToolCalls ?? []).reduce((sum, call) => sum + toolCallTokens(call, counter), 0);
-  return {
+  return Object.freeze({
     seq: options.seq,
     kind: options.kind,
     role: options.role,
@@ -51,7 +51,7 @@ export function createEntry(options: {
     ...(options.isError === undefined ? {} : { isError: options.isError }),
     ...(options.path === undefined ? {} : { path: options.path }),
     ...(options.at === undefined ? {} : { at: options.at }),
-  };
+  });
 }
 
 /** Tokens a tool call adds to its message: its name and JSON input. */

@@ -109,12 +109,12 @@ export function createFactStore(options: {
         if (existing !== undefined && existing.value === value) continue;
         const tokens = counter.count(`  ${key}: ${value}`);
         if (existing === undefined) {
-          const fact: Fact = { key, category: update.category, value, source, history: [], tokens };
+          const fact: Fact = Object.freeze({ key, category: update.category, value, source, history: [], tokens });
           facts.set(key, fact);
           added.push(fact);
           continue;
         }
-        const fact: Fact = {
+        const fact: Fact = Object.freeze({
           key,
           category: existing.category,
           value,
@@ -124,7 +124,7 @@ export function createFactStore(options: {
             { value: existing.value, source: existing.source, supersededAt: seq },
           ],
           tokens,
-        };
+        });
         // Re-insert so that a changed fact moves to the end: most recent facts render last.
         facts.delete(key);
         facts.set(key, fact);
@@ -150,12 +150,12 @@ export function createFactStore(options: {
         const key = title.toLowerCase();
         const existing = tasks.get(key);
         if (existing !== undefined && existing.status === update.status) continue;
-        const task: Task = {
+        const task: Task = Object.freeze({
           title: existing?.title ?? title,
           status: update.status,
           source,
           tokens: counter.count(`    - ${title}`),
-        };
+        });
         tasks.delete(key);
         tasks.set(key, task);
         changed.push(task);

@@ -202,7 +202,7 @@ describe('ContextManager', () => {
       const report = reports[0] as GraduationReport;
       expect(report.removed.length).toBeGreaterThan(0);
       expect(report.removed.every((item) => item.archivedAs === report.summary.id)).toBe(true);
-      expect(manager.lastGraduation).toBe(reports[reports.length - 1]);
+      expect(manager.lastGraduation).toEqual(reports[reports.length - 1]);
     });
 
     it('keeps every event recorded while a graduation is in flight', async () => {
@@ -351,5 +351,53 @@ describe('ContextManager', () => {
     it('refuses save() without storage with UNSUPPORTED', async () => {
       await expect(new ContextManager().save()).rejects.toMatchObject({ code: 'UNSUPPORTED' });
     });
+  });
+});
+
+describe('ContextManager robustness', () => {
+  it('finishes its work and then rethrows when a listener throws', () => {
+    const manager = new ContextManager({ budgets: { scratchpad: 200 } });
+    manager.on('file-open', () => {
+      throw new Error('listener bug');
+    });
+    expect(() => manager.openFile({ path: 'a.ts', content: prose(100, 1) })).toThrow('listener bug');
+    expect(() => manager.openFile({ path: 'b.ts', content: prose(100, 2) })).toThrow('listener bug');
+    // The eviction that follows the open still ran.
+    expect(manager.state().files.map((file) => file.path)).toEqual(['b.ts']);
+  });
+
+  it('freezes event payloads', () => {
+    const manager = new ContextManager();
+    let payload: { entry: unknown } | undefined;
+    manager.on('entry-add', (event) => (payload = event));
+    manager.addMessage({ role: 'user', content: 'x' });
+    expect(Object.isFrozen(payload)).toBe(true);
+    expect(Object.isFrozen(payload?.entry)).toBe(true);
+  });
+
+  it('refuses a pin that would exceed budgets.pins', () => {
+    const manager = new ContextManager({ budgets: { pins: 20 } });
+    manager.pin({ text: 'short rule' });
+    expect(() => manager.pin({ text: prose(50) })).toThrow(expect.objectContaining({ code: 'BUDGET_TOO_SMALL' }) as Error);
+    expect(manager.state().pins).toHaveLength(1);
+  });
+
+  it('keeps tool results right after their call when a note was recorded in between', () => {
+    const manager = new ContextManager();
+    manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'x', input: {} }, { id: 'b', name: 'y', input: {} }] });
+    manager.addToolResult({ callId: 'a', output: '1' });
+    manager.addNote({ content: 'note in between' });
+    manager.addToolResult({ callId: 'b', output: '2' });
+    expect(manager.build().history.map((message) => message.role)).toEqual(['assistant', 'tool', 'tool', 'user']);
+  });
+
+  it('loads a log in which a retried append stored events twice', async () => {
+    const storage = createMemoryStorage();
+    const manager = new ContextManager({ storage });
+    manager.addMessage({ role: 'user', content: 'one' });
+    await manager.settle();
+    await storage.append('default', await storage.read('default', { afterSeq: 0 }));
+    const loaded = await ContextManager.load({ storage });
+    expect(loaded.state().entries).toHaveLength(1);
   });
 });
