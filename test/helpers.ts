@@ -8,7 +8,7 @@ export const PROPERTY_RUNS: number = Number(process.env['MOBIUS_PROPERTY_RUNS'] 
 export function createSmallManager(options: ContextManagerOptions = {}): ContextManager {
   return new ContextManager({
     budget: 3_000,
-    budgets: { facts: 400, pins: 200, summaries: 500, scratchpad: 1_200, working: 600 },
+    budgets: { facts: 400, pins: 200, summaries: 250, scratchpad: 1_200, working: 600 },
     maxEntryTokens: 200,
     ...options,
   });

@@ -383,7 +383,12 @@ function stripLeading(sentence: string, matcher: PatternMatcher): string {
     if (!/[\p{L}\p{N}`]/u.test(remaining.charAt(0))) break;
     text = remaining;
   }
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return capitalize(text);
+}
+
+// Only a plain lowercase word is capitalised: `snake_case`, `pool.close()` and paths keep their case.
+function capitalize(text: string): string {
+  return /^\p{Ll}+(?:['’]\p{Ll}+)?(?=[\s,:;]|$)/u.test(text) ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 }
 
 function splitLine(line: string): string[] {

@@ -403,7 +403,8 @@ function taskCompletion(
   if (bullets.length === 0 && title === undefined) return undefined;
   const consumed: number[] = [];
   analyses.forEach((analysis, position) => {
-    const isBullet = bullets.some((bullet) => bullet === analysis.text || stripMarker(bullet) === analysis.text);
+    const sentence = analysis.text.toLowerCase();
+    const isBullet = bullets.some((bullet) => stripMarker(bullet).toLowerCase().startsWith(sentence.replace(/[.;]+$/u, '')));
     const isOpening = position < 2 && (analysis.isCompletion || doneTitle(analysis.text) !== undefined || /:$/u.test(analysis.text));
     if (isBullet || isOpening) consumed.push(position);
   });
@@ -428,7 +429,7 @@ function recordCompletion(
       state.tasks.push({ title: completion.title, status: 'done' });
     }
   }
-  const details = completion.bullets.slice(0, 4).map((bullet) => lowerFirst(bullet)).join('; ');
+  const details = [...new Set(completion.bullets.map((bullet) => lowerFirst(bullet)))].slice(0, 4).join('; ');
   const head = `${title ?? 'Task done'}${state.lastRun === 'pass' ? ' (tests green)' : ''}`;
   addCompleted(state, details.length > 0 ? `${head}: ${details}` : head, order);
 }
@@ -630,8 +631,7 @@ function bulletLines(text: string): string[] {
 }
 
 function stripMarker(line: string): string {
-  const text = line.replace(/^\s*(?:[-*+•]|\d{1,3}[.)])\s+/u, '').trim();
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return line.replace(/^\s*(?:[-*+•]|\d{1,3}[.)])\s+/u, '').trim();
 }
 
 function lowerFirst(text: string): string {

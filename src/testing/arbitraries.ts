@@ -20,8 +20,12 @@ export type SessionOperation =
 
 /** Options of {@link arbitraries}.operations. */
 export interface OperationArbitraryOptions {
+  /** Fewest operations per session. @default 10 */
+  minLength?: number | undefined;
   /** Most operations per session. @default 60 */
   maxLength?: number | undefined;
+  /** fast-check size of generated strings and lists; larger sizes reach graduation more often. @default 'large' */
+  size?: fc.SizeForArbitrary | undefined;
   /** Include rare 1 MB strings. @default true */
   hasHugeStrings?: boolean | undefined;
 }
@@ -30,16 +34,16 @@ const SPECIAL_TOKENS = ['<|endoftext|>', '<|im_start|>user', '<|fim_prefix|>', '
 const PATHS = ['src/auth.py', 'src/config.ts', 'test/app.test.ts', 'docs/ünï©ødé.md', 'a b/c.txt'];
 
 /** Text: ASCII, full unicode, empty, special-token strings, code fences, and (rarely) 1 MB. */
-function text(options: { hasHugeStrings: boolean }): fc.Arbitrary<string> {
+function text(options: { hasHugeStrings: boolean; size: fc.SizeForArbitrary }): fc.Arbitrary<string> {
   // Weights are per 1,000 strings: a 1 MB string is rare (it costs ~0.1 s to count) but present.
   const parts: fc.WeightedArbitrary<string>[] = [
-    { arbitrary: fc.string({ maxLength: 200 }), weight: 300 },
+    { arbitrary: fc.string({ maxLength: 400, size: options.size }), weight: 300 },
     { arbitrary: fc.string({ unit: 'binary', maxLength: 80 }), weight: 150 },
     { arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }), weight: 100 },
     { arbitrary: fc.constant(''), weight: 50 },
     { arbitrary: fc.constantFrom(...SPECIAL_TOKENS).map((token) => `before ${token} after`), weight: 50 },
     { arbitrary: fc.constantFrom('Done, all tests pass.', "now let's work on the parser", 'We decided to use PostgreSQL, not SQLite.', '```ts\nconst a = 1;\n```', 'TypeError: x is undefined\n    at f (src/a.ts:3:5)'), weight: 150 },
-    { arbitrary: fc.lorem({ maxCount: 60 }), weight: 197 },
+    { arbitrary: fc.lorem({ maxCount: 120, size: options.size }), weight: 197 },
   ];
   if (options.hasHugeStrings) parts.push({ arbitrary: fc.constant('x'.repeat(1_000_000)), weight: 3 });
   return fc.oneof(...parts);
@@ -47,7 +51,7 @@ function text(options: { hasHugeStrings: boolean }): fc.Arbitrary<string> {
 
 function fileContent(): fc.Arbitrary<string> {
   return fc.oneof(
-    fc.array(fc.oneof(fc.lorem({ maxCount: 8 }), fc.string({ maxLength: 30 }), fc.constant('')), { maxLength: 60 }).map((lines) => lines.join('\n')),
+    fc.array(fc.oneof(fc.lorem({ maxCount: 8 }), fc.string({ maxLength: 30 }), fc.constant('')), { maxLength: 120, size: 'large' }).map((lines) => lines.join('\n')),
     fc.string({ unit: 'binary', maxLength: 200 }),
     fc.constant(''),
   );
@@ -60,7 +64,8 @@ export const arbitraries: {
 } = {
   operations(options = {}) {
     const hasHugeStrings = options.hasHugeStrings ?? true;
-    const content = text({ hasHugeStrings });
+    const size = options.size ?? 'large';
+    const content = text({ hasHugeStrings, size });
     const path = fc.constantFrom(...PATHS);
     const toolCall = fc.record({
       name: fc.constantFrom('read_file', 'run_tests', 'grep', 'bash'),
@@ -100,7 +105,7 @@ export const arbitraries: {
       { arbitrary: fc.record({ op: fc.constant('close' as const), path }), weight: 1 },
       { arbitrary: fc.lorem({ maxCount: 6 }).map((value) => ({ op: 'pin' as const, text: value.length === 0 ? 'pinned' : value })), weight: 1 },
     );
-    return fc.array(operation, { maxLength: options.maxLength ?? 60 });
+    return fc.array(operation, { minLength: options.minLength ?? 10, maxLength: options.maxLength ?? 60, size: options.size ?? 'large' });
   },
 };
 

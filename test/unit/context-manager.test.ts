@@ -319,7 +319,7 @@ describe('ContextManager', () => {
       await manager.save();
       manager.addMessage({ role: 'user', content: 'after the snapshot' });
       await manager.settle();
-      const loaded = await ContextManager.load({ storage, sessionId: 'demo', budget: 3_000, budgets: { facts: 400, pins: 200, summaries: 500, scratchpad: 1_200, working: 600 }, maxEntryTokens: 200 });
+      const loaded = await ContextManager.load({ storage, sessionId: 'demo', budget: 3_000, budgets: { facts: 400, pins: 200, summaries: 250, scratchpad: 1_200, working: 600 }, maxEntryTokens: 200 });
       expect(loaded.state()).toEqual(manager.state());
       expect(loaded.build()).toEqual(manager.build());
     });

@@ -301,6 +301,10 @@ export const englishPatterns: PatternPack = {
     'from here on',
     'make that',
     'forget',
+    'on reflection',
+    'that overrides',
+    'going back on',
+    'let me revise',
   ],
   decision: [
     "let's use",
@@ -903,6 +907,9 @@ export const englishPatterns: PatternPack = {
     'rule of thumb',
     'for the whole project',
     'and one more thing',
+    'on reflection',
+    'on second thought',
+    'scratch that',
     'one more thing',
   ],
   traceContinuation: [
