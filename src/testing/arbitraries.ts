@@ -37,15 +37,15 @@ const PATHS = ['src/auth.py', 'src/config.ts', 'test/app.test.ts', 'docs/ünï©
 function text(options: { hasHugeStrings: boolean; size: fc.SizeForArbitrary }): fc.Arbitrary<string> {
   // Weights are per 1,000 strings: a 1 MB string is rare (it costs ~0.1 s to count) but present.
   const parts: fc.WeightedArbitrary<string>[] = [
-    { arbitrary: fc.string({ maxLength: 400, size: options.size }), weight: 300 },
+    { arbitrary: fc.string({ maxLength: 300, size: options.size }), weight: 300 },
     { arbitrary: fc.string({ unit: 'binary', maxLength: 80 }), weight: 150 },
     { arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }), weight: 100 },
     { arbitrary: fc.constant(''), weight: 50 },
     { arbitrary: fc.constantFrom(...SPECIAL_TOKENS).map((token) => `before ${token} after`), weight: 50 },
     { arbitrary: fc.constantFrom('Done, all tests pass.', "now let's work on the parser", 'We decided to use PostgreSQL, not SQLite.', '```ts\nconst a = 1;\n```', 'TypeError: x is undefined\n    at f (src/a.ts:3:5)'), weight: 150 },
-    { arbitrary: fc.lorem({ maxCount: 120, size: options.size }), weight: 197 },
+    { arbitrary: fc.lorem({ maxCount: 80, size: options.size }), weight: 199 },
   ];
-  if (options.hasHugeStrings) parts.push({ arbitrary: fc.constant('x'.repeat(1_000_000)), weight: 3 });
+  if (options.hasHugeStrings) parts.push({ arbitrary: fc.constant('x'.repeat(1_000_000)), weight: 1 });
   return fc.oneof(...parts);
 }
 

@@ -5,7 +5,7 @@ import type { OperationModel, SessionOperation } from '../../src/testing/index.j
 import { createSmallManager } from '../helpers.js';
 
 /** Generated sessions used by the property tests. */
-export const sessions: fc.Arbitrary<SessionOperation[]> = arbitraries.operations({ maxLength: 50 });
+export const sessions: fc.Arbitrary<SessionOperation[]> = arbitraries.operations({ maxLength: 40 });
 
 /** Replays a generated session on a small manager (tiers fill quickly) and waits for graduation. */
 export async function runSession(operations: readonly SessionOperation[]): Promise<{ manager: ContextManager; model: OperationModel }> {
