@@ -3,7 +3,9 @@ import { defineConfig } from 'vitest/config';
 const config: ReturnType<typeof defineConfig> = defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 120_000,
+    // Property tests are CPU-bound: use both cores of the CI machine.
+    maxWorkers: 2,
+    testTimeout: 600_000,
     hookTimeout: 120_000,
     typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'] },
   },
