@@ -73,13 +73,13 @@ export function createBoundaryDetector(options: BoundaryDetectorOptions = {}): B
  * completion wording, or a test run whose output is green (matches `testPass`, not `testFail`, and
  * is not flagged as an error).
  */
-export function isCompletionEntry(entry: Entry, patterns: PatternPack): boolean {
-  return isCompletion(entry, matcherFor(patterns));
+export function isCompletionEntry(entry: Entry, options: { patterns: PatternPack }): boolean {
+  return isCompletion(entry, { matcher: matcherFor(options.patterns) });
 }
 
 /** Tells whether a tool result is a green test or type-check run. */
-export function isGreenRun(entry: Entry, patterns: PatternPack): boolean {
-  return isGreen(entry, matcherFor(patterns));
+export function isGreenRun(entry: Entry, options: { patterns: PatternPack }): boolean {
+  return isGreen(entry, matcherFor(options.patterns));
 }
 
 // --- Internal helpers ---
@@ -126,10 +126,10 @@ function scoreGap(options: {
   if (fenceParity === 1 && (next === undefined || next.role === entry.role)) {
     return { strength: 'forbidden', reason: 'inside a fenced code block' };
   }
-  if (next !== undefined && continuesTrace(entry, next, matcher)) {
+  if (next !== undefined && continuesTrace(entry, { next, matcher })) {
     return { strength: 'forbidden', reason: 'inside an error trace' };
   }
-  if (isCompletion(entry, matcher, isInsideAtStart)) {
+  if (isCompletion(entry, { matcher, isInsideAtStart })) {
     return { strength: 'strong', reason: entry.kind === 'tool-result' ? 'green test run' : 'completion' };
   }
   if (entry.kind === 'user' && matcher.test('leaving', firstSentence(entry.text))) {
@@ -148,7 +148,8 @@ function scoreGap(options: {
   return { strength: 'weak', reason: 'mid-turn' };
 }
 
-function isCompletion(entry: Entry, matcher: PatternMatcher, isInsideAtStart = false): boolean {
+function isCompletion(entry: Entry, options: { matcher: PatternMatcher; isInsideAtStart?: boolean }): boolean {
+  const { matcher, isInsideAtStart = false } = options;
   if (entry.kind === 'tool-result') return isGreen(entry, matcher);
   if (entry.kind !== 'user' && entry.kind !== 'assistant') return false;
   const prose = stripFencedBlocks(entry.text, isInsideAtStart);
@@ -167,7 +168,8 @@ function isGreen(entry: Entry, matcher: PatternMatcher): boolean {
   return matcher.test('testPass', entry.text) && !matcher.test('testFail', entry.text);
 }
 
-function continuesTrace(entry: Entry, next: Entry, matcher: PatternMatcher): boolean {
+function continuesTrace(entry: Entry, options: { next: Entry; matcher: PatternMatcher }): boolean {
+  const { next, matcher } = options;
   const nextFirst = firstLine(next.text);
   if (nextFirst === undefined || !matcher.test('traceContinuation', nextFirst)) return false;
   const lines = entry.text.split('\n').filter((line) => line.trim().length > 0);

@@ -181,14 +181,9 @@ export interface PatternMatcher {
  * regular expression, so testing a group costs one scan of the text.
  */
 export function createPatternMatcher(pack: PatternPack): PatternMatcher {
-  const compiled = new Map<PatternGroup, readonly RegExp[]>();
-  const global = new Map<PatternGroup, readonly RegExp[]>();
-  for (const group of PATTERN_GROUPS) {
-    const regexes = compileGroup(pack[group]);
-    compiled.set(group, regexes);
-    global.set(group, regexes.map((regex) => new RegExp(regex.source, `${regex.flags}g`)));
-  }
-  const regexesOf = (group: PatternGroup): readonly RegExp[] => compiled.get(group) ?? [];
+  const compiled = new Map<PatternGroup, CompiledGroup>();
+  for (const group of PATTERN_GROUPS) compiled.set(group, compileGroup(pack[group]));
+  const regexesOf = (group: PatternGroup): readonly RegExp[] => compiled.get(group)?.regexes ?? [];
   return {
     pack,
     test: (group: PatternGroup, text: string): boolean =>
@@ -205,7 +200,7 @@ export function createPatternMatcher(pack: PatternPack): PatternMatcher {
     },
     count: (group: PatternGroup, text: string): number => {
       const distinct = new Set<string>();
-      for (const regex of global.get(group) ?? []) {
+      for (const regex of compiled.get(group)?.global ?? []) {
         for (const match of text.matchAll(regex)) distinct.add(match[0].toLowerCase());
       }
       return distinct.size;
@@ -239,13 +234,36 @@ export function phraseToRegexSource(phrase: string): string {
 // A WeakMap keyed by pack objects: a memo, not configuration. It holds no state that changes a
 // result, and lets packs be garbage-collected.
 const matcherCache = new WeakMap<PatternPack, PatternMatcher>();
+// Compiled groups by content, so that packs merged again with the same phrases (a manager per
+// session, say) reuse the regexes instead of compiling them again. Non-global regexes carry no
+// state between calls, so sharing them is safe; the bound keeps the memo small.
+const compiledGroups = new Map<string, CompiledGroup>();
+const MAX_COMPILED_GROUPS = 256;
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
 const WORD_START = '(?<![\\p{L}\\p{N}_])';
 const WORD_END = '(?![\\p{L}\\p{N}_])';
 const GAP = '[^.!?\\n]{0,60}?';
 
-function compileGroup(patterns: readonly Pattern[]): readonly RegExp[] {
+interface CompiledGroup {
+  readonly regexes: readonly RegExp[];
+  /** Global copies for `count()`, which scans all matches. */
+  readonly global: readonly RegExp[];
+}
+
+function compileGroup(patterns: readonly Pattern[]): CompiledGroup {
+  const key = patterns.map(patternIdentity).join('\u0001');
+  const cached = compiledGroups.get(key);
+  if (cached !== undefined) return cached;
+  const regexes = compileGroupUncached(patterns);
+  const global = regexes.map((regex) => new RegExp(regex.source, `${regex.flags}g`));
+  const compiled: CompiledGroup = { regexes, global };
+  if (compiledGroups.size >= MAX_COMPILED_GROUPS) compiledGroups.clear();
+  compiledGroups.set(key, compiled);
+  return compiled;
+}
+
+function compileGroupUncached(patterns: readonly Pattern[]): readonly RegExp[] {
   // Phrases are bucketed by the word boundaries their ends need, so that each bucket carries the
   // Unicode boundary lookarounds once: repeating them per alternative makes V8 compile a
   // case-insensitive Unicode regex hundreds of times slower.

@@ -64,7 +64,7 @@ export function splitSentences(text: string): string[] {
  * (update wording, question, diagnosis, dead end, task request, completion).
  */
 export function analyzeSentence(sentence: string, options: ClassifySentenceOptions): SentenceAnalysis {
-  return analyze(sentence, options.role, matcherFor(options.patterns));
+  return analyze(sentence, { role: options.role, matcher: matcherFor(options.patterns) });
 }
 
 /**
@@ -95,7 +95,7 @@ export function classifyEntry(entry: Entry, patterns: PatternPack): RetentionCla
   const matcher = matcherFor(patterns);
   let best: RetentionClass | undefined;
   for (const sentence of splitSentences(entry.text)) {
-    const retention = analyze(sentence, entry.role, matcher).retention;
+    const retention = analyze(sentence, { role: entry.role, matcher }).retention;
     if (best === undefined || RETENTION_RANK[retention] < RETENTION_RANK[best]) best = retention;
   }
   return best ?? 'routine';
@@ -236,8 +236,8 @@ export function factKeyFor(value: string, category: FactCategory): string {
  * Removes leading discourse markers ("also,", "oh and", "btw,", "note:", "for the record:",
  * "actually, change of plan:") from a sentence and capitalises what remains.
  */
-export function stripFillers(sentence: string, patterns: PatternPack): string {
-  return stripLeading(sentence, matcherFor(patterns));
+export function stripFillers(sentence: string, options: { patterns: PatternPack }): string {
+  return stripLeading(sentence, matcherFor(options.patterns));
 }
 
 // --- Internal helpers ---
@@ -246,7 +246,7 @@ const FENCE_LINE = /^\s{0,3}(?:```|~~~)/u;
 const LINE_MARKER = /^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+|>\s*)+/u;
 const ABBREVIATIONS = new Set(['e.g', 'i.e', 'etc', 'vs', 'cf', 'approx', 'mr', 'mrs', 'dr', 'no', 'fig', 'al', 'eg', 'ie']);
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
-const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|i'd|i’d|me|my|let me|let's|let’s)(?![\p{L}\p{N}_'’])/iu;
+const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:I|I['’](?:m|ve|ll|d)|[Mm]e|[Mm]y|[Ll]et me|[Ll]et['’]s)(?![\p{L}\p{N}_'’])/u;
 const DEICTIC =
   /(?<![\p{L}\p{N}_])(?:here|this file|this change|this function|this module|this test|this one|so far|the file|the function|the test|the tests|this code|the code)(?![\p{L}\p{N}_])/iu;
 const CODE_SPAN = /`[^`\n]*`/gu;
@@ -278,7 +278,8 @@ const DURABLE_ORDER: readonly { group: 'decision' | 'constraint' | 'requirement'
   { group: 'convention', retention: 'convention' },
 ];
 
-function analyze(sentence: string, role: SentenceRole, matcher: PatternMatcher): SentenceAnalysis {
+function analyze(sentence: string, options: { role: SentenceRole; matcher: PatternMatcher }): SentenceAnalysis {
+  const { role, matcher } = options;
   const original = sentence.trim();
   const text = stripLeading(original, matcher);
   // Patterns are tested on prose only: wording inside `code spans` ("Cannot read…", `onlyOnce`)

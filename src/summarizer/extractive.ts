@@ -221,7 +221,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     }
     if (analysis.isTaskRequest) {
       const title = taskTitle(analysis, language.matcher) ?? nextTitle(analyses, position);
-      if (title !== undefined) openTask(state, title, order);
+      if (title !== undefined) openTask(state, { title, order });
       return;
     }
     if (episode !== undefined && role !== 'user' && !analysis.isQuestion && !analysis.isIntention) {
@@ -246,9 +246,9 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       identifiers,
     });
   });
-  if (completion !== undefined) recordCompletion(state, completion, order);
+  if (completion !== undefined) recordCompletion(state, { completion, order });
   const commit = COMMIT_NOTE.exec(entry.text);
-  if (commit?.[1] !== undefined && role === 'assistant') addCompleted(state, `Committed "${commit[1]}"`, order);
+  if (commit?.[1] !== undefined && role === 'assistant') addCompleted(state, { text: `Committed "${commit[1]}"`, order });
 }
 
 function readToolResult(options: { entry: Entry; order: number; state: ChunkState; language: Language }): void {
@@ -272,11 +272,11 @@ function readToolResult(options: { entry: Entry; order: number; state: ChunkStat
     };
   }
   if (digest.status === 'pass' && state.episode !== undefined) {
-    closeEpisode(state, state.episode, order);
+    closeEpisode(state, { episode: state.episode, order });
     state.episode = undefined;
   }
   const commit = GIT_COMMIT.exec(command);
-  if (commit?.[1] !== undefined && digest.status !== 'fail') addCompleted(state, `Committed "${commit[1]}"`, order);
+  if (commit?.[1] !== undefined && digest.status !== 'fail') addCompleted(state, { text: `Committed "${commit[1]}"`, order });
 }
 
 function readFileRecord(options: { entry: Entry; order: number; state: ChunkState }): void {
@@ -413,9 +413,9 @@ function taskCompletion(
 
 function recordCompletion(
   state: ChunkState,
-  completion: { title: string | undefined; bullets: string[] },
-  order: number,
+  options: { completion: { title: string | undefined; bullets: string[] }; order: number },
 ): void {
+  const { completion, order } = options;
   const open = [...state.openTasks].reverse().find((task) => !task.isDone);
   let matched = completion.title === undefined
     ? undefined
@@ -431,10 +431,11 @@ function recordCompletion(
   }
   const details = [...new Set(completion.bullets.map((bullet) => lowerFirst(bullet)))].slice(0, 4).join('; ');
   const head = `${title ?? 'Task done'}${state.lastRun === 'pass' ? ' (tests green)' : ''}`;
-  addCompleted(state, details.length > 0 ? `${head}: ${details}` : head, order);
+  addCompleted(state, { text: details.length > 0 ? `${head}: ${details}` : head, order });
 }
 
-function closeEpisode(state: ChunkState, episode: Episode, order: number): void {
+function closeEpisode(state: ChunkState, options: { episode: Episode; order: number }): void {
+  const { episode, order } = options;
   // An error resolution recorded as a fact already says what failed and why.
   if (episode.hasFact) return;
   const cause = episode.causes[episode.firstLive];
@@ -450,13 +451,15 @@ function wordsIn(text: string): number {
   return text.split(/\s+/u).filter((word) => word.length > 0).length;
 }
 
-function openTask(state: ChunkState, title: string, order: number): void {
+function openTask(state: ChunkState, options: { title: string; order: number }): void {
+  const { title, order } = options;
   if (state.openTasks.some((task) => sameTitle(task.title, title) && !task.isDone)) return;
   state.openTasks.push({ title, order, isDone: false });
   state.tasks.push({ title, status: 'open' });
 }
 
-function addCompleted(state: ChunkState, text: string, order: number): void {
+function addCompleted(state: ChunkState, options: { text: string; order: number }): void {
+  const { text, order } = options;
   if (state.completed.some((item) => item.text.toLowerCase() === text.toLowerCase())) return;
   state.completed.push({ text, order });
 }
@@ -696,21 +699,28 @@ function fitItems(options: {
   const ranked = items
     .map((item, index) => ({ item, index }))
     .sort((a, b) => Number(b.item.isEssential) - Number(a.item.isEssential) || a.item.priority - b.item.priority || a.index - b.index);
+  // Items are counted once each (plus their section header once) and summed: counting the whole
+  // rendering after every addition would make fitting quadratic in token counting.
+  const headers = new Map<SummarySection, number>();
   const chosen: Item[] = [];
-  let tokens = 0;
+  let estimate = 0;
   for (const { item } of ranked) {
-    const next = countTokens(renderItems([...chosen, item]));
-    if (next <= target || (item.isEssential && next <= ceiling)) {
+    const header = headers.has(item.section) ? 0 : countTokens(`${item.section}:\n`);
+    const cost = countTokens(`- ${item.text}\n`) + header;
+    if (estimate + cost <= target || (item.isEssential && estimate + cost <= ceiling)) {
       chosen.push(item);
-      tokens = next;
+      headers.set(item.section, header);
+      estimate += cost;
     }
   }
-  // Token counts of joined text are not additive; make sure the final text is within the ceiling.
-  while (chosen.length > 0 && tokens > ceiling) {
+  // The sum is an estimate; the exact count of the rendering decides. Drop the last chosen items
+  // (the least important) until the text is within the ceiling.
+  let text = renderItems(chosen);
+  while (chosen.length > 0 && countTokens(text) > ceiling) {
     chosen.pop();
-    tokens = countTokens(renderItems(chosen));
+    text = renderItems(chosen);
   }
-  return renderItems(chosen);
+  return text;
 }
 
 function renderItems(items: readonly Item[]): string {

@@ -104,6 +104,11 @@ describe('classifySentence()', () => {
     }
   });
 
+  it('reads "i.e." as an abbreviation, not as the first person', () => {
+    const sentence = 'Handlers always log the request id, i.e. every request is traceable.';
+    expect(classifySentence(sentence, { role: 'assistant', patterns })).toBe('convention');
+  });
+
   it('turns the same assistant statement into a fact when it carries a fact marker', () => {
     const sentence = 'We run background work on pg-boss.';
     expect(classifySentence(sentence, { role: 'assistant', patterns })).toBe('routine');
@@ -142,6 +147,8 @@ describe('analyzeSentence()', () => {
     expect(analyzeSentence('No luck — the data going in is fine.', options).isDeadEnd).toBe(true);
     expect(analyzeSentence('Let me check `src/db.ts` first.', options).isIntention).toBe(true);
     expect(analyzeSentence("Now let's work on the CSV export.", { role: 'user', patterns }).isTaskRequest).toBe(true);
+    expect(analyzeSentence("Let's move on to the CSV export.", { role: 'user', patterns }).isTaskRequest).toBe(true);
+    expect(analyzeSentence('Different question: is `toCsv` still used?', { role: 'user', patterns }).isTaskRequest).toBe(false);
   });
 });
 
@@ -246,8 +253,13 @@ describe('factKeyFor()', () => {
 
 describe('stripFillers()', () => {
   it('removes leading discourse markers repeatedly and capitalises the rest', () => {
-    expect(stripFillers('Btw, one rule for this project: amounts are integer cents.', patterns)).toBe('Amounts are integer cents.');
-    expect(stripFillers('oh and keep jest at --maxWorkers=2.', patterns)).toBe('Keep jest at --maxWorkers=2.');
-    expect(stripFillers('Also', patterns)).toBe('Also');
+    expect(stripFillers('Btw, one rule for this project: amounts are integer cents.', { patterns })).toBe('Amounts are integer cents.');
+    expect(stripFillers('oh and keep jest at --maxWorkers=2.', { patterns })).toBe('Keep jest at --maxWorkers=2.');
+    expect(stripFillers('Also', { patterns })).toBe('Also');
+  });
+
+  it('keeps the case of a leading identifier', () => {
+    expect(stripFillers('also, snake_case in SQL and camelCase in TS.', { patterns })).toBe('snake_case in SQL and camelCase in TS.');
+    expect(stripFillers('note: vendor/acme-sdk/ is owned by another team.', { patterns })).toBe('vendor/acme-sdk/ is owned by another team.');
   });
 });
