@@ -78,6 +78,7 @@ export { mergePatternPacks } from './boundaries/pattern-pack.js';
 export type { PatternPack } from './boundaries/pattern-pack.js';
 export { englishPatterns } from './boundaries/patterns/en.js';
 export { vietnamesePatterns } from './boundaries/patterns/vi.js';
+export { defaultPatterns } from './boundaries/patterns/default.js';
 export { createScratchpad, replayPatches } from './scratchpad/scratchpad.js';
 export type { Scratchpad, ScratchpadOptions } from './scratchpad/scratchpad.js';
 // The session view, tier store, window builder internals and graduator are deliberately not

@@ -51,7 +51,7 @@ export interface ContextManagerOptions {
   summarizerRetries?: number | undefined;
   /** Counts tokens. @default createTokenCounter({ model }) */
   tokenCounter?: TokenCounter | undefined;
-  /** Boundary and retention patterns. @default English and Vietnamese packs merged */
+  /** Boundary and retention patterns; replaces the default (extend it with mergePatternPacks). @default defaultPatterns */
   patterns?: PatternPack | undefined;
   /** Persists the event log and snapshots. @default undefined (in memory only) */
   storage?: Storage | undefined;

@@ -1,6 +1,6 @@
 import type { Entry } from '../types.js';
 import { matcherFor, type PatternMatcher, type PatternPack } from './pattern-pack.js';
-import { englishPatterns } from './patterns/en.js';
+import { defaultPatterns } from './patterns/default.js';
 
 /**
  * How good a gap between two T0 entries is as a cut point, from best to unusable:
@@ -29,7 +29,7 @@ export interface BoundaryDetector {
 
 /** Options for {@link createBoundaryDetector}. */
 export interface BoundaryDetectorOptions {
-  /** Phrases for completions, topic changes, test runs and traces. @default englishPatterns */
+  /** Phrases for completions, topic changes, test runs and traces. @default defaultPatterns (English and Vietnamese) */
   patterns?: PatternPack | undefined;
 }
 
@@ -62,7 +62,7 @@ export function compareStrength(a: BoundaryStrength, b: BoundaryStrength): numbe
  * ```
  */
 export function createBoundaryDetector(options: BoundaryDetectorOptions = {}): BoundaryDetector {
-  const matcher = matcherFor(options.patterns ?? englishPatterns);
+  const matcher = matcherFor(options.patterns ?? defaultPatterns);
   return {
     scoreGaps: (entries: readonly Entry[]): BoundaryScore[] => scoreAll(entries, matcher),
   };

@@ -1,5 +1,5 @@
 import { matcherFor, type PatternMatcher, type PatternPack } from '../boundaries/pattern-pack.js';
-import { englishPatterns } from '../boundaries/patterns/en.js';
+import { defaultPatterns } from '../boundaries/patterns/default.js';
 import {
   analyzeSentence,
   extractIdentifiers,
@@ -13,7 +13,7 @@ import type { SummarizeRequest, SummarizeResult, Summarizer } from './summarizer
 
 /** Options for {@link createExtractiveSummarizer}. */
 export interface ExtractiveSummarizerOptions {
-  /** Phrases used to classify sentences and recognise test runs. @default englishPatterns */
+  /** Phrases used to classify sentences and recognise test runs. @default defaultPatterns (English and Vietnamese) */
   patterns?: PatternPack | undefined;
 }
 
@@ -55,7 +55,7 @@ export const SUMMARY_SECTIONS: readonly SummarySection[] = [
  * ```
  */
 export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions = {}): Summarizer {
-  const patterns = options.patterns ?? englishPatterns;
+  const patterns = options.patterns ?? defaultPatterns;
   return {
     name: 'extractive',
     summarize: (request: SummarizeRequest): SummarizeResult =>

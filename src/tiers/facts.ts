@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { factKeyFor, isSameTopic } from '../graduation/retention.js';
+import { factKeyFor, isSameTopic, topicWords } from '../graduation/retention.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type {
   ArchivedItem,
@@ -78,7 +78,7 @@ export function createFactStore(options: {
   const facts = new Map<string, Fact>();
   const tasks = new Map<string, Task>();
   for (const fact of options.initial?.facts ?? []) facts.set(fact.key, fact);
-  for (const task of options.initial?.tasks ?? []) tasks.set(task.title.toLowerCase(), task);
+  for (const task of options.initial?.tasks ?? []) tasks.set(normalizeTitle(task.title), task);
   let version = 0;
   let cache: { version: number; maxTokens: number; rendered: RenderedFacts } | undefined;
 
@@ -86,8 +86,11 @@ export function createFactStore(options: {
     if (update.key !== undefined) return update.key;
     let match: Fact | undefined;
     for (const fact of facts.values()) {
-      const isCandidate = fact.category === update.category || update.isUpdate === true;
-      if (isCandidate && isSameTopic(fact.value, update.value)) match = fact;
+      // Newest wins only for the same topic, and only when the wording says it replaces the old
+      // value or the two are near restatements: two distinct facts that share words both stay.
+      if (!isSameTopic(fact.value, update.value)) continue;
+      const isUpdate = update.isUpdate === true;
+      if (isUpdate || (fact.category === update.category && topicOverlap(fact.value, update.value) >= 0.5)) match = fact;
     }
     if (match !== undefined) return match.key;
     const base = factKeyFor(update.value, update.category);
@@ -147,7 +150,7 @@ export function createFactStore(options: {
       for (const update of updates) {
         const title = update.title.trim();
         if (title.length === 0) continue;
-        const key = title.toLowerCase();
+        const key = findTaskKey(tasks, title) ?? normalizeTitle(title);
         const existing = tasks.get(key);
         if (existing !== undefined && existing.status === update.status) continue;
         const task: Task = Object.freeze({
@@ -231,6 +234,35 @@ function renderYaml(options: { facts: readonly Fact[]; tasks: readonly Task[]; d
     document['tasks'] = taskDocument;
   }
   return stringify(document, { lineWidth: 0 }).trimEnd();
+}
+
+/** Jaccard overlap of the topic words of two fact values. */
+function topicOverlap(a: string, b: string): number {
+  const left = new Set(topicWords(a));
+  const right = new Set(topicWords(b));
+  let shared = 0;
+  for (const word of left) if (right.has(word)) shared += 1;
+  const union = left.size + right.size - shared;
+  return union === 0 ? 0 : shared / union;
+}
+
+const TASK_LEAD = /^(?:(?:ok(?:ay)?|so|now|next(?: up)?|first(?: thing)?|then|also)[,:]?\s+)*(?:(?:can|could|would) you\s+(?:please\s+)?(?:look at|take|do|work on|handle|start on)\s+|let'?s\s+(?:work on|do|look at|tackle|start on|switch to)\s+|please\s+)?/i;
+
+/** Lower-cased task title without request phrasing ("can you look at …", "now let's work on …"). */
+function normalizeTitle(title: string): string {
+  return title.toLowerCase().replace(/\s+/g, ' ').trim().replace(TASK_LEAD, '').replace(/[.!?:;,\s]+$/, '');
+}
+
+/** Finds the key of a tracked task with the same title, loosely: one contains the other or same topic. */
+function findTaskKey(tasks: ReadonlyMap<string, Task>, title: string): string | undefined {
+  const normalized = normalizeTitle(title);
+  if (tasks.has(normalized)) return normalized;
+  let match: string | undefined;
+  for (const key of tasks.keys()) {
+    const isContained = Math.min(key.length, normalized.length) >= 8 && (key.includes(normalized) || normalized.includes(key));
+    if (isContained || isSameTopic(key, normalized)) match = key;
+  }
+  return match;
 }
 
 function compareText(a: string, b: string): number {

@@ -224,7 +224,11 @@ describe('createBoundaryDetector()', () => {
       });
 
       it('is not recognised by the English pack alone', () => {
-        expect(strengths([assistant('xong rồi'), user('ok')])[0]).toBe('moderate');
+        expect(strengths([assistant('xong rồi'), user('ok')], createBoundaryDetector({ patterns: englishPatterns }))[0]).toBe('moderate');
+      });
+
+      it('is recognised by the default patterns', () => {
+        expect(strengths([assistant('xong rồi'), user('ok')])[0]).toBe('strong');
       });
     });
   });

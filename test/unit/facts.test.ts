@@ -69,3 +69,20 @@ describe('FactStore', () => {
     });
   });
 });
+
+describe('FactStore task and topic matching', () => {
+  it('marks an open task done when the completion words it differently', () => {
+    const store = createFactStore({ counter });
+    store.applyTasks({ updates: [{ title: 'Can you look at getting the test suite green again', status: 'open' }], source: { from: 1, to: 1 } });
+    store.applyTasks({ updates: [{ title: 'getting the test suite green again', status: 'done' }], source: { from: 2, to: 2 } });
+    expect(store.tasks()).toHaveLength(1);
+    expect(store.tasks()[0]?.status).toBe('done');
+  });
+
+  it('keeps two distinct facts that merely share words', () => {
+    const store = createFactStore({ counter });
+    store.apply({ updates: [{ category: 'constraints', value: 'CI jest runs must use --maxWorkers=2 or CI runs out of memory' }], source: { from: 1, to: 1 }, seq: 2 });
+    store.apply({ updates: [{ category: 'constraints', value: 'CI must finish jest runs in under ten minutes on the shared runners' }], source: { from: 3, to: 3 }, seq: 4 });
+    expect(store.facts()).toHaveLength(2);
+  });
+});
