@@ -33,6 +33,9 @@ manager.on('graduation-end', (report) => reports.push(report));
 let fallbacks = 0;
 manager.on('summarizer-fallback', () => (fallbacks += 1));
 
+// Retention probes (synthetic sessions only): facts stated in the conversation, with the
+// keywords that must still be in the window for the fact to count as kept.
+const probes = new Map<string, { keywords: readonly string[]; supersededBy?: string }>();
 const start = firstTime(lines);
 let naive = 0;
 let nextMark = INTERVAL_MINUTES;
@@ -40,8 +43,8 @@ let events = 0;
 
 console.log(`Mobius demo: replaying ${file.split('/').slice(-2).join('/')} (${lines.length} events)`);
 console.log(`budget ${format(BUDGET)} tokens, extractive summarizer (offline), naive = full history verbatim\n`);
-console.log(row(['time', 'prefix', 'facts', 'pins', 'T1', 'files', 'T0', 'window', 'naive', 'naive÷window', 'graduated']));
-console.log(row(['----', '------', '-----', '----', '--', '-----', '--', '------', '-----', '------------', '---------']));
+console.log(row(['time', 'prefix', 'facts', 'pins', 'T1', 'files', 'T0', 'window', 'naive', 'naive÷window', 'graduated', 'probes kept']));
+console.log(row(['----', '------', '-----', '----', '--', '-----', '--', '------', '-----', '------------', '---------', '-----------']));
 
 let built: BuiltContext | undefined;
 for (const [index, line] of lines.entries()) {
@@ -49,6 +52,11 @@ for (const [index, line] of lines.entries()) {
   while (minutes !== undefined && minutes >= nextMark) {
     built = await checkpoint(nextMark);
     nextMark += INTERVAL_MINUTES;
+  }
+  if (line.type === 'probe' && typeof line.id === 'string') {
+    probes.set(line.id, { keywords: line.answer_keywords ?? [] });
+    const old = typeof line.supersedes === 'string' ? probes.get(line.supersedes) : undefined;
+    if (old !== undefined) old.supersededBy = line.id;
   }
   if (replayer.apply(line)) {
     events += 1;
@@ -99,8 +107,28 @@ async function checkpoint(mark: number, isFinal = false): Promise<BuiltContext> 
     format(naive),
     `${(naive / window.tokens.total).toFixed(1)}×`,
     String(reports.length),
+    retention(window),
   ]));
   return window;
+}
+
+function retention(window: BuiltContext): string {
+  if (probes.size === 0) return 'n/a';
+  const text = window.messages.map((message) => message.content).join('\n');
+  let kept = 0;
+  let total = 0;
+  for (const probe of probes.values()) {
+    if (probe.supersededBy !== undefined) continue; // the newest value of a chain is what counts
+    total += 1;
+    if (probe.keywords.every((keyword) => keywordPattern(keyword).test(text))) kept += 1;
+  }
+  return `${kept}/${total}`;
+}
+
+function keywordPattern(keyword: string): RegExp {
+  // As in the corpus: case-insensitive, not glued to word characters (`5s` does not match `15s`).
+  const escaped = keyword.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![A-Za-z0-9_.])${escaped}(?![A-Za-z0-9_])`, 'i');
 }
 
 function naiveTokens(line: SessionLine): number {
@@ -123,7 +151,7 @@ function minutesOf(line: SessionLine | undefined, index: number): number | undef
 }
 
 function row(cells: readonly string[]): string {
-  const widths = [8, 7, 6, 5, 6, 7, 6, 16, 10, 13, 9];
+  const widths = [8, 7, 6, 5, 6, 7, 6, 16, 10, 13, 9, 12];
   return cells.map((cell, index) => cell.padStart(widths[index] ?? 8)).join(' ');
 }
 

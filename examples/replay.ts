@@ -62,12 +62,25 @@ export function createReplayer(manager: ContextManager): {
   const count = (bucket: Record<string, number>, key: string): void => {
     bucket[key] = (bucket[key] ?? 0) + 1;
   };
-  const isOpen = (path: string): boolean => manager.state().files.some((file) => file.path === path);
-  const at = (line: SessionLine): { at?: string } => (typeof line.ts === 'string' ? { at: line.ts } : {});
+  // Tracked from events: state() copies the whole archive, which would make a replay quadratic.
+  const open = new Set(manager.state().files.map((file) => file.path));
+  manager.on('file-open', (event) => open.add(event.file.path));
+  manager.on('file-close', (event) => open.delete(event.path));
+  const isOpen = (path: string): boolean => open.has(path);
+  const at = (line: SessionLine): { at?: string } => (typeof line.ts === 'string' ? { at: withZone(line.ts) } : {});
   const toolCall = (line: SessionLine, name: string, input: Record<string, unknown>, output: string, isError: boolean): void => {
     const id = `call-${(callNumber += 1)}`;
     manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id, name, input: JSON.parse(JSON.stringify(input)) as never }], ...at(line) });
     manager.addToolResult({ callId: id, output, isError, ...at(line) });
+  };
+  // After an edit whose result the transcript does not show, the file's content is unknown: close
+  // it rather than keep presenting the old content as current.
+  const forget = (line: SessionLine, path: string): void => {
+    contents.delete(path);
+    if (isOpen(path)) {
+      manager.closeFile({ path, ...at(line) });
+      count(stats.skipped, 'file closed: content no longer known');
+    }
   };
   const setContent = (line: SessionLine, path: string, content: string, reason?: string): void => {
     if (isOpen(path)) manager.updateFile({ path, content, ...(reason === undefined ? {} : { reason }), ...at(line) });
@@ -99,20 +112,32 @@ export function createReplayer(manager: ContextManager): {
         }
         case 'file_edit': {
           const path = line.path ?? 'unknown';
-          if (typeof line.after === 'string') {
-            if (typeof line.before === 'string' && !isOpen(path)) manager.openFile({ path, content: line.before, ...at(line) });
+          const error = typeof line['error'] === 'string' ? line['error'] : undefined;
+          if (error !== undefined || line['applied'] === false) {
+            // The edit failed: the file is unchanged, the attempt is history.
+            toolCall(line, 'edit_file', editInput(line, path), error ?? 'not applied', true);
+            count(stats.skipped, 'failed edit (tool call; content unchanged)');
+          } else if (typeof line.after === 'string') {
+            const before = typeof line.before === 'string' ? line.before : contents.get(path);
+            if (before !== undefined && !isOpen(path)) manager.openFile({ path, content: before, ...at(line) });
             setContent(line, path, line.after);
           } else if (typeof line.search === 'string' && typeof line.replace === 'string') {
             const current = contents.get(path);
-            if (current !== undefined && isOpen(path) && current.includes(line.search)) {
-              setContent(line, path, current.replace(line.search, line.replace));
+            if (current !== undefined && line.search.length > 0 && current.includes(line.search)) {
+              // The harness knows the file (an integration would read it from disk): reopen it if
+              // it was closed, so the edit is recorded as a diff against its current content.
+              if (!isOpen(path)) manager.openFile({ path, content: current, ...at(line) });
+              const replacement = line.replace;
+              setContent(line, path, current.replace(line.search, () => replacement));
             } else {
-              toolCall(line, 'edit_file', { path, search: line.search, replace: line.replace }, typeof line['error'] === 'string' ? String(line['error']) : 'applied', typeof line['error'] === 'string');
+              toolCall(line, 'edit_file', editInput(line, path), 'applied', false);
               count(stats.skipped, 'search/replace on unknown content (tool call)');
+              forget(line, path);
             }
           } else {
             manager.addNote({ content: `[edited ${path}; ${typeof line.patch === 'string' ? 'patch' : 'content'} not logged]`, ...at(line) });
             count(stats.skipped, 'edit without content (note only)');
+            forget(line, path);
           }
           break;
         }
@@ -133,5 +158,21 @@ export function createReplayer(manager: ContextManager): {
       count(stats.recorded, line.type);
       return true;
     },
+  };
+}
+
+// --- Internal helpers ---
+
+// Some transcripts (aider) log local times without a zone; Mobius wants ISO-8601 with one.
+function withZone(ts: string): string {
+  return /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(ts) ? `${ts}Z` : ts;
+}
+
+function editInput(line: SessionLine, path: string): Record<string, unknown> {
+  return {
+    path,
+    ...(typeof line.search === 'string' ? { search: line.search } : {}),
+    ...(typeof line.replace === 'string' ? { replace: line.replace } : {}),
+    ...(typeof line.patch === 'string' ? { patch: line.patch } : {}),
   };
 }
