@@ -6,6 +6,7 @@ import { defaultPatterns } from './boundaries/patterns/default.js';
 import type { BuiltContext } from './build/window-builder.js';
 import { createWindowBuilder } from './build/window-builder.js';
 import { CorruptStateError, InvalidArgumentError, MobiusError, StorageError, describeValue } from './errors.js';
+import { parse } from './validation.js';
 import type { ContextEvents, GraduatedItem, GraduationReport } from './events.js';
 import { planChunk, restoreIdentifiers, summarizeSafely } from './graduation/graduator.js';
 import type { ContextManagerOptions, ResolvedOptions, TokenBudget } from './options.js';
@@ -805,29 +806,6 @@ const pinSchema = z.strictObject({ text: z.string().trim().min(1).max(2_000) });
 const unpinSchema = z.strictObject({ id: z.string().min(1) });
 const buildSchema = z.strictObject({ budget: tokenBudgetSchema.optional() });
 const snapshotSchema = z.object({ formatVersion: z.number().int(), seq: z.number().int().min(0), state: z.unknown() });
-
-function parse<T>(schema: z.ZodType<T>, input: unknown, method: string, example: string): T {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const first = result.error.issues[0];
-  const path = first?.path.join('.') ?? '';
-  const value = path === '' ? input : getPath(input, first?.path ?? []);
-  throw new InvalidArgumentError({
-    parameter: path === '' ? 'input' : path,
-    value,
-    message: `${method}(): invalid input${path === '' ? '' : ` at \`${path}\``}, got ${describeValue(value)}:\n${z.prettifyError(result.error)}\nExample: ${example}.`,
-    cause: result.error,
-  });
-}
-
-function getPath(input: unknown, path: readonly PropertyKey[]): unknown {
-  let current: unknown = input;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
-}
 
 function resolveOptions(options: ContextManagerOptions): ResolvedOptions {
   const { initialState: _ignored, ...rest } = options as ContextManagerOptions & { initialState?: unknown };

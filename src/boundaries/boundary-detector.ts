@@ -1,6 +1,7 @@
 import type { Entry } from '../types.js';
-import { matcherFor, type PatternMatcher, type PatternPack } from './pattern-pack.js';
+import { matcherFor, patternOptionsSchema, type PatternMatcher, type PatternPack } from './pattern-pack.js';
 import { defaultPatterns } from './patterns/default.js';
+import { parse } from '../validation.js';
 
 /**
  * How good a gap between two T0 entries is as a cut point, from best to unusable:
@@ -62,7 +63,8 @@ export function compareStrength(a: BoundaryStrength, b: BoundaryStrength): numbe
  * ```
  */
 export function createBoundaryDetector(options: BoundaryDetectorOptions = {}): BoundaryDetector {
-  const matcher = matcherFor(options.patterns ?? defaultPatterns);
+  const parsed = parse(patternOptionsSchema, options, 'createBoundaryDetector', 'createBoundaryDetector({ patterns: defaultPatterns })');
+  const matcher = matcherFor(parsed.patterns ?? defaultPatterns);
   return {
     scoreGaps: (entries: readonly Entry[]): BoundaryScore[] => scoreAll(entries, matcher),
   };

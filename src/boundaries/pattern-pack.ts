@@ -1,3 +1,4 @@
+import { z } from 'zod';
 /**
  * One pattern of a {@link PatternPack}: a phrase or a regular expression.
  *
@@ -126,6 +127,24 @@ export const EMPTY_PATTERN_PACK: PatternPack = {
   filler: [],
   traceContinuation: [],
 };
+
+const patternSchema = z.union([z.string().min(1), z.instanceof(RegExp)]);
+
+/** Validates `{ patterns? }` options: every group an array of non-empty phrases or regexes. @internal */
+export const patternOptionsSchema: z.ZodType<{ patterns?: PatternPack | undefined }> = z.strictObject({
+  patterns: z
+    .custom<PatternPack>(
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        PATTERN_GROUPS.every((group) => {
+          const list = (value as Record<string, unknown>)[group];
+          return Array.isArray(list) && list.every((item) => patternSchema.safeParse(item).success);
+        }),
+      'expected a PatternPack: every group an array of phrases or RegExps (build one with mergePatternPacks(defaultPatterns, { … }))',
+    )
+    .optional(),
+});
 
 /**
  * Merges pattern packs group by group, keeping the order of the packs and dropping duplicate

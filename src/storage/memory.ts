@@ -1,5 +1,7 @@
 import type { SessionEvent } from '../session-event.js';
 import type { SessionSnapshot, Storage } from './storage.js';
+import { parse } from '../validation.js';
+import { z } from 'zod';
 
 /** Options for {@link createMemoryStorage}. */
 export interface MemoryStorageOptions {
@@ -12,10 +14,11 @@ export interface MemoryStorageOptions {
  * JSON so that later mutations by the caller cannot change what was stored.
  */
 export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage {
+  const parsed = parse(z.strictObject({ name: z.string().min(1).optional() }), options, 'createMemoryStorage', "createMemoryStorage({ name: 'memory' })");
   const logs = new Map<string, SessionEvent[]>();
   const snapshots = new Map<string, string>();
   return {
-    name: options.name ?? 'memory',
+    name: parsed.name ?? 'memory',
     append(sessionId, events) {
       const log = logs.get(sessionId) ?? [];
       const copies = events.map((event) => clone(event));

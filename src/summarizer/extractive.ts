@@ -10,6 +10,8 @@ import {
 } from '../graduation/retention.js';
 import type { Entry, FactUpdate, JsonValue, Summary, TaskUpdate, ToolCall } from '../types.js';
 import type { SummarizeRequest, SummarizeResult, Summarizer } from './summarizer.js';
+import { parse } from '../validation.js';
+import { patternOptionsSchema } from '../boundaries/pattern-pack.js';
 
 /** Options for {@link createExtractiveSummarizer}. */
 export interface ExtractiveSummarizerOptions {
@@ -55,7 +57,8 @@ export const SUMMARY_SECTIONS: readonly SummarySection[] = [
  * ```
  */
 export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions = {}): Summarizer {
-  const patterns = options.patterns ?? defaultPatterns;
+  const parsed = parse(patternOptionsSchema, options, 'createExtractiveSummarizer', 'createExtractiveSummarizer({ patterns: defaultPatterns })');
+  const patterns = parsed.patterns ?? defaultPatterns;
   return {
     name: 'extractive',
     summarize: (request: SummarizeRequest): SummarizeResult =>

@@ -1,5 +1,7 @@
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { parse } from '../validation.js';
+import { z } from 'zod';
 
 /** Counts tokens. Implement it to match a model family that `gpt-tokenizer` does not cover. */
 export interface TokenCounter {
@@ -29,7 +31,8 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
  * whitespace) are counted in slices so that counting stays linear.
  */
 export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
-  const encoding = options.encoding ?? encodingForModel(options.model);
+  const parsed = parse(tokenCounterOptionsSchema, options, 'createTokenCounter', "createTokenCounter({ model: 'gpt-4o' })");
+  const encoding = parsed.encoding ?? encodingForModel(parsed.model);
   const countRaw = encoding === 'cl100k_base' ? countCl100k : countO200k;
   return {
     name: encoding,
@@ -48,6 +51,11 @@ export function encodingForModel(model: string | undefined): EncodingName {
 }
 
 // --- Internal helpers ---
+
+const tokenCounterOptionsSchema = z.strictObject({
+  model: z.string().min(1).optional(),
+  encoding: z.enum(['o200k_base', 'cl100k_base']).optional(),
+});
 
 const NO_SPECIAL = { disallowedSpecial: new Set<string>() };
 const LONG_RUN = /\S{256,}/g;

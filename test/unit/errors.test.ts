@@ -49,3 +49,13 @@ describe('MobiusError', () => {
     expect(() => new ContextManager({ sessionId: '../etc' })).toThrow(InvalidArgumentError);
   });
 });
+
+describe('factory validation', () => {
+  it('rejects invalid factory options with a typed error and an example', async () => {
+    const { createTokenCounter, createExtractiveSummarizer, createBoundaryDetector } = await import('../../src/index.js');
+    expect(() => createTokenCounter({ encoding: 'p50k' as never })).toThrow(/createTokenCounter\(\): invalid input at `encoding`/);
+    expect(() => createMemoryStorage({ nam: 'x' } as never)).toThrow(InvalidArgumentError);
+    expect(() => createExtractiveSummarizer({ patterns: { completion: [''] } as never })).toThrow(/PatternPack/);
+    expect(() => createBoundaryDetector({ patterns: 5 as never })).toThrow(/Example: createBoundaryDetector/);
+  });
+});
