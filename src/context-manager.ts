@@ -5,7 +5,10 @@ import type { BoundaryDetector } from './boundaries/boundary-detector.js';
 import { defaultPatterns } from './boundaries/patterns/default.js';
 import type { BuiltContext } from './build/window-builder.js';
 import { createWindowBuilder } from './build/window-builder.js';
-import { CorruptStateError, InvalidArgumentError, MobiusError, StorageError, describeValue } from './errors.js';
+import type { RecalledBlock } from './build/window-builder.js';
+import { createBm25Retriever, recallDocumentOf } from './tiers/recall.js';
+import type { RecallHit, Retriever } from './tiers/recall.js';
+import { ConflictError, CorruptStateError, InvalidArgumentError, MobiusError, StorageError, describeValue } from './errors.js';
 import { parse } from './validation.js';
 import type { ContextEvents, GraduatedItem, GraduationReport } from './events.js';
 import { planChunk, restoreIdentifiers, summarizeSafely } from './graduation/graduator.js';
@@ -20,8 +23,8 @@ import {
 } from './options.js';
 import type { SessionEvent } from './session-event.js';
 import type { EventEffects, SessionView, SessionViewData } from './session-view.js';
-import { createSessionView } from './session-view.js';
-import type { SessionSnapshot, Storage } from './storage/storage.js';
+import { createSessionView, renderSummary } from './session-view.js';
+import type { SessionSnapshot, Storage, VersionInfo } from './storage/storage.js';
 import { isStorage } from './storage/storage.js';
 import { createExtractiveSummarizer } from './summarizer/extractive.js';
 import type { Summarizer } from './summarizer/summarizer.js';
@@ -34,6 +37,7 @@ import type {
   JsonValue,
   OpenFile,
   Pin,
+  SequenceRange,
   Summary,
   Task,
   ToolCall,
@@ -102,6 +106,16 @@ export interface CloseFileInput {
   at?: string | undefined;
 }
 
+/** Options of {@link ContextManager.recall}. */
+export interface RecallOptions {
+  /** Most hits returned. @default 5 */
+  limit?: number | undefined;
+  /** Most tokens of hit text returned (and shown). @default 2_000 */
+  maxTokens?: number | undefined;
+  /** Also place the hits in a "recalled" block of the next `build()`. @default false */
+  show?: boolean | undefined;
+}
+
 /** Options of {@link ContextManager.build}. */
 export interface BuildOptions {
   /** Total tokens the window may use, or a fraction of the context window. @default the `budget` option */
@@ -155,7 +169,12 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   readonly #summarizer: Summarizer;
   readonly #fallback: Summarizer;
   readonly #detector: BoundaryDetector;
-  readonly #view: SessionView;
+  #view: SessionView;
+  readonly #retriever: Retriever;
+  readonly #constructorOptions: ContextManagerOptions;
+  #indexing: Promise<void> = Promise.resolve();
+  readonly #recallItems = new Map<string, { item: ArchivedItem; text: string; source: SequenceRange; tokens?: number }>();
+  #recalled: RecalledBlock | undefined;
   readonly #builder: ReturnType<typeof createWindowBuilder>;
   #graduation: Promise<void> = Promise.resolve();
   #isGraduating = false;
@@ -163,6 +182,9 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   #unsaved: SessionEvent[] = [];
   #lastReport: GraduationReport | undefined;
   #listenerErrors: unknown[] = [];
+  /** The storage version this manager last loaded or saved (0: none), for optimistic concurrency. */
+  #storageVersion = 0;
+  #lastAppendError: unknown;
 
   /**
    * Creates a manager. Does no I/O and starts no timers.
@@ -176,13 +198,11 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     this.#fallback = createExtractiveSummarizer({ patterns });
     this.#summarizer = this.#options.summarizer ?? this.#fallback;
     this.#detector = createBoundaryDetector({ patterns });
-    this.#view = createSessionView({
-      counter: this.#counter,
-      maxEntryTokens: this.#options.maxEntryTokens,
-      scratchpadBudget: this.#options.budgets.scratchpad,
-      autoCloseAfter: this.#options.autoCloseAfter,
-      initial: (options as { initialState?: SessionViewData }).initialState,
-    });
+    const { initialState, ...constructorOptions } = options as ContextManagerOptions & { initialState?: SessionViewData };
+    this.#constructorOptions = constructorOptions;
+    this.#view = this.#createView(initialState);
+    this.#retriever = this.#options.retriever ?? createBm25Retriever();
+    this.#index(this.#view.tiers.archive.items());
     this.#builder = createWindowBuilder({
       counter: this.#counter,
       systemPrompt: this.#options.systemPrompt,
@@ -222,8 +242,9 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     }
     const manager = new ContextManager({
       ...options,
-      ...(parsed.data.state === null ? {} : { initialState: parsed.data.state as SessionViewData }),
+      ...(snapshot === null ? {} : { initialState: validateSnapshot(snapshot, sessionId, storage) }),
     } as ContextManagerOptions);
+    manager.#storageVersion = parsed.data.version ?? 0;
     for (const event of events) {
       // A retried append may have stored an event twice: the first copy wins.
       if (event.seq <= manager.#view.lastSeq) continue;
@@ -440,7 +461,8 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       }
       budget = resolved;
     }
-    const built = this.#builder.build(budget, this.#view.tiers, this.#view.scratchpad);
+    const built = this.#builder.build(budget, this.#view.tiers, this.#view.scratchpad, this.#recalled);
+    this.#recalled = undefined;
     const { omitted } = built;
     if (omitted.entries + omitted.summaries + omitted.facts + omitted.files > 0 || omitted.isPinsOmitted) {
       this.#emitSafely('window-trim', { budget, omitted });
@@ -465,24 +487,198 @@ export class ContextManager extends EventEmitter<ContextEvents> {
    * @throws {MobiusError} with code `UNSUPPORTED` when no storage is configured.
    * @throws {StorageError} when the storage fails; the in-memory state is intact.
    */
-  async save(): Promise<void> {
-    const storage = this.#options.storage;
-    if (storage === undefined) {
-      throw new MobiusError('UNSUPPORTED', 'save(): no `storage` is configured. Pass one to the constructor, e.g. new ContextManager({ storage: createMemoryStorage() }).');
-    }
+  async save(options: { label?: string | undefined } = {}): Promise<void> {
+    const parsed = parse(saveSchema, options, 'save', "save({ label: 'after the refactor' })");
+    const storage = this.#requireStorage('save');
     await this.settle();
     if (this.#unsaved.length > 0) {
+      if (ConflictError.isInstance(this.#lastAppendError)) throw this.#lastAppendError;
       throw new StorageError({ storage: storage.name, operation: 'append', message: `save(): ${this.#unsaved.length} events could not be appended to storage "${storage.name}"; the snapshot was not written so that the log stays complete. Fix the storage and call save() again.` });
     }
-    const snapshot: SessionSnapshot = { formatVersion: SNAPSHOT_FORMAT_VERSION, seq: this.#view.lastSeq, state: this.#view.toJSON() };
+    const snapshot: SessionSnapshot = {
+      formatVersion: SNAPSHOT_FORMAT_VERSION,
+      seq: this.#view.lastSeq,
+      state: this.#view.toJSON(),
+      ...(parsed.label === undefined ? {} : { label: parsed.label }),
+    };
     try {
-      await storage.saveSnapshot(this.#options.sessionId, JSON.parse(JSON.stringify(snapshot)) as SessionSnapshot);
+      const version = await storage.saveSnapshot(this.#options.sessionId, JSON.parse(JSON.stringify(snapshot)) as SessionSnapshot, {
+        expectedVersion: this.#storageVersion,
+      });
+      this.#storageVersion = typeof version === 'number' ? version : this.#storageVersion + 1;
     } catch (error) {
+      if (ConflictError.isInstance(error)) throw error;
       const wrapped = storageError(storage, 'saveSnapshot', error);
       this.#emitSafely('storage-error', { error: wrapped, operation: 'saveSnapshot' });
       this.#listenerErrors = [];
       throw wrapped;
     }
+  }
+
+  /**
+   * Searches the archive (everything that left the window) and returns the best matches with the
+   * sequence range each covers. With `show: true` the hits are also placed in a "recalled" block
+   * of the next `build()`, within its budget.
+   * @throws {InvalidArgumentError} when the query is empty or an option is invalid.
+   */
+  async recall(query: string, options: RecallOptions = {}): Promise<readonly RecallHit[]> {
+    const parsed = parse(recallSchema, { query, ...options }, 'recall', "recall('db timeout', { limit: 5 })");
+    const limit = parsed.limit ?? 5;
+    const maxTokens = parsed.maxTokens ?? 2_000;
+    await this.#indexing;
+    const found = await this.#retriever.search({ query: parsed.query, limit: limit * 2 });
+    const hits: RecallHit[] = [];
+    let used = 0;
+    for (const { id, score } of found) {
+      const known = this.#recallItems.get(id);
+      if (known === undefined) continue;
+      known.tokens ??= this.#counter.count(known.text);
+      if (used + known.tokens > maxTokens) continue;
+      used += known.tokens;
+      hits.push({ id, item: known.item, score, text: known.text, source: known.source });
+      if (hits.length >= limit) break;
+    }
+    if (parsed.show === true && hits.length > 0) {
+      const text = hits.map((hit) => `- [${hit.id}, #${hit.source.from}–${hit.source.to}] ${hit.text}`).join('\n');
+      this.#recalled = { text, tokens: this.#counter.count(text) };
+    }
+    return hits;
+  }
+
+  /**
+   * Re-expands an item into the original entries it came from (provenance): a summary id (T1 or
+   * archived), a fact key (current or `fact:<key>@<seq>` from recall), or an entry id `e<seq>`.
+   * @throws {InvalidArgumentError} when no item has that id.
+   */
+  expand(itemId: string): readonly Entry[] {
+    const parsed = parse(expandSchema, { itemId }, 'expand', "expand('s42')");
+    const id = parsed.itemId;
+    const tiers = this.#view.tiers;
+    const archive = tiers.archive.items();
+    const all = (): Entry[] => [...archive.flatMap((item) => (item.type === 'entry' ? [item.entry] : [])), ...tiers.entries()];
+    const inRange = (range: SequenceRange): Entry[] =>
+      all().filter((entry) => entry.seq >= range.from && entry.seq <= range.to).sort((a, b) => a.seq - b.seq);
+    const entryMatch = /^e(\d+)$/.exec(id);
+    if (entryMatch !== null) return inRange({ from: Number(entryMatch[1]), to: Number(entryMatch[1]) });
+    const summaryIds = new Set([id]);
+    const isSummary = tiers.summaries().some((summary) => summary.id === id) || archive.some((item) => item.type === 'summary' && item.summary.id === id);
+    if (isSummary) {
+      // A consolidated summary stands for the summaries it merged, and so on down to entries.
+      for (let isGrowing = true; isGrowing; ) {
+        isGrowing = false;
+        for (const item of archive) {
+          if (item.type === 'summary' && summaryIds.has(item.summaryId) && !summaryIds.has(item.summary.id)) {
+            summaryIds.add(item.summary.id);
+            isGrowing = true;
+          }
+        }
+      }
+      return archive.flatMap((item) => (item.type === 'entry' && summaryIds.has(item.summaryId) ? [item.entry] : [])).sort((a, b) => a.seq - b.seq);
+    }
+    const factKey = id.startsWith('fact:') ? id.slice(5).replace(/@\d+$/, '') : id;
+    const archivedFact = archive.find((item) => item.type === 'fact' && `fact:${item.key}@${item.archivedAt}` === id);
+    if (archivedFact?.type === 'fact') return inRange(archivedFact.source);
+    const fact = tiers.facts.get(factKey);
+    if (fact !== undefined) return inRange(fact.source);
+    throw new InvalidArgumentError({
+      parameter: 'itemId',
+      value: id,
+      message: `expand(): no summary, fact or entry has id ${describeValue(id)}. Use an id from state().summaries, state().facts (its key), or recall().`,
+    });
+  }
+
+  /**
+   * Returns a recap of the session as text: `'brief'` (tasks and facts), `'full'` (plus every
+   * summary, archived ones included, oldest first) or `{ topic }` (what the archive holds on it).
+   * @throws {InvalidArgumentError} when the level is invalid.
+   */
+  async recap(level: 'brief' | 'full' | { readonly topic: string } = 'brief'): Promise<string> {
+    const parsed = parse(recapSchema, level, 'recap', "recap('brief')");
+    if (typeof parsed === 'object') {
+      const hits = await this.recall(parsed.topic, { limit: 8, maxTokens: 3_000 });
+      if (hits.length === 0) return `Nothing in the archive about "${parsed.topic}".`;
+      return [`Recap on "${parsed.topic}":`, ...hits.map((hit) => `- [#${hit.source.from}–${hit.source.to}] ${hit.text}`)].join('\n');
+    }
+    const tiers = this.#view.tiers;
+    const facts = tiers.facts.render({ maxTokens: this.#options.budgets.facts }).text;
+    const parts = ['Recap (brief):', facts.length > 0 ? facts : '(no facts or tasks yet)'];
+    if (parsed === 'full') {
+      const archived = tiers.archive.items().flatMap((item) => (item.type === 'summary' ? [item.summary] : []));
+      const summaries = [...archived, ...tiers.summaries()].sort((a, b) => a.source.from - b.source.from || a.level - b.level);
+      parts[0] = 'Recap (full):';
+      for (const summary of summaries) parts.push(renderSummary(summary));
+    }
+    return parts.join('\n\n');
+  }
+
+  /**
+   * Lists the versions saved in storage, newest first.
+   * @throws {MobiusError} with code `UNSUPPORTED` when the storage has no versions.
+   */
+  async listVersions(): Promise<readonly VersionInfo[]> {
+    const storage = this.#requireStorage('listVersions');
+    if (storage.listVersions === undefined) throw unsupported(storage, 'listVersions');
+    try {
+      return await storage.listVersions(this.#options.sessionId);
+    } catch (error) {
+      throw storageError(storage, 'listVersions', error);
+    }
+  }
+
+  /**
+   * Saves an immutable, named checkpoint of the session and returns its version.
+   * @throws {StorageError} or {ConflictError} when saving fails; nothing changes.
+   */
+  async snapshot(label: string): Promise<VersionInfo> {
+    const parsed = parse(labelSchema, { label }, 'snapshot', "snapshot('before refactor')");
+    await this.save({ label: parsed.label });
+    return { version: this.#storageVersion, seq: this.#view.lastSeq, label: parsed.label };
+  }
+
+  /**
+   * Rolls the session back to a saved version: the tiers and open files become what they were,
+   * and a new version is saved so that storage agrees. The events recorded since stay in the
+   * log (nothing is deleted); new records continue after them.
+   * @throws {InvalidArgumentError} when the version does not exist.
+   */
+  async rollback(version: number): Promise<void> {
+    const parsed = parse(versionSchema, { version }, 'rollback', 'rollback(3)');
+    const storage = this.#requireStorage('rollback');
+    await this.settle();
+    let snapshot: SessionSnapshot | null;
+    try {
+      snapshot = await storage.loadSnapshot(this.#options.sessionId, { version: parsed.version });
+    } catch (error) {
+      throw storageError(storage, 'loadSnapshot', error);
+    }
+    if (snapshot === null) {
+      throw new InvalidArgumentError({ parameter: 'version', value: parsed.version, message: `rollback(): session ${describeValue(this.#options.sessionId)} has no version ${parsed.version}. Pick one from listVersions().` });
+    }
+    const data = validateSnapshot(snapshot, this.#options.sessionId, storage);
+    const floor = this.#view.lastSeq;
+    this.#view = this.#createView({ ...data, lastSeq: Math.max(data.lastSeq, floor) });
+    this.#recallItems.clear();
+    this.#indexing = Promise.resolve();
+    this.#index(this.#view.tiers.archive.items());
+    await this.save({ label: `rollback to version ${parsed.version}` });
+  }
+
+  /**
+   * Starts a new session from a saved version of this one (a fork); the original is untouched.
+   * @throws {InvalidArgumentError} when the version does not exist or the new id is invalid.
+   */
+  async fork(options: { version?: number | undefined; sessionId: string }): Promise<ContextManager> {
+    const parsed = parse(forkSchema, options, 'fork', "fork({ version: 3, sessionId: 'experiment' })");
+    const storage = this.#requireStorage('fork');
+    await this.settle();
+    const snapshot = await storage.loadSnapshot(this.#options.sessionId, parsed.version === undefined ? {} : { version: parsed.version });
+    if (snapshot === null) {
+      throw new InvalidArgumentError({ parameter: 'version', value: parsed.version, message: `fork(): session ${describeValue(this.#options.sessionId)} has no saved version${parsed.version === undefined ? '' : ` ${parsed.version}`}. Call save() or snapshot() first.` });
+    }
+    const data = validateSnapshot(snapshot, this.#options.sessionId, storage);
+    const forked = new ContextManager({ ...this.#constructorOptions, sessionId: parsed.sessionId, initialState: data } as ContextManagerOptions);
+    await forked.save({ label: `fork of ${this.#options.sessionId} version ${snapshot.version ?? '?'}` });
+    return forked;
   }
 
   /** Returns a read-only view of everything the manager holds. */
@@ -523,6 +719,36 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   }
 
   // --- Internal helpers ---
+
+  #createView(initial: SessionViewData | undefined): SessionView {
+    return createSessionView({
+      counter: this.#counter,
+      maxEntryTokens: this.#options.maxEntryTokens,
+      scratchpadBudget: this.#options.budgets.scratchpad,
+      autoCloseAfter: this.#options.autoCloseAfter,
+      initial,
+    });
+  }
+
+  #index(items: readonly ArchivedItem[]): void {
+    const documents = items.map((item) => ({ item, document: recallDocumentOf(item) }));
+    for (const { item, document } of documents) {
+      this.#recallItems.set(document.id, { item, text: document.text, source: document.source });
+    }
+    if (documents.length === 0) return;
+    const retriever = this.#retriever;
+    this.#indexing = this.#indexing
+      .then(() => retriever.add(documents.map(({ document }) => ({ id: document.id, text: document.text }))))
+      .catch(() => undefined);
+  }
+
+  #requireStorage(method: string): Storage {
+    const storage = this.#options.storage;
+    if (storage === undefined) {
+      throw new MobiusError('UNSUPPORTED', `${method}(): no \`storage\` is configured. Pass one to the constructor, e.g. new ContextManager({ storage: createMemoryStorage() }).`);
+    }
+    return storage;
+  }
 
   // Listeners run after the state change is committed. One that throws must not stop the rest of
   // the method (eviction, graduation scheduling), so its error is rethrown at the end.
@@ -574,6 +800,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     if (effects.pin !== undefined) {
       this.#emitSafely(effects.pin.kind === 'add' ? 'pin-add' : 'pin-remove', { pin: effects.pin.pin });
       if (effects.pin.kind === 'remove') {
+        this.#index([{ type: 'pin', reason: 'unpinned', pin: effects.pin.pin, archivedAt: this.#view.lastSeq }]);
         this.#emitSafely('archive-add', { items: [{ type: 'pin', reason: 'unpinned', pin: effects.pin.pin, archivedAt: this.#view.lastSeq }] });
       }
     }
@@ -724,6 +951,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       isFallback: event.isFallback,
     };
     this.#lastReport = report;
+    this.#index([...graduation.removed, ...graduation.facts.archived]);
     this.#emitSafely('archive-add', { items: [...graduation.removed, ...graduation.facts.archived] });
     for (const fact of graduation.facts.added) this.#emitSafely('fact-add', { fact });
     for (const change of graduation.facts.superseded) this.#emitSafely('fact-supersede', { fact: change.fact, previous: change.previous });
@@ -767,7 +995,8 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       this.#unsaved = this.#unsaved.slice(batch.length);
     } catch (error) {
       // Keep the batch: the next append or save() retries it, so nothing recorded is lost.
-      this.#emitSafely('storage-error', { error: storageError(storage, 'append', error), operation: 'append' });
+      this.#lastAppendError = error;
+      this.#emitSafely('storage-error', { error: ConflictError.isInstance(error) ? error : storageError(storage, 'append', error), operation: 'append' });
       this.#reportBackgroundListenerErrors();
     }
   }
@@ -805,7 +1034,19 @@ const staleSchema = z.strictObject({ path: pathSchema, content: z.string() });
 const pinSchema = z.strictObject({ text: z.string().trim().min(1).max(2_000) });
 const unpinSchema = z.strictObject({ id: z.string().min(1) });
 const buildSchema = z.strictObject({ budget: tokenBudgetSchema.optional() });
-const snapshotSchema = z.object({ formatVersion: z.number().int(), seq: z.number().int().min(0), state: z.unknown() });
+const recallSchema = z.strictObject({
+  query: z.string().trim().min(1),
+  limit: z.number().int().positive().max(100).optional(),
+  maxTokens: z.number().int().positive().optional(),
+  show: z.boolean().optional(),
+});
+const expandSchema = z.strictObject({ itemId: z.string().min(1) });
+const recapSchema = z.union([z.literal('brief'), z.literal('full'), z.strictObject({ topic: z.string().trim().min(1) })]);
+const labelSchema = z.strictObject({ label: z.string().trim().min(1).max(200) });
+const saveSchema = z.strictObject({ label: z.string().trim().min(1).max(200).optional() });
+const versionSchema = z.strictObject({ version: z.number().int().positive() });
+const forkSchema = z.strictObject({ version: z.number().int().positive().optional(), sessionId: sessionIdSchema });
+const snapshotSchema = z.object({ formatVersion: z.number().int(), seq: z.number().int().min(0), state: z.unknown(), version: z.number().int().min(0).optional() });
 
 function resolveOptions(options: ContextManagerOptions): ResolvedOptions {
   const { initialState: _ignored, ...rest } = options as ContextManagerOptions & { initialState?: unknown };
@@ -841,10 +1082,39 @@ function resolveOptions(options: ContextManagerOptions): ResolvedOptions {
     summarizerRetries: parsed.summarizerRetries ?? DEFAULTS.summarizerRetries,
     tokenCounter: parsed.tokenCounter,
     patterns: parsed.patterns,
+    retriever: parsed.retriever,
     storage: parsed.storage,
     sessionId: parsed.sessionId ?? DEFAULTS.sessionId,
     clock: parsed.clock,
   };
+}
+
+function unsupported(storage: Storage, method: string): MobiusError {
+  return new MobiusError('UNSUPPORTED', `${method}(): storage "${storage.name}" does not keep versions. Use createMemoryStorage() or createFileStorage(), or implement listVersions().`);
+}
+
+const viewDataSchema = z.object({
+  lastSeq: z.number().int().min(0),
+  exchange: z.number().int().min(0),
+  pendingCalls: z.array(z.tuple([z.string(), z.string()])),
+  knownCalls: z.array(z.tuple([z.string(), z.string()])),
+  entrySeqs: z.array(z.number().int()),
+  tiers: z.object({ entries: z.array(z.unknown()), summaries: z.array(z.unknown()), pins: z.array(z.unknown()), facts: z.object({ facts: z.array(z.unknown()), tasks: z.array(z.unknown()) }), archive: z.array(z.unknown()) }),
+  scratchpad: z.object({ files: z.array(z.unknown()) }).passthrough(),
+});
+
+/** Checks the shape and format of a snapshot and returns its folded view. */
+function validateSnapshot(snapshot: SessionSnapshot, sessionId: string, storage: Storage): SessionViewData {
+  const parsed = snapshotSchema.safeParse(snapshot);
+  const state = parsed.success && parsed.data.formatVersion === SNAPSHOT_FORMAT_VERSION ? viewDataSchema.safeParse(parsed.data.state) : undefined;
+  if (state === undefined || !state.success) {
+    throw new CorruptStateError({
+      version: parsed.success ? parsed.data.formatVersion : undefined,
+      message: `the snapshot of session ${describeValue(sessionId)} in storage "${storage.name}" is not a valid format-${SNAPSHOT_FORMAT_VERSION} snapshot${state === undefined ? '' : `:\n${z.prettifyError(state.error)}`}. Roll back to another version (listVersions()) or start a new session id.`,
+      cause: state?.error ?? (parsed.success ? undefined : parsed.error),
+    });
+  }
+  return state.data as unknown as SessionViewData;
 }
 
 function storageError(storage: Storage, operation: string, error: unknown): StorageError {

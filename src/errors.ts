@@ -9,7 +9,8 @@ export type ErrorCode =
   | 'UNSUPPORTED'
   | 'STORAGE_FAILED'
   | 'SUMMARIZER_FAILED'
-  | 'CORRUPT_STATE';
+  | 'CORRUPT_STATE'
+  | 'CONFLICT';
 
 /**
  * Base class of every error Mobius throws. Test with `MobiusError.isInstance(error)`, which also
@@ -105,6 +106,31 @@ export class CorruptStateError extends MobiusError {
   /** Tells whether `error` is a {@link CorruptStateError}. */
   static override isInstance(error: unknown): error is CorruptStateError {
     return MobiusError.isInstance(error) && error.code === 'CORRUPT_STATE';
+  }
+}
+
+/**
+ * Thrown when another writer saved the same session first (optimistic concurrency). Nothing this
+ * manager recorded is lost: load the session again and re-apply the events it recorded since.
+ */
+export class ConflictError extends MobiusError {
+  override name = 'ConflictError';
+  /** The `name` of the storage that detected the conflict. */
+  readonly storage: string;
+  /** The version (or last seq) the writer expected. */
+  readonly expected: number;
+  /** The version (or last seq) found in storage. */
+  readonly actual: number;
+  constructor(options: { storage: string; expected: number; actual: number; message: string; cause?: unknown }) {
+    super('CONFLICT', options.message, { cause: options.cause });
+    this.storage = options.storage;
+    this.expected = options.expected;
+    this.actual = options.actual;
+  }
+
+  /** Tells whether `error` is a {@link ConflictError}. */
+  static override isInstance(error: unknown): error is ConflictError {
+    return MobiusError.isInstance(error) && error.code === 'CONFLICT';
   }
 }
 

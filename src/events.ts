@@ -1,4 +1,4 @@
-import type { MobiusError, StorageError, SummarizerError } from './errors.js';
+import type { ConflictError, MobiusError, StorageError, SummarizerError } from './errors.js';
 import type {
   ArchivedItem,
   Entry,
@@ -155,8 +155,8 @@ export interface WindowTrimEvent {
 
 /** Payload of `storage-error`: persisting failed; the in-memory state is intact. */
 export interface StorageErrorEvent {
-  /** The failure, wrapped; `cause` is what the storage threw. */
-  readonly error: StorageError;
+  /** The failure: a `StorageError` (its `cause` is what the storage threw), or a `ConflictError` when another writer got there first. */
+  readonly error: StorageError | ConflictError;
   /** Which storage method failed. */
   readonly operation: 'append' | 'saveSnapshot';
 }

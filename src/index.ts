@@ -2,6 +2,7 @@ export { ContextManager, SNAPSHOT_FORMAT_VERSION } from './context-manager.js';
 export type {
   BuildOptions,
   CloseFileInput,
+  RecallOptions,
   MessageInput,
   OpenFileInput,
   SessionState,
@@ -13,6 +14,7 @@ export type { BuiltContext } from './build/window-builder.js';
 export { DEFAULTS, KNOWN_CONTEXT_WINDOWS } from './options.js';
 export type { ContextManagerOptions, TierBudgets, TokenBudget } from './options.js';
 export {
+  ConflictError,
   CorruptStateError,
   InvalidArgumentError,
   MobiusError,
@@ -60,6 +62,7 @@ export type {
   Summary,
   Task,
   TaskStatus,
+  WindowOmissions,
   TaskUpdate,
   ToolCall,
 } from './types.js';
@@ -68,10 +71,12 @@ export type { EncodingName, TokenCounter, TokenCounterOptions } from './tokens/t
 export { isSummarizer } from './summarizer/summarizer.js';
 export type { SummarizeRequest, SummarizeResult, Summarizer } from './summarizer/summarizer.js';
 export { createExtractiveSummarizer } from './summarizer/extractive.js';
+export { createBm25Retriever } from './tiers/recall.js';
+export type { Bm25Options, RecallDocument, RecallHit, Retriever } from './tiers/recall.js';
 export { createMemoryStorage } from './storage/memory.js';
 export type { MemoryStorageOptions } from './storage/memory.js';
 export { isStorage } from './storage/storage.js';
-export type { SessionSnapshot, Storage } from './storage/storage.js';
+export type { SaveSnapshotOptions, SessionSnapshot, Storage, VersionInfo } from './storage/storage.js';
 export { createBoundaryDetector } from './boundaries/boundary-detector.js';
 export type { BoundaryDetector, BoundaryScore } from './boundaries/boundary-detector.js';
 export { mergePatternPacks } from './boundaries/pattern-pack.js';

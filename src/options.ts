@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PatternPack } from './boundaries/pattern-pack.js';
 import type { Storage } from './storage/storage.js';
 import type { Summarizer } from './summarizer/summarizer.js';
+import type { Retriever } from './tiers/recall.js';
 import { isSummarizer } from './summarizer/summarizer.js';
 import type { TokenCounter } from './tokens/token-counter.js';
 
@@ -53,6 +54,8 @@ export interface ContextManagerOptions {
   tokenCounter?: TokenCounter | undefined;
   /** Boundary and retention patterns; replaces the default (extend it with mergePatternPacks). @default defaultPatterns */
   patterns?: PatternPack | undefined;
+  /** Ranks archived items for `recall()`. @default createBm25Retriever() */
+  retriever?: Retriever | undefined;
   /** Persists the event log and snapshots. @default undefined (in memory only) */
   storage?: Storage | undefined;
   /** Session id used with `storage`. @default 'default' */
@@ -130,6 +133,7 @@ export interface ResolvedOptions {
   readonly summarizerRetries: number;
   readonly tokenCounter: TokenCounter | undefined;
   readonly patterns: PatternPack | undefined;
+  readonly retriever: Retriever | undefined;
   readonly storage: Storage | undefined;
   readonly sessionId: string;
   readonly clock: (() => string) | undefined;
@@ -183,6 +187,16 @@ export const contextManagerOptionsSchema: z.ZodType<unknown> = z.strictObject({
     .optional(),
   patterns: z
     .custom<PatternPack>((value) => typeof value === 'object' && value !== null, 'expected a PatternPack')
+    .optional(),
+  retriever: z
+    .custom<Retriever>(
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        typeof (value as { add?: unknown }).add === 'function' &&
+        typeof (value as { search?: unknown }).search === 'function',
+      'expected a Retriever with `add()` and `search()` (see createBm25Retriever())',
+    )
     .optional(),
   storage: z
     .custom<Storage>(

@@ -275,7 +275,7 @@ export type ContextMessage =
     };
 
 /** The blocks of a built window, in the order they are rendered. */
-export type BlockName = 'prefix' | 'facts' | 'pins' | 'summaries' | 'scratchpad' | 'working';
+export type BlockName = 'prefix' | 'facts' | 'pins' | 'summaries' | 'scratchpad' | 'recalled' | 'working';
 
 /** Tokens used by each block of a built window. */
 export type BlockTokens = { readonly [block in BlockName]: number };

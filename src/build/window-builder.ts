@@ -28,6 +28,12 @@ export interface BuiltContext {
   readonly omitted: WindowOmissions;
 }
 
+/** Text recalled from the archive for the next window, with its token count. @internal */
+export interface RecalledBlock {
+  readonly text: string;
+  readonly tokens: number;
+}
+
 /** Tier budgets used by the builder, in tokens. @internal */
 export interface BuilderBudgets {
   readonly facts: number;
@@ -49,7 +55,7 @@ export function createWindowBuilder(options: {
   systemPrompt: string;
   budgets: BuilderBudgets;
   scoreGaps: (entries: readonly Entry[]) => readonly BoundaryScore[];
-}): { build(budget: number, tiers: TierStore, scratchpad: Scratchpad): BuiltContext } {
+}): { build(budget: number, tiers: TierStore, scratchpad: Scratchpad, recalled?: RecalledBlock | undefined): BuiltContext } {
   const { counter, budgets } = options;
   const prefix = options.systemPrompt;
   const prefixTokens = counter.count(prefix);
@@ -59,6 +65,7 @@ export function createWindowBuilder(options: {
     pins: header('## Pinned'),
     summaries: header('## Earlier in this session'),
     scratchpad: header('## Open files (current content; history below records only changes)'),
+    recalled: header('## Recalled from the archive'),
   };
   const stubCache = new Map<string, { text: string; tokens: number }>();
   let unitCache: { entries: readonly Entry[]; length: number; lastSeq: number; units: readonly Unit[] } | undefined;
@@ -98,7 +105,7 @@ export function createWindowBuilder(options: {
   };
 
   return {
-    build(budget, tiers, scratchpad) {
+    build(budget, tiers, scratchpad, recalled) {
       let remaining = budget - MESSAGE_OVERHEAD_TOKENS - prefixTokens;
       if (remaining < 0) {
         throw new InvalidArgumentError({
@@ -108,7 +115,7 @@ export function createWindowBuilder(options: {
           message: `build(): \`budget\` ${describeValue(budget)} cannot hold the static prefix (${prefixTokens + MESSAGE_OVERHEAD_TOKENS} tokens). Pass a larger budget, e.g. build({ budget: 28_000 }), or shorten \`systemPrompt\`.`,
         });
       }
-      const blocks: Record<BlockName, number> = { prefix: prefixTokens + MESSAGE_OVERHEAD_TOKENS, facts: 0, pins: 0, summaries: 0, scratchpad: 0, working: 0 };
+      const blocks: Record<BlockName, number> = { prefix: prefixTokens + MESSAGE_OVERHEAD_TOKENS, facts: 0, pins: 0, summaries: 0, scratchpad: 0, recalled: 0, working: 0 };
 
       // 1. The newest T0 turn: the message the model must answer.
       const units = unitsOf(tiers.entries());
@@ -119,6 +126,17 @@ export function createWindowBuilder(options: {
         shownUnits.push(newest);
         workingUsed += newest.tokens;
         remaining -= newest.tokens;
+      }
+
+      // 1b. Items recalled from the archive for this turn: asked for explicitly, so kept early.
+      let recalledText = '';
+      if (recalled !== undefined && recalled.tokens > 0) {
+        const cost = recalled.tokens + headers.recalled.tokens + SEPARATOR_TOKENS;
+        if (cost <= remaining) {
+          recalledText = recalled.text;
+          blocks.recalled = cost;
+          remaining -= cost;
+        }
       }
 
       // 2. Pins.
@@ -248,12 +266,13 @@ export function createWindowBuilder(options: {
         const rendered = fileParts.map((part) => part.text ?? scratchpad.renderSection(part.path));
         sections.push(`${headers.scratchpad.text}\n${rendered.join('\n\n')}`);
       }
+      if (recalledText.length > 0) sections.push(`${headers.recalled.text}\n${recalledText}`);
       const system = sections.join('\n\n');
       const shownEntries = shownUnits
         .sort((a, b) => (a.entries[0]?.seq ?? 0) - (b.entries[0]?.seq ?? 0))
         .flatMap((unit) => unit.entries);
       const history = toMessages(shownEntries);
-      const total = blocks.prefix + blocks.facts + blocks.pins + blocks.summaries + blocks.scratchpad + blocks.working;
+      const total = blocks.prefix + blocks.facts + blocks.pins + blocks.summaries + blocks.scratchpad + blocks.recalled + blocks.working;
       return {
         messages: [{ role: 'system', content: system }, ...history],
         system,

@@ -9,6 +9,29 @@ export interface SessionSnapshot {
   readonly seq: number;
   /** The folded view, as produced by the core. Treat it as opaque JSON. */
   readonly state: unknown;
+  /** Storage-assigned version (1, 2, 3…), set on the snapshots `loadSnapshot()` returns. */
+  readonly version?: number | undefined;
+  /** Optional label, e.g. the name given to `snapshot(label)`. */
+  readonly label?: string | undefined;
+}
+
+/** One saved version of a session, as listed by `listVersions()`. */
+export interface VersionInfo {
+  /** Storage-assigned version number; higher is newer. */
+  readonly version: number;
+  /** Sequence number of the last event folded into that version. */
+  readonly seq: number;
+  /** Label given when it was saved, if any. */
+  readonly label?: string | undefined;
+}
+
+/** Options of {@link Storage.saveSnapshot}. */
+export interface SaveSnapshotOptions {
+  /**
+   * The version this writer last loaded or saved (0 when it never saw one). When the stored
+   * newest version differs, the storage throws `ConflictError` and saves nothing.
+   */
+  readonly expectedVersion?: number | undefined;
 }
 
 /** Persists a session. Implement it to back Mobius with Redis, Postgres, SQLite… */
@@ -17,15 +40,21 @@ export interface Storage {
   readonly name: string;
   /**
    * Appends events to the session's log, in order. Never rewrites earlier events. After a failed
-   * call the same events may be sent again: storing a seq twice is harmless (load keeps the first).
+   * call the same events may be sent again: an event whose seq is already stored with the same
+   * content is skipped; one stored with different content (another writer) throws `ConflictError`.
    */
   append(sessionId: string, events: readonly SessionEvent[]): Awaitable<void>;
   /** Returns the session's events with `seq > afterSeq`, oldest first. */
   read(sessionId: string, options: { afterSeq: number }): Awaitable<readonly SessionEvent[]>;
-  /** Saves a snapshot atomically; on failure the previous snapshot stays loadable. */
-  saveSnapshot(sessionId: string, snapshot: SessionSnapshot): Awaitable<void>;
-  /** Returns the newest snapshot, or `null` when none was saved. */
-  loadSnapshot(sessionId: string): Awaitable<SessionSnapshot | null>;
+  /**
+   * Saves a snapshot as a new version, atomically; on failure the previous version stays
+   * loadable. Returns the new version number.
+   */
+  saveSnapshot(sessionId: string, snapshot: SessionSnapshot, options?: SaveSnapshotOptions): Awaitable<number | void>;
+  /** Returns the newest snapshot (or the given version), or `null` when there is none. */
+  loadSnapshot(sessionId: string, options?: { version?: number | undefined }): Awaitable<SessionSnapshot | null>;
+  /** Lists saved versions, newest first. Optional: without it `listVersions()`/`rollback()` throw `UNSUPPORTED`. */
+  listVersions?(sessionId: string): Awaitable<readonly VersionInfo[]>;
   /** Releases handles. Optional. */
   dispose?(): Awaitable<void>;
 }

@@ -26,7 +26,7 @@ describe('createMemoryStorage()', () => {
     expect(await storage.loadSnapshot('s')).toBeNull();
     await storage.saveSnapshot('s', { formatVersion: 1, seq: 4, state: { a: 1 } });
     await storage.saveSnapshot('s', { formatVersion: 1, seq: 9, state: { a: 2 } });
-    expect(await storage.loadSnapshot('s')).toEqual({ formatVersion: 1, seq: 9, state: { a: 2 } });
+    expect(await storage.loadSnapshot('s')).toEqual({ formatVersion: 1, seq: 9, state: { a: 2 }, version: 2 });
     expect(isStorage(storage)).toBe(true);
     expect(storage.name).toBe('memory');
   });

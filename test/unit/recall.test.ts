@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { ContextManager, createBm25Retriever, createMemoryStorage } from '../../src/index.js';
+import { createMockSummarizer } from '../../src/testing/index.js';
+import { createSmallManager, prose } from '../helpers.js';
+
+async function graduatedSession(): Promise<ContextManager> {
+  const manager = createSmallManager();
+  manager.addMessage({ role: 'user', content: 'The ECONNRESET in src/db/pool.ts comes from closing the pool too early.' });
+  manager.addMessage({ role: 'assistant', content: 'Fixed it by awaiting pool.drain() in afterAll. Done, all tests pass.' });
+  for (let turn = 0; turn < 12; turn += 1) {
+    manager.addMessage({ role: 'user', content: `Step ${turn}: refactor the parser module ${turn}.` });
+    manager.addMessage({ role: 'assistant', content: `${prose(60, turn)} Done.` });
+  }
+  await manager.settle();
+  return manager;
+}
+
+describe('createBm25Retriever()', () => {
+  it('ranks documents by the query terms, identifier parts included', async () => {
+    const retriever = createBm25Retriever();
+    await retriever.add([
+      { id: 'a', text: 'the parser handles snake_case columns' },
+      { id: 'b', text: 'ECONNRESET in src/db/pool.ts fixed with pool.drain()' },
+      { id: 'c', text: 'coffee machine is broken' },
+    ]);
+    expect((await retriever.search({ query: 'pool econnreset', limit: 2 })).map((hit) => hit.id)).toEqual(['b']);
+    expect((await retriever.search({ query: 'case', limit: 2 }))[0]?.id).toBe('a');
+  });
+});
+
+describe('ContextManager.recall()', () => {
+  it('finds archived entries with their sequence range', async () => {
+    const manager = await graduatedSession();
+    expect(manager.state().entries.some((entry) => entry.text.includes('ECONNRESET'))).toBe(false);
+    const hits = await manager.recall('ECONNRESET pool');
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits[0]?.text).toContain('ECONNRESET');
+    expect(hits[0]?.source.from).toBeLessThanOrEqual(hits[0]?.source.to ?? 0);
+  });
+
+  it('places hits in a recalled block of the next build only, within budget', async () => {
+    const manager = await graduatedSession();
+    await manager.recall('ECONNRESET', { show: true, limit: 1 });
+    const withRecall = manager.build();
+    expect(withRecall.system).toContain('## Recalled from the archive');
+    expect(withRecall.tokens.blocks.recalled).toBeGreaterThan(0);
+    expect(withRecall.tokens.total).toBeLessThanOrEqual(withRecall.tokens.budget);
+    expect(manager.build().system).not.toContain('## Recalled from the archive');
+  });
+
+  it('rejects an empty query', async () => {
+    await expect(new ContextManager().recall('  ')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+});
+
+describe('ContextManager.expand()', () => {
+  it('re-expands a summary into the entries it came from', async () => {
+    const manager = await graduatedSession();
+    const state = manager.state();
+    const summary = state.summaries[0] ?? state.archive.find((item) => item.type === 'summary');
+    const id = summary === undefined ? '' : 'id' in summary ? summary.id : summary.type === 'summary' ? summary.summary.id : '';
+    const entries = manager.expand(id);
+    expect(entries.length).toBeGreaterThan(0);
+    expect(entries.every((entry, index) => index === 0 || (entries[index - 1]?.seq ?? 0) < entry.seq)).toBe(true);
+  });
+
+  it('expands a fact into the entries of its source range', async () => {
+    const summarizer = createMockSummarizer({ summary: 'Set it.', facts: [{ key: 'db-timeout', category: 'decisions', value: 'DB calls use a 5s timeout' }] });
+    const manager = createSmallManager({ summarizer });
+    for (let turn = 0; turn < 30; turn += 1) manager.addMessage({ role: 'user', content: `${prose(40, turn)}` });
+    await manager.settle();
+    const fact = manager.state().facts[0];
+    expect(manager.expand('db-timeout').map((entry) => entry.seq)).toContain(fact?.source.from);
+  });
+
+  it('throws for an unknown id, saying where ids come from', () => {
+    expect(() => new ContextManager().expand('nope')).toThrow(/Use an id from state\(\)/);
+  });
+});
+
+describe('ContextManager.recap()', () => {
+  it('gives brief, full and topic recaps', async () => {
+    const manager = await graduatedSession();
+    expect(await manager.recap('brief')).toMatch(/^Recap \(brief\):/);
+    const full = await manager.recap('full');
+    expect(full).toMatch(/^Recap \(full\):/);
+    expect(full).toContain('### #1–');
+    expect(await manager.recap({ topic: 'ECONNRESET' })).toContain('ECONNRESET');
+  });
+});
+
+describe('versions, snapshots, rollback and fork', () => {
+  it('lists versions, rolls back to one and keeps recording after the undone events', async () => {
+    const storage = createMemoryStorage();
+    const manager = new ContextManager({ storage, sessionId: 'main' });
+    manager.addMessage({ role: 'user', content: 'first' });
+    const checkpoint = await manager.snapshot('before the experiment');
+    manager.addMessage({ role: 'user', content: 'experiment' });
+    await manager.save();
+    expect((await manager.listVersions()).map((version) => version.version)).toEqual([2, 1]);
+    await manager.rollback(checkpoint.version);
+    expect(manager.state().entries.map((entry) => entry.text)).toEqual(['first']);
+    const entry = manager.addMessage({ role: 'user', content: 'after rollback' });
+    expect(entry.seq).toBe(3);
+    await manager.save();
+    const loaded = await ContextManager.load({ storage, sessionId: 'main' });
+    expect(loaded.state().entries.map((item) => item.text)).toEqual(['first', 'after rollback']);
+  });
+
+  it('forks a new session from a version and leaves the original untouched', async () => {
+    const storage = createMemoryStorage();
+    const manager = new ContextManager({ storage, sessionId: 'main' });
+    manager.addMessage({ role: 'user', content: 'shared start' });
+    const { version } = await manager.snapshot('fork point');
+    const fork = await manager.fork({ version, sessionId: 'branch' });
+    fork.addMessage({ role: 'user', content: 'only in the fork' });
+    await fork.save();
+    expect(manager.state().entries.map((entry) => entry.text)).toEqual(['shared start']);
+    const reloaded = await ContextManager.load({ storage, sessionId: 'branch' });
+    expect(reloaded.state().entries.map((entry) => entry.text)).toEqual(['shared start', 'only in the fork']);
+  });
+
+  it('gives the losing writer a ConflictError and loses nothing it recorded', async () => {
+    const storage = createMemoryStorage();
+    const first = new ContextManager({ storage, sessionId: 's' });
+    first.addMessage({ role: 'user', content: 'one' });
+    await first.save();
+    const second = await ContextManager.load({ storage, sessionId: 's' });
+    second.addMessage({ role: 'user', content: 'from second' });
+    await second.save();
+    first.addMessage({ role: 'user', content: 'from first' });
+    await expect(first.save()).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(first.state().entries.map((entry) => entry.text)).toEqual(['one', 'from first']);
+  });
+
+  it('refuses rollback without storage with UNSUPPORTED', async () => {
+    await expect(new ContextManager().rollback(1)).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+  });
+});
