@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { createBoundaryDetector } from './boundaries/boundary-detector.js';
 import type { BoundaryDetector } from './boundaries/boundary-detector.js';
 import { defaultPatterns } from './boundaries/patterns/default.js';
+import { matcherFor } from './boundaries/pattern-pack.js';
+import type { PatternMatcher } from './boundaries/pattern-pack.js';
 import type { BuiltContext } from './build/window-builder.js';
 import { createWindowBuilder } from './build/window-builder.js';
 import type { RecalledBlock } from './build/window-builder.js';
@@ -10,9 +12,9 @@ import { createBm25Retriever, recallDocumentOf } from './tiers/recall.js';
 import type { RecallHit, Retriever } from './tiers/recall.js';
 import { ConflictError, CorruptStateError, InvalidArgumentError, MobiusError, StorageError, describeValue } from './errors.js';
 import { parse } from './validation.js';
-import type { ContextEvents, GraduatedItem, GraduationReport } from './events.js';
+import type { AutoSaveReason, ContextEvents, GraduatedItem, GraduationReport } from './events.js';
 import { planChunk, restoreIdentifiers, summarizeSafely } from './graduation/graduator.js';
-import type { ContextManagerOptions, ResolvedOptions, TokenBudget } from './options.js';
+import type { ContextManagerOptions, ProjectMemory, ResolvedOptions, TokenBudget } from './options.js';
 import {
   DEFAULTS,
   contextManagerOptionsSchema,
@@ -172,6 +174,11 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   #view: SessionView;
   readonly #retriever: Retriever;
   readonly #constructorOptions: ContextManagerOptions;
+  readonly #matcher: PatternMatcher;
+  #messagesSinceSave = 0;
+  #isUnderPressure = false;
+  #autoSave: Promise<void> = Promise.resolve();
+  #isAutoSaving = false;
   #indexing: Promise<void> = Promise.resolve();
   readonly #recallItems = new Map<string, { item: ArchivedItem; text: string; source: SequenceRange; tokens?: number }>();
   #recalled: RecalledBlock | undefined;
@@ -201,6 +208,11 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     const { initialState, ...constructorOptions } = options as ContextManagerOptions & { initialState?: SessionViewData };
     this.#constructorOptions = constructorOptions;
     this.#view = this.#createView(initialState);
+    this.#matcher = matcherFor(patterns);
+    const memory = this.#options.projectMemory;
+    if (memory !== undefined && initialState === undefined) {
+      this.#record({ type: 'import', facts: memory.facts, pins: memory.pins });
+    }
     this.#retriever = this.#options.retriever ?? createBm25Retriever();
     this.#index(this.#view.tiers.archive.items());
     this.#builder = createWindowBuilder({
@@ -474,6 +486,16 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   /** Waits until every scheduled graduation has committed and every event reached storage. */
   async settle(): Promise<void> {
     for (;;) {
+      await this.#settleWork();
+      const autoSave = this.#autoSave;
+      await autoSave;
+      if (autoSave === this.#autoSave && !this.#isAutoSaving && !this.#isGraduating) return;
+    }
+  }
+
+  // Graduations and appends, but not automatic saves (which themselves wait for this).
+  async #settleWork(): Promise<void> {
+    for (;;) {
       const graduation = this.#graduation;
       await graduation;
       await this.#flushStorage();
@@ -489,8 +511,15 @@ export class ContextManager extends EventEmitter<ContextEvents> {
    */
   async save(options: { label?: string | undefined } = {}): Promise<void> {
     const parsed = parse(saveSchema, options, 'save', "save({ label: 'after the refactor' })");
+    this.#requireStorage('save');
+    await this.#autoSave;
+    await this.#saveNow({ reason: 'explicit', label: parsed.label });
+  }
+
+  async #saveNow(options: { reason: AutoSaveReason | 'explicit'; label?: string | undefined }): Promise<void> {
+    const parsed = { label: options.label };
     const storage = this.#requireStorage('save');
-    await this.settle();
+    await this.#settleWork();
     if (this.#unsaved.length > 0) {
       if (ConflictError.isInstance(this.#lastAppendError)) throw this.#lastAppendError;
       throw new StorageError({ storage: storage.name, operation: 'append', message: `save(): ${this.#unsaved.length} events could not be appended to storage "${storage.name}"; the snapshot was not written so that the log stays complete. Fix the storage and call save() again.` });
@@ -506,8 +535,15 @@ export class ContextManager extends EventEmitter<ContextEvents> {
         expectedVersion: this.#storageVersion,
       });
       this.#storageVersion = typeof version === 'number' ? version : this.#storageVersion + 1;
+      this.#messagesSinceSave = 0;
+      this.#emitSafely('session-save', { version: this.#storageVersion, reason: options.reason });
+      this.#listenerErrors = [];
     } catch (error) {
-      if (ConflictError.isInstance(error)) throw error;
+      if (ConflictError.isInstance(error)) {
+        this.#emitSafely('storage-error', { error, operation: 'saveSnapshot' });
+        this.#listenerErrors = [];
+        throw error;
+      }
       const wrapped = storageError(storage, 'saveSnapshot', error);
       this.#emitSafely('storage-error', { error: wrapped, operation: 'saveSnapshot' });
       this.#listenerErrors = [];
@@ -681,6 +717,15 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     return forked;
   }
 
+  /**
+   * Returns the facts (with their history) and pins of this session, to carry into the next
+   * session of the project through the `projectMemory` option.
+   */
+  projectMemory(): ProjectMemory {
+    const tiers = this.#view.tiers;
+    return JSON.parse(JSON.stringify({ formatVersion: 1, facts: tiers.facts.facts(), pins: tiers.pins().map((pin) => pin.text) })) as ProjectMemory;
+  }
+
   /** Returns a read-only view of everything the manager holds. */
   state(): SessionState {
     const tiers = this.#view.tiers;
@@ -719,6 +764,45 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   }
 
   // --- Internal helpers ---
+
+  #checkAutoSave(event: SessionEvent): void {
+    const autoSave = this.#options.autoSave;
+    if (autoSave === false || this.#options.storage === undefined) return;
+    let reason: AutoSaveReason | undefined;
+    if (event.type === 'message' && event.content.length > 0) {
+      this.#messagesSinceSave += 1;
+      const text = event.content.length > 4_000 ? event.content.slice(0, 4_000) : event.content;
+      if (autoSave.onLeaving && event.role === 'user' && this.#matcher.test('leaving', text)) reason = 'leaving';
+      else if (autoSave.onTaskDone && this.#matcher.test('completion', text)) reason = 'task-done';
+      else if (autoSave.onDecision && this.#matcher.test('decision', text)) reason = 'decision';
+      else if (autoSave.everyMessages > 0 && this.#messagesSinceSave >= autoSave.everyMessages) reason = 'every-messages';
+    }
+    if (autoSave.pressureThreshold > 0) {
+      const tiers = this.#view.tiers;
+      const tokens = tiers.workingTokens + tiers.summaryTokens + this.#view.scratchpad.totalTokens() + tiers.renderPins().tokens;
+      const ratio = tokens / this.#options.budget;
+      const isOver = ratio > autoSave.pressureThreshold;
+      if (isOver && !this.#isUnderPressure) {
+        this.#emitSafely('pressure', { tokens, budget: this.#options.budget, ratio });
+        reason ??= 'pressure';
+      }
+      this.#isUnderPressure = isOver;
+    }
+    if (reason !== undefined) this.#scheduleSave(reason);
+  }
+
+  // Saving never blocks recording: it runs after the current call, one at a time.
+  #scheduleSave(reason: AutoSaveReason): void {
+    if (this.#isAutoSaving) return;
+    this.#isAutoSaving = true;
+    this.#autoSave = this.#autoSave
+      .then(() => Promise.resolve())
+      .then(() => this.#saveNow({ reason }))
+      .catch(() => undefined)
+      .finally(() => {
+        this.#isAutoSaving = false;
+      });
+  }
 
   #createView(initial: SessionViewData | undefined): SessionView {
     return createSessionView({
@@ -777,6 +861,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     const effects = this.#view.apply(full);
     this.#persist(full);
     this.#emitEffects(effects);
+    this.#checkAutoSave(full);
     return effects;
   }
 
@@ -1083,6 +1168,17 @@ function resolveOptions(options: ContextManagerOptions): ResolvedOptions {
     tokenCounter: parsed.tokenCounter,
     patterns: parsed.patterns,
     retriever: parsed.retriever,
+    autoSave:
+      parsed.autoSave === false
+        ? false
+        : {
+            onTaskDone: parsed.autoSave?.onTaskDone ?? true,
+            onDecision: parsed.autoSave?.onDecision ?? true,
+            everyMessages: parsed.autoSave?.everyMessages ?? 15,
+            onLeaving: parsed.autoSave?.onLeaving ?? true,
+            pressureThreshold: parsed.autoSave?.pressureThreshold ?? 0.8,
+          },
+    projectMemory: parsed.projectMemory,
     storage: parsed.storage,
     sessionId: parsed.sessionId ?? DEFAULTS.sessionId,
     clock: parsed.clock,

@@ -161,6 +161,27 @@ export interface StorageErrorEvent {
   readonly operation: 'append' | 'saveSnapshot';
 }
 
+/** Payload of `pressure`: the window passed the auto-save threshold of its budget. */
+export interface PressureEvent {
+  /** Estimated tokens of the full window (every tier at its current size). */
+  readonly tokens: number;
+  /** The budget. */
+  readonly budget: number;
+  /** `tokens / budget`. */
+  readonly ratio: number;
+}
+
+/** Why an automatic save ran. */
+export type AutoSaveReason = 'task-done' | 'decision' | 'every-messages' | 'leaving' | 'pressure';
+
+/** Payload of `session-save`: a save (automatic or explicit) completed. */
+export interface SessionSaveEvent {
+  /** The storage version written. */
+  readonly version: number;
+  /** What triggered it; `'explicit'` for `save()`, `snapshot()`, `rollback()` and `fork()`. */
+  readonly reason: AutoSaveReason | 'explicit';
+}
+
 /**
  * Events emitted by {@link ContextManager}, after the state change is committed. Payload objects
  * are frozen. A listener that throws does not undo the change: the error reaches the caller of
@@ -183,4 +204,6 @@ export interface ContextEvents {
   'archive-add': [event: ArchiveEvent];
   'window-trim': [event: WindowTrimEvent];
   'storage-error': [event: StorageErrorEvent];
+  'pressure': [event: PressureEvent];
+  'session-save': [event: SessionSaveEvent];
 }

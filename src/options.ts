@@ -3,6 +3,7 @@ import type { PatternPack } from './boundaries/pattern-pack.js';
 import type { Storage } from './storage/storage.js';
 import type { Summarizer } from './summarizer/summarizer.js';
 import type { Retriever } from './tiers/recall.js';
+import type { Fact } from './types.js';
 import { isSummarizer } from './summarizer/summarizer.js';
 import type { TokenCounter } from './tokens/token-counter.js';
 
@@ -24,6 +25,20 @@ export interface TierBudgets {
   scratchpad?: TokenBudget | undefined;
   /** T0 working memory: verbatim recent entries. @default 6_000 */
   working?: TokenBudget | undefined;
+}
+
+/** When a manager with `storage` saves by itself (seed 003's auto-save triggers). */
+export interface AutoSaveOptions {
+  /** Save when a message says a task is done ("done", "all tests pass"). @default true */
+  onTaskDone?: boolean | undefined;
+  /** Save when a message records a decision ("let's use …", "we decided"). @default true */
+  onDecision?: boolean | undefined;
+  /** Save after this many messages since the last save; 0 turns it off. @default 15 */
+  everyMessages?: number | undefined;
+  /** Save when the user signals leaving ("bye", "signing off"). @default true */
+  onLeaving?: boolean | undefined;
+  /** Save (and emit `pressure`) when the window passes this share of its budget; 0 turns it off. @default 0.8 */
+  pressureThreshold?: number | undefined;
 }
 
 /** Options for {@link ContextManager}. */
@@ -58,6 +73,10 @@ export interface ContextManagerOptions {
   retriever?: Retriever | undefined;
   /** Persists the event log and snapshots. @default undefined (in memory only) */
   storage?: Storage | undefined;
+  /** Automatic saves when `storage` is set; `false` turns them all off. @default all triggers on */
+  autoSave?: AutoSaveOptions | false | undefined;
+  /** Facts and pins carried over from earlier sessions of the project (see `projectMemory()`). */
+  projectMemory?: ProjectMemory | undefined;
   /** Session id used with `storage`. @default 'default' */
   sessionId?: string | undefined;
   /** Supplies timestamps for records that carry none (ISO-8601). @default undefined (no timestamps) */
@@ -134,6 +153,14 @@ export interface ResolvedOptions {
   readonly tokenCounter: TokenCounter | undefined;
   readonly patterns: PatternPack | undefined;
   readonly retriever: Retriever | undefined;
+  readonly autoSave: {
+    readonly onTaskDone: boolean;
+    readonly onDecision: boolean;
+    readonly everyMessages: number;
+    readonly onLeaving: boolean;
+    readonly pressureThreshold: number;
+  } | false;
+  readonly projectMemory: ProjectMemory | undefined;
   readonly storage: Storage | undefined;
   readonly sessionId: string;
   readonly clock: (() => string) | undefined;
@@ -208,6 +235,29 @@ export const contextManagerOptionsSchema: z.ZodType<unknown> = z.strictObject({
     )
     .optional(),
   sessionId: sessionIdSchema.optional(),
+  autoSave: z
+    .union([
+      z.literal(false),
+      z.strictObject({
+        onTaskDone: z.boolean().optional(),
+        onDecision: z.boolean().optional(),
+        everyMessages: z.number().int().min(0).optional(),
+        onLeaving: z.boolean().optional(),
+        pressureThreshold: z.number().min(0).max(1).optional(),
+      }),
+    ])
+    .optional(),
+  projectMemory: z
+    .custom<ProjectMemory>(
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        (value as { formatVersion?: unknown }).formatVersion === 1 &&
+        Array.isArray((value as { facts?: unknown }).facts) &&
+        Array.isArray((value as { pins?: unknown }).pins),
+      'expected the object returned by manager.projectMemory() (formatVersion 1, facts, pins)',
+    )
+    .optional(),
   clock: z.custom<() => string>((value) => typeof value === 'function', 'expected a function').optional(),
 });
 
@@ -233,4 +283,18 @@ export function contextWindowForModel(model: string | undefined): number | undef
     if (name.startsWith(known) && (best === undefined || known.length > best.length)) best = known;
   }
   return best === undefined ? undefined : KNOWN_CONTEXT_WINDOWS[best];
+}
+
+/**
+ * Durable knowledge carried from one session of a project to the next: T2 facts (with the history
+ * of superseded values) and pins. Get it with `manager.projectMemory()`, store it anywhere (it is
+ * plain JSON), and pass it as the `projectMemory` option of a new session.
+ */
+export interface ProjectMemory {
+  /** Format of this object. */
+  readonly formatVersion: 1;
+  /** Facts, with their history. */
+  readonly facts: readonly Fact[];
+  /** Pinned texts. */
+  readonly pins: readonly string[];
 }

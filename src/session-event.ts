@@ -1,4 +1,4 @@
-import type { FactUpdate, JsonValue, SequenceRange, TaskUpdate, ToolCall } from './types.js';
+import type { Fact, FactUpdate, JsonValue, SequenceRange, TaskUpdate, ToolCall } from './types.js';
 
 /**
  * One event of a session's append-only log. The tiers are a fold of this log: replaying the same
@@ -52,6 +52,14 @@ export type SessionEvent =
       readonly seq: number;
       readonly content: string;
       readonly at?: string | undefined;
+    }
+  | {
+      readonly type: 'import';
+      readonly seq: number;
+      /** Facts carried over from earlier sessions, with their history. */
+      readonly facts: readonly Fact[];
+      /** Pinned texts carried over. */
+      readonly pins: readonly string[];
     }
   | { readonly type: 'pin'; readonly seq: number; readonly pinId: string; readonly text: string }
   | { readonly type: 'unpin'; readonly seq: number; readonly pinId: string }

@@ -227,6 +227,13 @@ export function createSessionView(options: {
           effects = { entry };
           break;
         }
+        case 'import': {
+          tiers.facts.restore({ facts: event.facts, seq: event.seq });
+          event.pins.forEach((text, index) => {
+            tiers.addPin(Object.freeze({ id: `pin-${event.seq}-${index + 1}`, text, seq: event.seq, tokens: counter.count(`- ${text}`) }));
+          });
+          break;
+        }
         case 'pin': {
           const pin: Pin = Object.freeze({ id: event.pinId, text: event.text, seq: event.seq, tokens: counter.count(`- ${event.text}`) });
           tiers.addPin(pin);

@@ -8,7 +8,7 @@ import type { SessionSnapshot, Storage, VersionInfo } from './storage.js';
 export interface MemoryStorageOptions {
   /** Identifies the storage in events and errors. @default 'memory' */
   name?: string | undefined;
-  /** Snapshot versions kept per session (older ones are dropped). @default 5 */
+  /** Unlabelled snapshot versions kept per session (older ones are dropped; labelled ones are kept). @default 5 */
   versions?: number | undefined;
 }
 
@@ -67,7 +67,10 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
       const version = current + 1;
       const { version: _ignored, ...rest } = snapshot;
       list.push({ version, seq: snapshot.seq, label: snapshot.label, text: JSON.stringify(rest) });
-      snapshots.set(sessionId, list.slice(-keep));
+      // Labelled versions are named checkpoints: only unlabelled ones are pruned.
+      const unlabelled = list.filter((item) => item.label === undefined);
+      const dropped = new Set(unlabelled.slice(0, Math.max(0, unlabelled.length - keep)));
+      snapshots.set(sessionId, list.filter((item) => !dropped.has(item)));
       return version;
     },
     loadSnapshot(sessionId, loadOptions = {}) {

@@ -53,6 +53,8 @@ export interface FactStore {
   }): FactChanges;
   /** Merges task status updates; returns the tasks that changed. */
   applyTasks(options: { updates: readonly TaskUpdate[]; source: SequenceRange }): readonly Task[];
+  /** Adds facts carried over from another session as they are (history included); existing keys are replaced, the replaced value going to the fact's history. */
+  restore(options: { facts: readonly Fact[]; seq: number }): void;
   /** All facts in render order. */
   facts(): readonly Fact[];
   /** All tasks, in the order they were first seen. */
@@ -165,6 +167,14 @@ export function createFactStore(options: {
       }
       if (changed.length > 0) version += 1;
       return changed;
+    },
+    restore({ facts: imported, seq }) {
+      for (const fact of imported) {
+        const existing = facts.get(fact.key);
+        const history = existing === undefined ? fact.history : [...existing.history, { value: existing.value, source: existing.source, supersededAt: seq }, ...fact.history];
+        facts.set(fact.key, Object.freeze({ ...fact, history, tokens: counter.count(`  ${fact.key}: ${fact.value}`) }));
+      }
+      if (imported.length > 0) version += 1;
     },
     facts: () => [...facts.values()],
     tasks: () => [...tasks.values()],

@@ -137,3 +137,64 @@ describe('versions, snapshots, rollback and fork', () => {
     await expect(new ContextManager().rollback(1)).rejects.toMatchObject({ code: 'UNSUPPORTED' });
   });
 });
+
+describe('automatic saves', () => {
+  it('saves on a decision, on leaving and every N messages, without blocking recording', async () => {
+    const storage = createMemoryStorage();
+    const manager = new ContextManager({ storage, autoSave: { everyMessages: 3, pressureThreshold: 0 } });
+    const reasons: string[] = [];
+    manager.on('session-save', (event) => reasons.push(event.reason));
+    manager.addMessage({ role: 'user', content: "Let's use PostgreSQL for the queue, we decided." });
+    await manager.settle();
+    manager.addMessage({ role: 'assistant', content: 'ok' });
+    manager.addMessage({ role: 'assistant', content: 'sure' });
+    manager.addMessage({ role: 'assistant', content: 'fine' });
+    await manager.settle();
+    manager.addMessage({ role: 'user', content: 'bye, signing off for today' });
+    await manager.settle();
+    expect(reasons).toEqual(['decision', 'every-messages', 'leaving']);
+    expect((await manager.listVersions()).length).toBe(3);
+  });
+
+  it('emits pressure once when the window passes the threshold, and saves', async () => {
+    const storage = createMemoryStorage();
+    const manager = new ContextManager({ storage, budget: 2_000, autoSave: { pressureThreshold: 0.5, everyMessages: 0, onDecision: false, onTaskDone: false } });
+    const pressure: number[] = [];
+    manager.on('pressure', (event) => pressure.push(event.ratio));
+    manager.openFile({ path: 'a.ts', content: prose(900) });
+    manager.openFile({ path: 'b.ts', content: prose(100, 3) });
+    await manager.settle();
+    expect(pressure).toHaveLength(1);
+    expect(pressure[0]).toBeGreaterThan(0.5);
+    expect((await manager.listVersions()).length).toBe(1);
+  });
+
+  it('does nothing without storage or with autoSave: false', async () => {
+    const manager = new ContextManager({ storage: createMemoryStorage(), autoSave: false });
+    manager.addMessage({ role: 'user', content: 'bye' });
+    await manager.settle();
+    expect(await manager.listVersions()).toEqual([]);
+  });
+});
+
+describe('project memory', () => {
+  it('carries facts (with history) and pins into a new session', async () => {
+    const summarizer = createMockSummarizer([
+      { summary: 'a', facts: [{ key: 'db-timeout', category: 'decisions', value: 'DB calls use a 5s timeout' }] },
+      { summary: 'b', facts: [{ key: 'db-timeout', category: 'decisions', value: 'DB calls use a 12s timeout' }] },
+    ]);
+    const first = createSmallManager({ summarizer });
+    first.pin({ text: 'Never touch vendor/' });
+    for (let round = 0; round < 2; round += 1) {
+      for (let turn = 0; turn < 20; turn += 1) first.addMessage({ role: 'user', content: prose(40, turn) });
+      await first.settle();
+    }
+    const memory = first.projectMemory();
+    const second = new ContextManager({ projectMemory: memory });
+    const fact = second.state().facts.find((item) => item.key === 'db-timeout');
+    expect(fact?.value).toBe('DB calls use a 12s timeout');
+    expect(fact?.history.map((version) => version.value)).toEqual(['DB calls use a 5s timeout']);
+    expect(second.state().pins.map((pin) => pin.text)).toEqual(['Never touch vendor/']);
+    expect(second.build().system).toContain('DB calls use a 12s timeout');
+  });
+});
