@@ -123,7 +123,6 @@ export interface OperationModel {
  */
 export function applyOperations(manager: ContextManager, operations: readonly SessionOperation[]): OperationModel {
   const model: OperationModel = { lastContent: new Map(), pinIds: [] };
-  let callNumber = 0;
   const isOpen = (path: string): boolean => manager.state().files.some((file) => file.path === path);
   for (const operation of operations) {
     switch (operation.op) {
@@ -132,7 +131,9 @@ export function applyOperations(manager: ContextManager, operations: readonly Se
         manager.addMessage({ role: operation.op, content: operation.content });
         break;
       case 'tools': {
-        const ids = operation.calls.map(() => `call-${(callNumber += 1)}`);
+        // Ids are unique across calls of applyOperations on the same manager: based on its log position.
+        const base = manager.state().lastSeq + 1;
+        const ids = operation.calls.map((_, index) => `call-${base}-${index + 1}`);
         manager.addMessage({
           role: 'assistant',
           content: '',

@@ -117,16 +117,19 @@ const STOPWORDS = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'on'
 
 function termsOf(text: string): string[] {
   const terms: string[] = [];
-  for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}_]+/gu)) {
+  for (const match of text.matchAll(/[\p{L}\p{N}_]+/gu)) {
     const word = match[0];
-    if (word.length > 40 || STOPWORDS.has(word)) continue;
-    terms.push(word);
+    // Very long runs are not words (minified code, base64); skipping them keeps indexing linear.
+    if (word.length > 40) continue;
+    const lower = word.toLowerCase();
+    if (!STOPWORDS.has(lower)) terms.push(lower);
     // Identifier parts: snake_case and camelCase pieces are searchable on their own.
-    if (word.includes('_')) for (const part of word.split('_')) if (part.length > 1) terms.push(part);
-  }
-  for (const match of text.matchAll(/[a-z]+(?=[A-Z])|[A-Z][a-z]+/g)) {
-    const part = match[0].toLowerCase();
-    if (part.length > 2 && !STOPWORDS.has(part)) terms.push(part);
+    const parts = word.includes('_') ? word.split('_') : (word.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? []);
+    if (parts.length < 2) continue;
+    for (const part of parts) {
+      const piece = part.toLowerCase();
+      if (piece.length > 2 && !STOPWORDS.has(piece)) terms.push(piece);
+    }
   }
   return terms;
 }

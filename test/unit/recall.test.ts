@@ -198,3 +198,12 @@ describe('project memory', () => {
     expect(second.build().system).toContain('DB calls use a 12s timeout');
   });
 });
+
+describe('recall index regressions', () => {
+  // Found by the save/load property test: camelCase splitting over a 1 MB run was quadratic.
+  it('indexes and searches a 1 MB string without whitespace', async () => {
+    const retriever = createBm25Retriever();
+    await retriever.add([{ id: 'huge', text: 'x'.repeat(1_000_000) }, { id: 'small', text: 'parseConfigFile in src/config.ts' }]);
+    expect((await retriever.search({ query: 'config', limit: 5 })).map((hit) => hit.id)).toEqual(['small']);
+  });
+});
