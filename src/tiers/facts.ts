@@ -95,6 +95,17 @@ export function createFactStore(options: {
       if (isUpdate || (fact.category === update.category && topicOverlap(fact.value, update.value) >= 0.5)) match = fact;
     }
     if (match !== undefined) return match.key;
+    // An explicit update ("… instead", "change … to", "that replaces what I said") that shares no
+    // topic with any fact still replaces the closest fact of its category, if any word is shared.
+    if (update.isUpdate === true) {
+      let best: { fact: Fact; overlap: number } | undefined;
+      for (const fact of facts.values()) {
+        if (fact.category !== update.category) continue;
+        const overlap = topicOverlap(fact.value, update.value);
+        if (overlap > 0 && (best === undefined || overlap >= best.overlap)) best = { fact, overlap };
+      }
+      if (best !== undefined) return best.fact.key;
+    }
     const base = factKeyFor(update.value, update.category);
     let key = base;
     for (let suffix = 2; facts.has(key); suffix += 1) key = `${base}-${suffix}`;

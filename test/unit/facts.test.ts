@@ -86,3 +86,16 @@ describe('FactStore task and topic matching', () => {
     expect(store.facts()).toHaveLength(2);
   });
 });
+
+describe('FactStore explicit updates', () => {
+  it('lets an explicit update replace the closest fact of its category even when worded differently', () => {
+    const store = createFactStore({ counter });
+    store.apply({ updates: [{ category: 'requirements', value: 'The ticket export has to support CSV and XLSX' }], source: { from: 1, to: 1 }, seq: 2 });
+    store.apply({ updates: [{ category: 'requirements', value: 'Rate-limit the public API to 60 requests per minute per key' }], source: { from: 3, to: 3 }, seq: 4 });
+    store.apply({ updates: [{ category: 'requirements', value: 'The export formats are now NDJSON and Parquet', isUpdate: true }], source: { from: 5, to: 5 }, seq: 6 });
+    const values = store.facts().map((fact) => fact.value);
+    expect(values).toHaveLength(2);
+    expect(values).toContain('The export formats are now NDJSON and Parquet');
+    expect(values).not.toContain('The ticket export has to support CSV and XLSX');
+  });
+});
