@@ -1,0 +1,16 @@
+import { defineConfig } from 'tsup';
+
+// Builds the benchmark into .build/ so that `npm run bench` works on Node 20, which cannot run
+// TypeScript directly. `clean` is off so that building it does not delete the demo's bundle.
+const config: ReturnType<typeof defineConfig> = defineConfig({
+  entry: { bench: 'bench/bench.ts' },
+  outDir: '.build',
+  format: ['esm'],
+  target: 'node20',
+  platform: 'node',
+  clean: false,
+  silent: true,
+  noExternal: [/^\.\.?\//],
+});
+
+export default config;
