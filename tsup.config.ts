@@ -4,6 +4,7 @@ const config: ReturnType<typeof defineConfig> = defineConfig({
   entry: {
     index: 'src/index.ts',
     testing: 'src/testing/index.ts',
+    'storage-fs': 'src/storage/fs.ts',
   },
   format: ['esm'],
   dts: true,

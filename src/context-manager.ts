@@ -237,6 +237,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     try {
       snapshot = await storage.loadSnapshot(sessionId);
     } catch (error) {
+      if (MobiusError.isInstance(error)) throw error;
       throw storageError(storage, 'loadSnapshot', error);
     }
     const parsed = snapshotSchema.safeParse(snapshot ?? { formatVersion: SNAPSHOT_FORMAT_VERSION, seq: 0, state: null });
@@ -250,6 +251,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     try {
       events = await storage.read(sessionId, { afterSeq: parsed.data.seq });
     } catch (error) {
+      if (MobiusError.isInstance(error)) throw error;
       throw storageError(storage, 'read', error);
     }
     const manager = new ContextManager({
@@ -1074,7 +1076,8 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   async #appendUnsaved(): Promise<void> {
     const storage = this.#options.storage;
     if (storage === undefined || this.#unsaved.length === 0) return;
-    const batch = this.#unsaved;
+    // A copy: events recorded while a slow append is in flight must stay unsaved until appended.
+    const batch = [...this.#unsaved];
     try {
       await storage.append(this.#options.sessionId, batch);
       this.#unsaved = this.#unsaved.slice(batch.length);

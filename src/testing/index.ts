@@ -4,3 +4,5 @@ export { assertInvariants } from './invariants.js';
 export type { InvariantOptions } from './invariants.js';
 export { createMockSummarizer } from './mocks.js';
 export type { MockSummarizer, MockSummarizerBehavior, MockSummarizerFailure } from './mocks.js';
+export { describeStorageContract } from './storage-contract.js';
+export type { StorageContractOptions } from './storage-contract.js';

@@ -16,7 +16,7 @@ describe('the packed tarball', () => {
     const tarball = readdirSync(project).find((name) => name.endsWith('.tgz'));
     if (tarball === undefined) throw new Error('npm pack produced no tarball');
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    execFileSync('npm', ['install', `./${tarball}`, 'fast-check@^4', '--no-audit', '--no-fund', '--prefer-offline', '--silent'], { cwd: project, stdio: 'pipe' });
+    execFileSync('npm', ['install', `./${tarball}`, 'fast-check@^4', 'vitest@^4.1', '--no-audit', '--no-fund', '--prefer-offline', '--silent'], { cwd: project, stdio: 'pipe' });
   }, 300_000);
 
   afterAll(() => {
@@ -29,15 +29,16 @@ describe('the packed tarball', () => {
       [
         "import { ContextManager, createMemoryStorage, MobiusError } from 'mobius-context';",
         "import { arbitraries, assertInvariants, createMockSummarizer } from 'mobius-context/testing';",
+        "import { createFileStorage } from 'mobius-context/storage-fs';",
         "import pkg from 'mobius-context/package.json' with { type: 'json' };",
         'const manager = new ContextManager({ storage: createMemoryStorage() });',
         "manager.addMessage({ role: 'user', content: 'hello' });",
         'const built = manager.build();',
-        "console.log(JSON.stringify({ total: built.tokens.total, roles: built.messages.map((m) => m.role), hasArbitraries: typeof arbitraries.operations, mock: createMockSummarizer().name, assert: typeof assertInvariants, error: typeof MobiusError.isInstance, name: pkg.name }));",
+        "console.log(JSON.stringify({ total: built.tokens.total, roles: built.messages.map((m) => m.role), hasArbitraries: typeof arbitraries.operations, mock: createMockSummarizer().name, assert: typeof assertInvariants, error: typeof MobiusError.isInstance, fs: createFileStorage({ directory: 'sessions' }).name, name: pkg.name }));",
       ].join('\n'),
     );
     const output = JSON.parse(execFileSync('node', ['check.mjs'], { cwd: project, encoding: 'utf8' })) as Record<string, unknown>;
-    expect(output).toMatchObject({ roles: ['system', 'user'], hasArbitraries: 'function', mock: 'mock', assert: 'function', error: 'function', name: 'mobius-context' });
+    expect(output).toMatchObject({ roles: ['system', 'user'], hasArbitraries: 'function', mock: 'mock', assert: 'function', error: 'function', fs: 'fs', name: 'mobius-context' });
     expect(output['total']).toBeGreaterThan(0);
   });
 
