@@ -3,8 +3,12 @@
 //   npm run demo                 the synthetic 2-hour session (examples/sessions/)
 //   npm run demo -- --real       a real Claude Code session (MIT, jimmc414/cctrace)
 //   npm run demo -- FILE.jsonl   any session in the same JSONL schema
+//   npm run demo -- --resume     loads the session the last run saved (in .demo-session/) and
+//                                prints its window, without replaying anything
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ContextManager, createTokenCounter } from '../src/index.js';
+import { createFileStorage } from '../src/storage/fs.js';
 import type { BuiltContext, GraduationReport } from '../src/index.js';
 import { createReplayer, readSession } from './replay.js';
 import type { SessionLine } from './replay.js';
@@ -13,6 +17,21 @@ const BUDGET = 28_000;
 const INTERVAL_MINUTES = 15;
 
 const argument = process.argv[2];
+const storage = createFileStorage({ directory: fileURLToPath(new URL('../.demo-session/', import.meta.url)) });
+const SYSTEM_PROMPT = 'You are a careful coding agent. Follow the session facts and pinned instructions.';
+
+if (argument === '--resume') {
+  const resumed = await ContextManager.load({ storage, sessionId: 'demo', budget: BUDGET, systemPrompt: SYSTEM_PROMPT, autoSave: false }).catch((error: unknown) => {
+    console.error(`Nothing to resume (${error instanceof Error ? error.message : String(error)}). Run \`npm run demo\` first.`);
+    process.exit(1);
+  });
+  const window = resumed.build({ budget: BUDGET });
+  const state = resumed.state();
+  console.log(`Resumed session "demo" from .demo-session/ at event #${state.lastSeq}: ${state.summaries.length} summaries, ${state.facts.length} facts, ${state.files.length} open files, ${state.archive.length} archived items.`);
+  console.log(`Window: ${JSON.stringify(window.tokens.blocks)}, total ${window.tokens.total} / ${BUDGET}\n`);
+  console.log(await resumed.recap('brief'));
+  process.exit(0);
+}
 const bundled = (name: string): string => fileURLToPath(new URL(`../examples/sessions/${name}`, import.meta.url));
 const file =
   argument === undefined
@@ -23,10 +42,8 @@ const file =
 
 const lines = readSession(file);
 const counter = createTokenCounter();
-const manager = new ContextManager({
-  budget: BUDGET,
-  systemPrompt: 'You are a careful coding agent. Follow the session facts and pinned instructions.',
-});
+rmSync(fileURLToPath(new URL('../.demo-session/', import.meta.url)), { recursive: true, force: true });
+const manager = new ContextManager({ budget: BUDGET, systemPrompt: SYSTEM_PROMPT, storage, sessionId: 'demo', autoSave: false });
 const replayer = createReplayer(manager);
 const reports: GraduationReport[] = [];
 manager.on('graduation-end', (report) => reports.push(report));
@@ -71,6 +88,9 @@ if (fallbacks > 0) console.log(`Summarizer fallbacks: ${fallbacks}`);
 const skipped = Object.entries(replayer.stats.skipped);
 if (skipped.length > 0) console.log(`Replay adaptations: ${skipped.map(([reason, count]) => `${count} × ${reason}`).join('; ')}`);
 
+// Save the final state so that `npm run demo -- --resume` can pick the session up.
+await manager.save();
+console.log('\nSaved to .demo-session/ (run `npm run demo -- --resume` to load it).');
 const facts = built.system.match(/## Session facts[^\n]*\n([\s\S]*?)(?=\n\n## |$)/)?.[1];
 console.log('\nT2 session facts (YAML) in the final window:\n');
 console.log(indent(facts ?? '(none yet)'));
