@@ -12,7 +12,8 @@ export type {
 export { countMessageTokens, toMessages } from './build/window-builder.js';
 export type { BuiltContext } from './build/window-builder.js';
 export { DEFAULTS, KNOWN_CONTEXT_WINDOWS } from './options.js';
-export type { ContextManagerOptions, TierBudgets, TokenBudget } from './options.js';
+export { loadProjectMemory, saveProjectMemory } from './project-memory.js';
+export type { AutoSaveOptions, ContextManagerOptions, ProjectMemory, TierBudgets, TokenBudget } from './options.js';
 export {
   ConflictError,
   CorruptStateError,

@@ -207,3 +207,18 @@ describe('recall index regressions', () => {
     expect((await retriever.search({ query: 'config', limit: 5 })).map((hit) => hit.id)).toEqual(['small']);
   });
 });
+
+describe('saveProjectMemory() / loadProjectMemory()', () => {
+  it('keeps a project memory in a storage and loads the newest into a new session', async () => {
+    const { saveProjectMemory, loadProjectMemory } = await import('../../src/index.js');
+    const storage = createMemoryStorage();
+    expect(await loadProjectMemory({ storage, projectId: 'shop' })).toBeUndefined();
+    const first = new ContextManager();
+    first.pin({ text: 'Money is integer cents' });
+    await saveProjectMemory({ storage, projectId: 'shop', memory: first.projectMemory() });
+    const memory = await loadProjectMemory({ storage, projectId: 'shop' });
+    const next = new ContextManager({ projectMemory: memory });
+    expect(next.state().pins.map((pin) => pin.text)).toEqual(['Money is integer cents']);
+    await expect(saveProjectMemory({ storage, projectId: '../x', memory: first.projectMemory() })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+});
