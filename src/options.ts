@@ -83,16 +83,19 @@ export interface ContextManagerOptions {
   clock?: (() => string) | undefined;
 }
 
+/** Tier budgets resolved to tokens. */
+export interface ResolvedTierBudgets {
+  readonly facts: number;
+  readonly pins: number;
+  readonly summaries: number;
+  readonly scratchpad: number;
+  readonly working: number;
+}
+
 /** Default values of every option, in one place. */
 export const DEFAULTS: {
   readonly budget: number;
-  readonly budgets: {
-    readonly facts: number;
-    readonly pins: number;
-    readonly summaries: number;
-    readonly scratchpad: number;
-    readonly working: number;
-  };
+  readonly budgets: ResolvedTierBudgets;
   readonly systemPrompt: string;
   readonly autoCloseAfter: number;
   readonly maxEntryTokens: number;
@@ -136,13 +139,7 @@ export interface ResolvedOptions {
   readonly model: string | undefined;
   readonly contextWindow: number | undefined;
   readonly budget: number;
-  readonly budgets: {
-    readonly facts: number;
-    readonly pins: number;
-    readonly summaries: number;
-    readonly scratchpad: number;
-    readonly working: number;
-  };
+  readonly budgets: ResolvedTierBudgets;
   readonly systemPrompt: string;
   readonly autoCloseAfter: number;
   readonly maxEntryTokens: number;

@@ -1,4 +1,4 @@
-import type { Fact, FactUpdate, JsonValue, SequenceRange, TaskUpdate, ToolCall } from './types.js';
+import type { Fact, FactUpdate, SequenceRange, TaskUpdate, ToolCall } from './types.js';
 
 /**
  * One event of a session's append-only log. The tiers are a fold of this log: replaying the same
@@ -87,5 +87,3 @@ export type SessionEvent =
 /** The `type` of a {@link SessionEvent}. */
 export type SessionEventType = SessionEvent['type'];
 
-/** Payload of a tool-call input, re-exported for convenience. */
-export type ToolInput = JsonValue;

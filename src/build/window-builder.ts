@@ -6,6 +6,7 @@ import type { TierStore } from '../tiers/tier-store.js';
 import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { BlockName, BlockTokens, ContextMessage, Entry, WindowOmissions } from '../types.js';
+import type { ResolvedTierBudgets } from '../options.js';
 
 /** The result of `build()`: provider-neutral messages plus a per-block token breakdown. */
 export interface BuiltContext {
@@ -34,14 +35,6 @@ export interface RecalledBlock {
   readonly tokens: number;
 }
 
-/** Tier budgets used by the builder, in tokens. @internal */
-export interface BuilderBudgets {
-  readonly facts: number;
-  readonly pins: number;
-  readonly summaries: number;
-  readonly scratchpad: number;
-  readonly working: number;
-}
 
 /**
  * Assembles the window from cached, pre-counted parts: no item is re-tokenised unless it changed,
@@ -53,7 +46,7 @@ export interface BuilderBudgets {
 export function createWindowBuilder(options: {
   counter: TokenCounter;
   systemPrompt: string;
-  budgets: BuilderBudgets;
+  budgets: ResolvedTierBudgets;
   scoreGaps: (entries: readonly Entry[]) => readonly BoundaryScore[];
 }): { build(budget: number, tiers: TierStore, scratchpad: Scratchpad, recalled?: RecalledBlock | undefined): BuiltContext } {
   const { counter, budgets } = options;

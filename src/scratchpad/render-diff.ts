@@ -1,4 +1,5 @@
 import type { DiffHunk, DiffRecord } from './diff-record.js';
+import { formatCount } from '../format.js';
 
 /** Why a file left the scratchpad. */
 export type FileCloseCause = 'explicit' | 'auto' | 'evicted';
@@ -150,13 +151,6 @@ export function renderWindowedLine(options: { path: string; lineCount: number })
     `[${displayPath(options.path)}] now ${formatCount(options.lineCount)} ` +
     `${plural(options.lineCount, 'line')}, exceeds the scratchpad budget: shown as a head/tail window`
   );
-}
-
-/** Formats an integer with `,` thousands separators, independent of the locale: `4,210`. */
-export function formatCount(value: number): string {
-  const sign = value < 0 ? '-' : '';
-  const digits = String(Math.abs(Math.trunc(value)));
-  return sign + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /**

@@ -8,9 +8,9 @@ import {
   utf8ByteLength,
 } from './diff-record.js';
 import type { DiffRecord } from './diff-record.js';
+import { formatCount } from '../format.js';
 import {
   displayPath,
-  formatCount,
   plural,
   renderCloseLine,
   renderDiffLines,

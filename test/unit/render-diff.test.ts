@@ -1,8 +1,8 @@
 import { applyPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
 import { computeDiffRecord, countLines, replayPatches } from '../../src/scratchpad/diff-record.js';
+import { formatCount } from '../../src/format.js';
 import {
-  formatCount,
   renderCloseLine,
   renderDiffLines,
   renderOpenLine,
