@@ -35,6 +35,22 @@ export const KEY_CATEGORIES: readonly string[] = ['decision', 'constraint', 'con
 /** All probe categories, in report order. */
 export const CATEGORIES: readonly string[] = [...KEY_CATEGORIES, 'requirement', 'routine'];
 
+/** Budget use is read at checkpoints from this minute on (the issue's "after the first 30 minutes"). */
+export const BUDGET_USE_FROM_MINUTE = 30;
+
+/**
+ * Window tokens ÷ budget over the checkpoints from {@link BUDGET_USE_FROM_MINUTE} on; where the whole
+ * history (naive) is smaller than the budget, ÷ the history instead: that is all there is to fill.
+ */
+export interface BudgetUse {
+  /** Checkpoints measured. */
+  readonly checkpoints: number;
+  /** Smallest share of the budget used (0 when nothing was measured). */
+  readonly min: number;
+  /** Median share of the budget used. */
+  readonly median: number;
+}
+
 /** Tokens of each strategy at the checkpoint nearest 60 minutes of one session. */
 export interface TokensAt {
   /** Session name. */
@@ -61,8 +77,10 @@ export interface StrategySummary {
   readonly keyByAge: Readonly<Record<string, Share>>;
   /** Updates whose newest value is present and not shadowed by an older one. */
   readonly newestWins: Share;
-  /** Updates where only an older value is present. */
+  /** Updates where only an older value is present (stale-only). */
   readonly stale: Share;
+  /** How much of the budget the window fills after the first 30 minutes. */
+  readonly budgetUse: BudgetUse;
   /** Recently touched files present with their exact content. */
   readonly fileState: Share;
   /** Largest window seen at a checkpoint. */
@@ -105,10 +123,10 @@ export interface Aggregate {
   readonly budgetViolations: number;
 }
 
-/** Pools the session results. */
-export function aggregate(sessions: readonly SessionResult[]): Aggregate {
+/** Pools the session results; `budget` is what budget use is measured against. */
+export function aggregate(sessions: readonly SessionResult[], options: { budget: number }): Aggregate {
   const strategies: Record<string, StrategySummary> = {};
-  for (const strategy of STRATEGIES) strategies[strategy.name] = summarizeStrategy(sessions, strategy.name);
+  for (const strategy of STRATEGIES) strategies[strategy.name] = summarizeStrategy(sessions, strategy.name, options.budget);
   const summarizer: Record<string, PooledSummarizerCost> = {};
   for (const session of sessions) {
     for (const [name, cost] of Object.entries(session.summarizer)) {
@@ -169,7 +187,7 @@ function tokensAt(session: SessionResult, minute: number): TokensAt[] {
   return [{ session: session.name, minute: checkpoint.minute, tokens, naiveRatio: mobius === 0 ? 0 : (tokens['naive'] ?? 0) / mobius }];
 }
 
-function summarizeStrategy(sessions: readonly SessionResult[], name: string): StrategySummary {
+function summarizeStrategy(sessions: readonly SessionResult[], name: string, budget: number): StrategySummary {
   const counts: Record<'retention' | 'key' | 'newest' | 'stale' | 'files', [number, number]> = {
     retention: [0, 0],
     key: [0, 0],
@@ -187,6 +205,7 @@ function summarizeStrategy(sessions: readonly SessionResult[], name: string): St
     map.set(key, entry);
   };
   let maxTokens = 0;
+  const budgetShares: number[] = [];
   let sent = 0;
   let sentCached = 0;
   let shared = 0;
@@ -197,6 +216,8 @@ function summarizeStrategy(sessions: readonly SessionResult[], name: string): St
       const result = checkpoint.strategies[name];
       if (result === undefined) continue;
       maxTokens = Math.max(maxTokens, result.tokens);
+      const fillable = Math.min(budget, checkpoint.naiveTokens);
+      if (checkpoint.minute >= BUDGET_USE_FROM_MINUTE && fillable > 0) budgetShares.push(result.tokens / fillable);
       counts.files[0] += result.fileState.present;
       counts.files[1] += result.fileState.checked;
       for (const probe of result.probes ?? []) {
@@ -240,6 +261,7 @@ function summarizeStrategy(sessions: readonly SessionResult[], name: string): St
     keyByAge: toShares(keyByAge),
     newestWins: share(counts.newest[0], counts.newest[1]),
     stale: share(counts.stale[0], counts.stale[1]),
+    budgetUse: budgetUseOf(budgetShares),
     fileState: share(counts.files[0], counts.files[1]),
     maxTokens,
     cacheReuse: compared === 0 ? 0 : shared / compared,
@@ -247,4 +269,12 @@ function summarizeStrategy(sessions: readonly SessionResult[], name: string): St
     sentTokensCached: Math.round(sentCached),
     cacheBreaks,
   };
+}
+
+function budgetUseOf(shares: readonly number[]): BudgetUse {
+  if (shares.length === 0) return { checkpoints: 0, min: 0, median: 0 };
+  const sorted = [...shares].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+  return { checkpoints: sorted.length, min: sorted[0] ?? 0, median };
 }

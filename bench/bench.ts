@@ -1,20 +1,23 @@
-// `npm run bench`: replays the default sessions (bench/fixtures/) or the session files given as
+// `npm run bench`: replays the default session sets (bundled synth, the synth-c validation set
+// from ../shared/corpus when present, the annotated real transcripts) or the session files given as
 // arguments through Mobius and the baselines, then writes bench-results/results.json and
 // bench-results/report.html and prints the Markdown tables. Measures; asserts nothing.
 //   npm run bench
-//   npm run bench -- path/to/session.jsonl[.gz] path/to/folder/ [--out dir]
+//   npm run bench -- path/to/session.jsonl[.gz] path/to/folder/ [name=path] [--out dir]
 //   npm run bench -- --from bench-results/results.json    re-render without measuring
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, platform } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTokenCounter } from '../src/index.js';
 import { aggregate, STRATEGIES } from './aggregate.js';
+import { defaultSets, setsFromArguments } from './bench-sets.js';
+import type { BenchSet } from './bench-sets.js';
 import { COMPACTION_SUMMARY_TOKENS, PRUNE_KEEP_LAST_MESSAGES } from './baselines.js';
 import { measurePerformance } from './performance.js';
 import { renderHtmlReport } from './report-html.js';
 import { renderMarkdownReport } from './report-markdown.js';
-import type { BenchResults } from './results.js';
+import type { BenchResults, SetResult } from './results.js';
 import { FILE_STATE_EVENTS, runSession } from './run-session.js';
 import type { SessionResult } from './run-session.js';
 import { CHECKPOINT_INTERVAL_MINUTES, loadBenchSession, MAX_GAP_MINUTES } from './session-source.js';
@@ -24,11 +27,11 @@ const BUDGET = 28_000;
 const COMPACTION_THRESHOLD = 160_000;
 
 const started = performance.now();
-const { files, outDirectory, from } = parseArguments(process.argv.slice(2));
+const { sets, missingSets, outDirectory, from } = parseArguments(process.argv.slice(2));
 const log = (message: string): void => {
   process.stderr.write(`[bench ${((performance.now() - started) / 1_000).toFixed(1).padStart(5)}s] ${message}\n`);
 };
-const output = from === undefined ? await measure() : (JSON.parse(readFileSync(from, 'utf8')) as BenchResults);
+const output = from === undefined ? await measure() : readResults(from);
 
 mkdirSync(outDirectory, { recursive: true });
 if (from === undefined) writeFileSync(join(outDirectory, 'results.json'), `${JSON.stringify(output, null, 2)}\n`);
@@ -41,17 +44,39 @@ log(from === undefined ? `wrote ${join(outDirectory, 'results.json')} and ${join
 async function measure(): Promise<BenchResults> {
   if (typeof globalThis.gc !== 'function') log('note: run node with --expose-gc to measure the heap (npm run bench does)');
   const counter = createTokenCounter();
-  const sessions: BenchSession[] = files.map((file) => loadBenchSession(file));
+  for (const missing of missingSets) log(`set not found, left out: ${missing}`);
+  const sessions: BenchSession[] = [];
+  // The validation set is scored only: ingestion throughput is read on the other sets' sessions.
+  const throughputSessions: BenchSession[] = [];
   const results: SessionResult[] = [];
-  for (const session of sessions) {
-    const result = await runSession({ session, budget: BUDGET, compactionThreshold: COMPACTION_THRESHOLD, counter });
-    log(`${session.name}: ${session.eventCount} events, ${Math.round(result.minutes)} min, ${result.checkpoints.length} checkpoints, ${result.seconds.toFixed(1)}s`);
-    results.push(result);
+  const setResults: SetResult[] = [];
+  for (const set of sets) {
+    const setSessions: SessionResult[] = [];
+    let probes = 0;
+    for (const file of set.files) {
+      const session = loadBenchSession(file);
+      const result = await runSession({ session, budget: BUDGET, compactionThreshold: COMPACTION_THRESHOLD, counter });
+      log(`${set.name}/${session.name}: ${session.eventCount} events, ${Math.round(result.minutes)} min, ${result.checkpoints.length} checkpoints, ${session.probes.size} probes, ${result.seconds.toFixed(1)}s`);
+      sessions.push(session);
+      if (set.isInThroughput) throughputSessions.push(session);
+      results.push(result);
+      setSessions.push(result);
+      probes += session.probes.size;
+    }
+    setResults.push({
+      name: set.name,
+      label: set.label,
+      description: set.description,
+      retentionTarget: set.retentionTarget,
+      sessions: setSessions.map((result) => result.name),
+      probes,
+      aggregate: aggregate(setSessions, { budget: BUDGET }),
+    });
   }
-  const performanceResult = await measurePerformance({ base: pickBaseSession(sessions), sessions, budget: BUDGET, log });
+  const performanceResult = await measurePerformance({ base: pickBaseSession(sessions), sessions: throughputSessions, budget: BUDGET, log });
   const cpu = cpus()[0];
   return {
-    formatVersion: 1,
+    formatVersion: 2,
     generatedAt: new Date().toISOString(),
     environment: { node: process.version, platform: platform(), arch: arch(), cpu: cpu?.model ?? 'unknown', cpus: cpus().length },
     settings: {
@@ -66,13 +91,25 @@ async function measure(): Promise<BenchResults> {
     },
     strategies: STRATEGIES,
     sessions: results.map(({ latencySamples: _samples, ...rest }) => rest),
-    aggregate: aggregate(results),
+    sets: setResults,
+    missingSets,
+    aggregate: aggregate(results, { budget: BUDGET }),
     performance: performanceResult,
     wallSeconds: (performance.now() - started) / 1_000,
   };
 }
 
-function parseArguments(argv: readonly string[]): { files: string[]; outDirectory: string; from: string | undefined } {
+// Results of an older format lack the per-set numbers the reports are built from.
+function readResults(file: string): BenchResults {
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as { formatVersion?: unknown };
+  if (parsed.formatVersion !== 2) {
+    process.stderr.write(`${file} has results format ${String(parsed.formatVersion)}; this version renders format 2. Run npm run bench again.\n`);
+    process.exit(1);
+  }
+  return parsed as BenchResults;
+}
+
+function parseArguments(argv: readonly string[]): { sets: BenchSet[]; missingSets: string[]; outDirectory: string; from: string | undefined } {
   let outDirectory = resolve('bench-results');
   let from: string | undefined;
   const inputs: string[] = [];
@@ -86,27 +123,21 @@ function parseArguments(argv: readonly string[]): { files: string[]; outDirector
       from = resolve(argv[index + 1] ?? join(outDirectory, 'results.json'));
       index += 1;
     } else if (argument === '--help' || argument === '-h') {
-      process.stdout.write('usage: npm run bench -- [session.jsonl[.gz] | directory]... [--out dir] [--from results.json]\n');
+      process.stdout.write('usage: npm run bench -- [session.jsonl[.gz] | directory | name=path]... [--out dir] [--from results.json]\n');
       process.exit(0);
     } else {
       inputs.push(argument);
     }
   }
+  // The bundle lives in .build/; the repository root is one level up, the shared corpus beside it.
   const fixtures = fileURLToPath(new URL('../bench/fixtures/', import.meta.url));
-  const sources = inputs.length > 0 ? inputs : [fixtures];
-  const found = sources.flatMap((source) => (statSync(source).isDirectory() ? sessionFiles(source) : [resolve(source)]));
-  if (found.length === 0 && from === undefined) {
-    process.stderr.write(`no session files (.jsonl or .jsonl.gz) found in ${sources.join(', ')}\n`);
+  const validation = fileURLToPath(new URL('../../shared/corpus/synth-c/', import.meta.url));
+  const chosen = inputs.length > 0 ? { sets: setsFromArguments(inputs), missing: [] } : defaultSets({ fixtures, validation });
+  if (chosen.sets.every((set) => set.files.length === 0) && from === undefined) {
+    process.stderr.write(`no session files (.jsonl or .jsonl.gz) found in ${inputs.length > 0 ? inputs.join(', ') : fixtures}\n`);
     process.exit(1);
   }
-  return { files: found, outDirectory, from };
-}
-
-function sessionFiles(directory: string): string[] {
-  return readdirSync(directory)
-    .filter((name) => /\.jsonl(\.gz)?$/.test(name))
-    .sort()
-    .map((name) => join(directory, name));
+  return { sets: chosen.sets, missingSets: chosen.missing, outDirectory, from };
 }
 
 // The base of the length and heap measurements: a one-hour synthetic session when there is one.

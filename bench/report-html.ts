@@ -1,5 +1,5 @@
 // The HTML report: one self-contained page (inline CSS and SVG, no scripts, no external assets).
-import { CATEGORIES, describeCacheBreaks, KEY_CATEGORIES, STRATEGIES } from './aggregate.js';
+import { BUDGET_USE_FROM_MINUTE, CATEGORIES, describeCacheBreaks, KEY_CATEGORIES, STRATEGIES } from './aggregate.js';
 import type { StrategySummary } from './aggregate.js';
 import {
   formatInteger,
@@ -11,7 +11,7 @@ import {
   formatTokens,
 } from './format.js';
 import { latencyGrowth } from './performance.js';
-import type { BenchResults } from './results.js';
+import type { BenchResults, SetResult } from './results.js';
 import { AGE_BUCKETS } from './scoring.js';
 import type { Share } from './statistics.js';
 import { TIMELINE_STEP_MINUTES } from './run-session.js';
@@ -177,12 +177,7 @@ function hero(results: BenchResults): string {
       sub: ratios.length === 0 ? 'no session reaches 60 min' : `median of ${ratios.length} synthetic sessions (${Math.min(...ratios).toFixed(0)}–${Math.max(...ratios).toFixed(0)}×)`,
       isMet: ratios.length === 0 ? undefined : ratios.every((value) => value >= 10),
     }),
-    kpi({
-      value: mobius === undefined ? '–' : formatShare(mobius.keyRetention),
-      label: `of decisions, constraints, conventions, preferences and error fixes still in the ${formatTokens(settings.budget)} window`,
-      sub: `sliding window ${formatShare(sliding?.keyRetention ?? { hits: 0, total: 0, share: 0 })} · pruning ${formatShare(pruning?.keyRetention ?? { hits: 0, total: 0, share: 0 })} · compaction ${formatShare(compaction?.keyRetention ?? { hits: 0, total: 0, share: 0 })}`,
-      isMet: mobius === undefined || mobius.keyRetention.total === 0 ? undefined : mobius.keyRetention.share >= 0.95,
-    }),
+    retentionCard(results),
     kpi({
       value: mobius === undefined ? '–' : formatShare(mobius.fileState),
       label: 'of recently touched files in the window with their exact current content',
@@ -210,14 +205,30 @@ function hero(results: BenchResults): string {
   ];
   return `<header class="hero">
 <h1>mobius-context benchmark</h1>
-<p>${results.sessions.length} sessions replayed side by side (${synthCount} synthetic with retention probes, ${results.sessions.length - synthCount} real agent transcripts) · equal budget ${formatInteger(settings.budget)} tokens · tokenizer ${escapeXml(settings.tokenizer)}</p>
+<p>${results.sessions.length} sessions replayed side by side (${synthCount} synthetic, ${results.sessions.length - synthCount} real agent transcripts) in ${results.sets.length} sets (${escapeXml(results.sets.map((set) => set.name).join(', '))}) · equal budget ${formatInteger(settings.budget)} tokens · tokenizer ${escapeXml(settings.tokenizer)}</p>
 <div class="kpis">${cards.join('')}</div>
 </header>`;
 }
 
+// The durable facts kept by Mobius, per set; the card shows the weakest set.
+function retentionCard(results: BenchResults): string {
+  const scored = results.sets.filter((set) => (set.aggregate.strategies['mobius']?.retention.total ?? 0) > 0);
+  const retentionOf = (set: SetResult, name: string): Share => set.aggregate.strategies[name]?.retention ?? { hits: 0, total: 0, share: 0 };
+  const weakest = [...scored].sort((a, b) => retentionOf(a, 'mobius').share - retentionOf(b, 'mobius').share)[0];
+  return kpi({
+    value: weakest === undefined ? '–' : formatShare(retentionOf(weakest, 'mobius')),
+    label: weakest === undefined ? 'no probes in these sessions' : `of durable facts still in the ${formatTokens(results.settings.budget)} window, weakest set (${weakest.name})`,
+    sub: scored.map((set) => `${set.name} ${formatShare(retentionOf(set, 'mobius'))} (compaction ${formatShare(retentionOf(set, 'compaction-28k'))})`).join(' · '),
+    isMet: scored.length === 0 ? undefined : scored.every((set) => retentionOf(set, 'mobius').share >= 0.95),
+  });
+}
+
 function longestSynth(results: BenchResults): Session | undefined {
+  // The longest synthetic session of the first set that has one (the bundled set by default).
   const synth = results.sessions.filter((session) => session.kind === 'synth');
-  const pool = synth.length > 0 ? synth : results.sessions;
+  const firstSet = results.sets.find((set) => synth.some((session) => set.sessions.includes(session.name)));
+  const inFirst = synth.filter((session) => firstSet?.sessions.includes(session.name) ?? true);
+  const pool = inFirst.length > 0 ? inFirst : results.sessions;
   return [...pool].sort((a, b) => b.minutes - a.minutes)[0];
 }
 
@@ -281,40 +292,38 @@ function contextOverTime(results: BenchResults): string {
 
 function retentionByAge(results: BenchResults): string {
   const shown = ['mobius', 'sliding-window', 'tool-pruning-28k', 'compaction-28k', 'compaction-160k'];
-  const groups = AGE_BUCKETS.map((bucket) => bucket.label);
-  const seriesFor = (key: 'keyByAge' | 'byAge'): Series[] =>
-    shown.map((name) => ({
+  const scored = results.sets.filter((set) => (set.aggregate.strategies['mobius']?.retention.total ?? 0) > 0);
+  if (scored.length === 0) return '';
+  const groups = AGE_BUCKETS.filter((bucket) => bucket.to !== Number.POSITIVE_INFINITY || scored.some((set) => (set.aggregate.strategies['mobius']?.byAge[bucket.label]?.total ?? 0) > 0)).map((bucket) => bucket.label);
+  const charts = scored.map((set) => {
+    const series: Series[] = shown.map((name) => ({
       label: labelOf(name),
       color: colorOf(name),
       values: groups.map((group) => {
-        const value = strategySummary(results, name)?.[key][group];
+        const value = set.aggregate.strategies[name]?.byAge[group];
         return value === undefined || value.total === 0 ? undefined : value.share;
       }),
     }));
-  const hasProbes = (strategySummary(results, 'mobius')?.retention.total ?? 0) > 0;
-  if (!hasProbes) return '';
-  const chart = (key: 'keyByAge' | 'byAge', title: string, isTarget: boolean): string =>
-    groupedBarChart({
-      title,
-      width: 540,
-      height: 280,
-      groups,
-      series: seriesFor(key),
+    const chart = groupedBarChart({
+      title: `Retention by age, ${set.name}`,
+      width: 360,
+      height: 240,
+      groups: groups.map((group) => group.replace(' min', '')),
+      series,
       yMax: 1,
-      references: isTarget ? [{ value: 0.95, label: 'target 95%', color: '#16a34a' }] : [],
+      references: [{ value: 0.95, label: 'target 95%', color: '#16a34a' }],
       formatX: String,
       formatY: (value) => `${Math.round(value * 100)}%`,
       showValues: false,
     });
-  const counts = groups.map((group) => strategySummary(results, 'mobius')?.keyByAge[group]?.total ?? 0);
+    const counts = groups.map((group) => `${group}: ${set.aggregate.strategies['mobius']?.byAge[group]?.total ?? 0}`).join(', ');
+    return `<div class="chart"><h3>${escapeXml(set.label)}</h3><p class="note">Probe scores per bucket: ${escapeXml(counts)}.</p>${chart}</div>`;
+  });
   return `<section>
-<h2>Retention by age of the fact</h2>
-<p class="lead">A probe is retained when all its answer keywords are in the window. Ages are minutes since the fact was stated; each probe is scored at every later checkpoint (${counts.map((count, index) => `${groups[index]}: ${count}`).join(', ')} key-category scores).</p>
+<h2>Retention by age of the fact, per set</h2>
+<p class="lead">A probe is retained when all its answer keywords are in the window. Ages are minutes since the fact was stated; each probe is scored at every later checkpoint. All categories; the ≥ 95% target applies at every age up to 4 h.</p>
 ${legend(shown.map((name) => ({ label: labelOf(name), color: colorOf(name) })))}
-<div class="grid2">
-<div class="chart"><h3>Decisions, constraints, conventions, preferences, error resolutions</h3><p class="note">The categories with the ≥ 95% target.</p>${chart('keyByAge', 'Key-category retention by age', true)}</div>
-<div class="chart"><h3>All categories (incl. requirements and routine Q&amp;A)</h3><p class="note">Routine facts are meant to compress hard.</p>${chart('byAge', 'Retention by age', false)}</div>
-</div>
+<div class="grid3">${charts.join('')}</div>
 </section>`;
 }
 
@@ -330,33 +339,41 @@ function barCell(value: number, color: string, text: string): string {
 }
 
 function retentionTable(results: BenchResults): string {
-  const hasProbes = (strategySummary(results, 'mobius')?.retention.total ?? 0) > 0;
-  const header = `<tr><th>strategy</th>${hasProbes ? `<th>all probes</th>${CATEGORIES.map((category) => `<th>${escapeXml(category.replace('_', ' '))}${KEY_CATEGORIES.includes(category) ? ' *' : ''}</th>`).join('')}<th>newest wins</th>` : ''}<th>file state</th><th>cache reuse</th><th>largest window</th></tr>`;
+  const header = `<tr><th>strategy</th><th>retention</th>${CATEGORIES.map((category) => `<th>${escapeXml(category.replace('_', ' '))}${KEY_CATEGORIES.includes(category) ? ' *' : ''}</th>`).join('')}<th>stale-only</th><th>newest wins</th><th>budget use, min / median</th><th>file state</th><th>cache reuse</th><th>largest window</th></tr>`;
   const rows: string[] = [];
-  for (const isHeld of [true, false]) {
-    rows.push(`<tr class="group"><td colspan="${hasProbes ? CATEGORIES.length + 6 : 4}">${isHeld ? `held to ${formatInteger(results.settings.budget)} tokens` : 'not held to a budget (for reference: what it costs)'}</td></tr>`);
-    for (const strategy of STRATEGIES.filter((candidate) => candidate.isHeldToBudget === isHeld)) {
-      const summary = strategySummary(results, strategy.name);
+  const columns = CATEGORIES.length + 8;
+  for (const set of results.sets) {
+    rows.push(`<tr class="group"><td colspan="${columns}">${escapeXml(set.label)} · ${set.sessions.length} sessions, ${set.probes} probes</td></tr>`);
+    for (const strategy of STRATEGIES) {
+      const summary = set.aggregate.strategies[strategy.name];
       if (summary === undefined) continue;
+      const budget = summary.budgetUse;
       const cells = [
-        `<td><span class="legend" style="display:inline-flex;margin:0"><span><i style="background:${strategy.color}"></i>${escapeXml(strategy.label)}</span></span></td>`,
+        `<td><span class="legend" style="display:inline-flex;margin:0"><span><i style="background:${strategy.color}"></i>${escapeXml(strategy.label)}${strategy.isHeldToBudget ? '' : ' (no budget)'}</span></span></td>`,
+        heatCell(summary.retention),
+        ...CATEGORIES.map((category) => heatCell(summary.byCategory[category])),
+        staleCell(summary.stale),
+        heatCell(summary.newestWins),
+        `<td>${budget.checkpoints === 0 || !strategy.isHeldToBudget ? '–' : `${formatPercent(budget.min, 0)} / ${formatPercent(budget.median, 0)}`}</td>`,
+        heatCell(summary.fileState),
+        barCell(summary.cacheReuse, strategy.color, formatPercent(summary.cacheReuse, 0)),
+        `<td>${formatInteger(summary.maxTokens)}</td>`,
       ];
-      if (hasProbes) {
-        cells.push(heatCell(summary.retention));
-        for (const category of CATEGORIES) cells.push(heatCell(summary.byCategory[category]));
-        cells.push(heatCell(summary.newestWins));
-      }
-      cells.push(heatCell(summary.fileState));
-      cells.push(barCell(summary.cacheReuse, strategy.color, formatPercent(summary.cacheReuse, 0)));
-      cells.push(`<td>${formatInteger(summary.maxTokens)}</td>`);
-      rows.push(`<tr class="${isHeld ? 'held' : ''}">${cells.join('')}</tr>`);
+      rows.push(`<tr class="${strategy.isHeldToBudget ? 'held' : ''}">${cells.join('')}</tr>`);
     }
   }
   return `<section>
-<h2>What each strategy keeps</h2>
-<p class="lead">Pooled over every checkpoint. * = categories with the ≥ 95% target. Newest wins: for updated facts, the new value is present and no older value is presented as current (not stated after it in history, not listed beside it as a current fact). File state: files touched in the last ${results.settings.fileStateEvents} events are in the window with their exact content. Hover a cell for counts.</p>
+<h2>What each strategy keeps, per set</h2>
+<p class="lead">Pooled over every checkpoint of a set's sessions. * = key categories. Stale-only: updated facts of which only an older value is in the window (target ≤ 2%). Newest wins: the new value is present and no older value is presented as current. Budget use: window tokens ÷ ${formatInteger(results.settings.budget)} (÷ the whole history where that is smaller) at the checkpoints from minute ${BUDGET_USE_FROM_MINUTE} on (target ≥ 85%). File state: files touched in the last ${results.settings.fileStateEvents} events are in the window with their exact content. Hover a cell for counts.</p>
 <div class="scroll"><table>${header}${rows.join('')}</table></div>
 </section>`;
+}
+
+// Stale-only is better when low: the heat scale runs the other way.
+function staleCell(share: Share): string {
+  if (share.total === 0) return '<td class="heat" style="color:#94a3b8">–</td>';
+  const hue = Math.round((1 - Math.min(1, share.share * 10)) * 130);
+  return `<td class="heat" style="background:hsl(${hue} 75% 90%);color:hsl(${hue} 70% 24%)" title="${share.hits}/${share.total}">${formatPercent(share.share, 0)}</td>`;
 }
 
 function everySession(results: BenchResults): string {
@@ -484,7 +501,7 @@ function sessionsTable(results: BenchResults): string {
     });
   return `<section>
 <h2>Sessions</h2>
-<p class="lead">Real transcripts carry no probes; their clock is their timestamps with idle gaps capped at ${results.settings.maxGapMinutes} min, or 15 s per event when they lack per-event timestamps, and they are scored every ${results.settings.checkpointIntervalMinutes} min. The replay maps every event variant and lists what it had to adapt.</p>
+<p class="lead">Real transcripts carry hand-written probes and checkpoints (bench/fixtures/README.md); their clock is their timestamps with idle gaps capped at ${results.settings.maxGapMinutes} min, or 15 s per event when they lack per-event timestamps, and unannotated ones are scored every ${results.settings.checkpointIntervalMinutes} min. The replay maps every event variant and lists what it had to adapt.</p>
 <table><tr><th>session</th><th>source</th><th>events</th><th>length</th><th>naive → Mobius at end</th><th>graduations + consolidations</th><th class="wrap">replay adaptations</th></tr>${rows.join('')}</table>
 </section>`;
 }

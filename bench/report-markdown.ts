@@ -1,6 +1,6 @@
 // The Markdown tables printed on stdout (and pasted into the README).
-import { CATEGORIES, checkpointNear, describeCacheBreaks, STRATEGIES } from './aggregate.js';
-import type { StrategyInfo } from './aggregate.js';
+import { BUDGET_USE_FROM_MINUTE, CATEGORIES, describeCacheBreaks, KEY_CATEGORIES, STRATEGIES } from './aggregate.js';
+import type { StrategyInfo, StrategySummary } from './aggregate.js';
 import {
   formatInteger,
   formatMegabytes,
@@ -11,11 +11,12 @@ import {
   formatTokens,
 } from './format.js';
 import { LATENCY_COPIES } from './performance.js';
-import type { BenchResults } from './results.js';
+import type { BenchResults, SetResult } from './results.js';
 import { AGE_BUCKETS } from './scoring.js';
+import type { Share } from './statistics.js';
 import { checkTargets } from './targets.js';
 
-/** Renders the run as Markdown: headline, retention by age, cost, performance, targets. */
+/** Renders the run as Markdown: per-set retention at equal budget, cost, performance, targets. */
 export function renderMarkdownReport(results: BenchResults): string {
   const { aggregate, performance, settings } = results;
   const lines: string[] = [];
@@ -25,48 +26,19 @@ export function renderMarkdownReport(results: BenchResults): string {
   lines.push(
     `# mobius-context benchmark`,
     '',
-    `${results.sessions.length} sessions (${synth.length} synthetic with probes, ${real.length} real), budget ${formatInteger(settings.budget)} tokens, tokenizer ${settings.tokenizer}, ${results.environment.node} on ${results.environment.cpu}. Run took ${results.wallSeconds.toFixed(0)} s.`,
-    '',
-    `## At equal budget (${formatInteger(settings.budget)} tokens): what each strategy keeps`,
-    '',
-    'Probe retention over every checkpoint of the synthetic sessions; file state over every checkpoint of all sessions.',
+    `${results.sessions.length} sessions in ${results.sets.length} sets (${results.sets.map((set) => `${set.name}: ${set.sessions.length}`).join(', ')}), budget ${formatInteger(settings.budget)} tokens, tokenizer ${settings.tokenizer}, ${results.environment.node} on ${results.environment.cpu}. Run took ${results.wallSeconds.toFixed(0)} s.`,
     '',
   );
-  const categoryLabels = CATEGORIES.map((category) => category.replace('_', ' '));
+  if (results.missingSets.length > 0) lines.push(`Sets not found and left out: ${results.missingSets.join('; ')}.`, '');
   lines.push(
-    row(['strategy', 'all probes', ...categoryLabels, 'newest wins', 'file state', 'tokens @60 min', 'cache reuse']),
-    row(['---', ...Array.from({ length: categoryLabels.length + 5 }, () => '---:')]),
+    `## At equal budget (${formatInteger(settings.budget)} tokens): what each strategy keeps, per set`,
+    '',
+    `Every strategy is held to the same budget. Retention: share of probe scores (every probe at every later checkpoint) whose keywords are all in the window. Stale-only: updated facts of which only an older value is in the window. Budget use: window tokens ÷ budget (÷ the whole history where that is smaller) at the checkpoints from minute ${BUDGET_USE_FROM_MINUTE} on, smallest / median. File state: files touched in the last ${settings.fileStateEvents} events present with their exact content.`,
+    '',
   );
-  for (const strategy of held) {
-    const summary = aggregate.strategies[strategy.name];
-    if (summary === undefined) continue;
-    lines.push(row([
-      `**${strategy.label}**`,
-      formatShare(summary.retention),
-      ...CATEGORIES.map((category) => formatShare(summary.byCategory[category] ?? { hits: 0, total: 0, share: 0 })),
-      formatShare(summary.newestWins),
-      formatShare(summary.fileState),
-      tokensAt60(results, strategy),
-      formatPercent(summary.cacheReuse),
-    ]));
-  }
-
-  lines.push('', '## Retention by age of the fact (all categories; key categories in brackets)', '');
-  lines.push(row(['strategy', ...AGE_BUCKETS.map((bucket) => bucket.label)]), row(['---', ...AGE_BUCKETS.map(() => '---:')]));
-  for (const strategy of STRATEGIES) {
-    const summary = aggregate.strategies[strategy.name];
-    if (summary === undefined || summary.retention.total === 0) continue;
-    lines.push(row([
-      strategy.label,
-      ...AGE_BUCKETS.map((bucket) => {
-        const all = summary.byAge[bucket.label];
-        const key = summary.keyByAge[bucket.label];
-        return all === undefined ? '–' : `${formatShare(all)} (${key === undefined ? '–' : formatShare(key)})`;
-      }),
-    ]));
-  }
-
-  lines.push('', '## Tokens at 60 minutes (window size; naive ÷ Mobius)', '');
+  const ages = AGE_BUCKETS.filter((bucket) => bucket.to !== Number.POSITIVE_INFINITY || results.sets.some((set) => (set.aggregate.strategies['mobius']?.byAge[bucket.label]?.total ?? 0) > 0));
+  for (const set of results.sets) lines.push(...setTables(set, held, ages.map((bucket) => bucket.label)));
+  lines.push('## Tokens at 60 minutes (window size; naive ÷ Mobius)', '');
   const shown = ['mobius', 'naive', 'sliding-window', 'tool-pruning', 'compaction-160k'];
   lines.push(
     row(['session', 'minute', ...shown.map(labelOf), 'naive ÷ Mobius']),
@@ -76,7 +48,9 @@ export function renderMarkdownReport(results: BenchResults): string {
     lines.push(row([entry.session, formatMinutes(entry.minute), ...shown.map((name) => formatInteger(entry.tokens[name] ?? 0)), `${entry.naiveRatio.toFixed(1)}×`]));
   }
 
-  const longest = [...synth].sort((a, b) => b.minutes - a.minutes)[0];
+  // The longest session of the first set that has synthetic ones (the bundled set by default).
+  const firstSynthSet = results.sets.find((set) => set.sessions.some((name) => synth.some((session) => session.name === name)));
+  const longest = [...synth].filter((session) => firstSynthSet?.sessions.includes(session.name) ?? true).sort((a, b) => b.minutes - a.minutes)[0];
   if (longest !== undefined) {
     lines.push('', `## Mobius window by block over time (${longest.name})`, '');
     lines.push(
@@ -106,8 +80,8 @@ export function renderMarkdownReport(results: BenchResults): string {
   lines.push(
     'Σ over every model call of every session: tokens sent, and the same with shared-prefix tokens billed at 10% (a typical cached-input price).',
     '',
-    row(['strategy', 'largest window', 'tokens sent', 'with prompt cache', 'cache reuse', 'all probes', 'file state']),
-    row(['---', '---:', '---:', '---:', '---:', '---:', '---:']),
+    row(['strategy', 'largest window', 'tokens sent', 'with prompt cache', 'cache reuse', 'file state']),
+    row(['---', '---:', '---:', '---:', '---:', '---:']),
   );
   for (const strategy of STRATEGIES) {
     const summary = aggregate.strategies[strategy.name];
@@ -118,7 +92,6 @@ export function renderMarkdownReport(results: BenchResults): string {
       formatTokens(summary.sentTokens),
       formatTokens(summary.sentTokensCached),
       formatPercent(summary.cacheReuse),
-      formatShare(summary.retention),
       formatShare(summary.fileState),
     ]));
   }
@@ -147,10 +120,11 @@ export function renderMarkdownReport(results: BenchResults): string {
   }
 
   lines.push('', '## Sessions', '');
-  lines.push(row(['session', 'kind', 'events', 'length', 'clock', 'replay adaptations']), row(['---', '---', '---:', '---:', '---', '---']));
+  lines.push(row(['session', 'set', 'kind', 'events', 'length', 'checkpoints', 'clock', 'replay adaptations']), row(['---', '---', '---', '---:', '---:', '---:', '---', '---']));
   for (const session of [...synth, ...real]) {
     const skipped = Object.entries(session.replay.skipped).map(([reason, count]) => `${count} × ${reason}`).join('; ');
-    lines.push(row([session.name, session.kind, formatInteger(session.events), formatMinutes(session.minutes), session.clock, skipped === '' ? 'none' : skipped]));
+    const set = results.sets.find((candidate) => candidate.sessions.includes(session.name))?.name ?? '–';
+    lines.push(row([session.name, set, session.isScored ? `${session.kind}, probes` : session.kind, formatInteger(session.events), formatMinutes(session.minutes), String(session.checkpoints.length), session.clock, skipped === '' ? 'none' : skipped]));
   }
   lines.push('', 'Full results: bench-results/results.json; charts: bench-results/report.html; how to read them: docs/benchmark.md.', '');
   return `${lines.join('\n')}\n`;
@@ -158,20 +132,59 @@ export function renderMarkdownReport(results: BenchResults): string {
 
 // --- Internal helpers ---
 
+const NONE: Share = { hits: 0, total: 0, share: 0 };
+
+// The three tables of one set: headline, retention by category, retention by age.
+function setTables(set: SetResult, strategies: readonly StrategyInfo[], ages: readonly string[]): string[] {
+  const lines: string[] = [];
+  const mobius = set.aggregate.strategies['mobius'];
+  const scores = mobius?.retention.total ?? 0;
+  const checkpoints = set.aggregate.strategies['mobius']?.budgetUse.checkpoints ?? 0;
+  lines.push(
+    `### ${set.label}`,
+    '',
+    `${set.sessions.length} sessions, ${set.probes} probes (${formatInteger(scores)} probe scores); ${set.description}. Budget use over ${checkpoints} checkpoints.`,
+    '',
+    row(['strategy', 'retention', 'key categories', 'stale-only', 'newest wins', 'budget use (min / median)', 'file state']),
+    row(['---', '---:', '---:', '---:', '---:', '---:', '---:']),
+  );
+  for (const strategy of strategies) {
+    const summary = set.aggregate.strategies[strategy.name];
+    if (summary === undefined) continue;
+    lines.push(row([
+      `**${strategy.label}**`,
+      formatShare(summary.retention),
+      formatShare(summary.keyRetention),
+      staleCell(summary),
+      formatShare(summary.newestWins, { counts: true }),
+      summary.budgetUse.checkpoints === 0 ? '–' : `${formatPercent(summary.budgetUse.min, 0)} / ${formatPercent(summary.budgetUse.median, 0)}`,
+      formatShare(summary.fileState),
+    ]));
+  }
+  if (scores === 0) return [...lines, ''];
+  const categoryLabels = CATEGORIES.map((category) => `${category.replace('_', ' ')}${KEY_CATEGORIES.includes(category) ? ' *' : ''}`);
+  lines.push('', row(['by category', ...categoryLabels]), row(['---', ...categoryLabels.map(() => '---:')]));
+  for (const strategy of strategies) {
+    const summary = set.aggregate.strategies[strategy.name];
+    if (summary !== undefined) lines.push(row([strategy.label, ...CATEGORIES.map((category) => formatShare(summary.byCategory[category] ?? NONE))]));
+  }
+  lines.push('', row(['by age of the fact', ...ages]), row(['---', ...ages.map(() => '---:')]));
+  for (const strategy of strategies) {
+    const summary = set.aggregate.strategies[strategy.name];
+    if (summary !== undefined) lines.push(row([strategy.label, ...ages.map((age) => formatShare(summary.byAge[age] ?? NONE))]));
+  }
+  lines.push('');
+  return lines;
+}
+
+function staleCell(summary: StrategySummary): string {
+  return summary.stale.total === 0 ? '–' : `${formatPercent(summary.stale.share)} (${summary.stale.hits}/${summary.stale.total})`;
+}
+
 function row(cells: readonly string[]): string {
   return `| ${cells.map((cell) => cell.replaceAll('|', '\\|')).join(' | ')} |`;
 }
 
 function labelOf(name: string): string {
   return STRATEGIES.find((strategy) => strategy.name === name)?.label ?? name;
-}
-
-// Median over the sessions that reach 60 minutes.
-function tokensAt60(results: BenchResults, strategy: StrategyInfo): string {
-  const values = results.sessions
-    .map((session) => checkpointNear(session, 60)?.strategies[strategy.name]?.tokens)
-    .filter((value): value is number => value !== undefined)
-    .sort((a, b) => a - b);
-  if (values.length === 0) return '–';
-  return formatInteger(values[Math.floor((values.length - 1) / 2)] ?? 0);
 }

@@ -95,6 +95,8 @@ export interface SessionResult {
   readonly name: string;
   readonly file: string;
   readonly kind: 'synth' | 'real';
+  /** Whether the session carries retention probes (synthetic or hand-annotated). */
+  readonly isScored: boolean;
   readonly source: string | undefined;
   readonly clock: string;
   readonly events: number;
@@ -182,7 +184,7 @@ export async function runSession(options: {
       return {
         tokens: strategyWindow.total,
         ...(blocks === undefined ? {} : { blocks }),
-        ...(session.kind === 'synth' ? { probes: scoreProbes({ session, checkpoint, window: text }) } : {}),
+        ...(session.isScored ? { probes: scoreProbes({ session, checkpoint, window: text }) } : {}),
         fileState: scoreFileState({ paths: recent, contents: replayer.contents, window: text }),
       };
     };
@@ -238,6 +240,7 @@ export async function runSession(options: {
     name: session.name,
     file: session.file,
     kind: session.kind,
+    isScored: session.isScored,
     source: session.source,
     clock: session.clock,
     events: session.eventCount,

@@ -6,12 +6,16 @@ import { COMPACTION_FACTS_HEADING, COMPACTION_SUMMARY_PREFIX } from './baselines
 import type { WindowItem } from './baselines.js';
 import type { BenchSession, Checkpoint, Probe } from './session-source.js';
 
-/** Age buckets of probe retention, in minutes since the fact was stated. */
+/**
+ * Age buckets of probe retention, in minutes since the fact was stated. The last one only fills in
+ * sessions longer than four hours; reports leave it out when it is empty.
+ */
 export const AGE_BUCKETS: readonly { readonly label: string; readonly from: number; readonly to: number }[] = [
   { label: '0–15 min', from: 0, to: 15 },
   { label: '15–60 min', from: 15, to: 60 },
   { label: '60–120 min', from: 60, to: 120 },
-  { label: '120+ min', from: 120, to: Number.POSITIVE_INFINITY },
+  { label: '120–240 min', from: 120, to: 240 },
+  { label: '240+ min', from: 240, to: Number.POSITIVE_INFINITY },
 ];
 
 /** How one probe fared in one window. */

@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { readSession } from '../examples/replay.js';
 import type { SessionLine } from '../examples/replay.js';
 
-/** Minutes between checkpoints of sessions that carry none (real transcripts). */
+/** Minutes between checkpoints of sessions that carry none (real transcripts without probes). */
 export const CHECKPOINT_INTERVAL_MINUTES = 15;
 
 /** Idle gaps in real transcripts (overnight, between aider runs) count as at most this long. */
@@ -34,13 +34,13 @@ export interface Probe {
 
 /** A point at which every strategy's context is built and scored. */
 export interface Checkpoint {
-  /** `c3` from the session, or `m45` for a 15-minute mark of a real session. */
+  /** `c3` from the session, or `m45` for a 15-minute mark of a session without checkpoints. */
   readonly id: string;
   /** Index in `lines` before which the checkpoint is taken. */
   readonly lineIndex: number;
   /** Simulated minute. */
   readonly minute: number;
-  /** Probe ids to score (synthetic sessions only). */
+  /** Probe ids to score (sessions with probes only). */
   readonly probes: readonly string[];
   /** Whether this is the last checkpoint of the session. */
   readonly isFinal: boolean;
@@ -52,8 +52,10 @@ export interface BenchSession {
   readonly name: string;
   /** Path it was read from. */
   readonly file: string;
-  /** `synth` when the session carries probes and checkpoints, otherwise `real`. */
+  /** `synth` for generated sessions (`meta.source` is `synth`), `real` for agent transcripts. */
   readonly kind: 'synth' | 'real';
+  /** Whether the session carries retention probes (synthetic or hand-annotated): it is scored. */
+  readonly isScored: boolean;
   /** Where the transcript comes from (the `meta` line's `source`), when known. */
   readonly source: string | undefined;
   /** Every line, including harness-only ones. */
@@ -85,7 +87,8 @@ export function toBenchSession(options: { file: string; name: string; lines: rea
   const { lines } = options;
   const meta = lines.find((line) => line.type === 'meta');
   const hasCheckpoints = lines.some((line) => line.type === 'checkpoint');
-  const kind = meta?.['source'] === 'synth' || hasCheckpoints ? 'synth' : 'real';
+  // The meta line says where a session comes from; without one, checkpoints mean a generated session.
+  const kind = meta === undefined ? (hasCheckpoints ? 'synth' : 'real') : meta['source'] === 'synth' ? 'synth' : 'real';
   const { minutes, clock } = simulatedMinutes(lines, kind);
   const probes = new Map<string, Probe>();
   const checkpoints: Checkpoint[] = [];
@@ -112,7 +115,8 @@ export function toBenchSession(options: { file: string; name: string; lines: rea
         isFinal: line.final === true,
       });
     } else if (line.type !== 'meta') {
-      if (kind === 'real') {
+      // Sessions without checkpoints of their own (unannotated transcripts) are measured every 15 minutes.
+      if (!hasCheckpoints) {
         while (minute >= nextMark) {
           checkpoints.push({ id: `m${nextMark}`, lineIndex: index, minute: nextMark, probes: [], isFinal: false });
           nextMark += CHECKPOINT_INTERVAL_MINUTES;
@@ -130,6 +134,7 @@ export function toBenchSession(options: { file: string; name: string; lines: rea
     name: options.name,
     file: options.file,
     kind,
+    isScored: probes.size > 0,
     source: typeof meta?.['source'] === 'string' ? meta['source'] : undefined,
     lines,
     minutes,
@@ -152,6 +157,10 @@ export function eventTexts(line: SessionLine): string[] {
 }
 
 // --- Internal helpers ---
+
+// Lines the harness reads and no strategy records; annotations (probes, checkpoints) copy the
+// timestamp of the line they follow, so they must not count towards a transcript's clock.
+const HARNESS_LINES: ReadonlySet<string> = new Set(['meta', 'probe', 'checkpoint']);
 
 function sessionName(file: string): string {
   return basename(file).replace(/\.jsonl(\.gz)?$/, '');
@@ -180,13 +189,13 @@ function simulatedMinutes(
 ): { minutes: number[]; clock: BenchSession['clock'] } {
   const start = firstTimestamp(lines);
   const minutes: number[] = [];
-  const stamped = lines.filter((line) => typeof line.ts === 'string' && line.type !== 'meta');
+  const stamped = lines.filter((line) => typeof line.ts === 'string' && !HARNESS_LINES.has(line.type));
   // aider logs stamp each run, not each event: such coarse clocks are replaced by the event count.
   const isCoarse = kind === 'real' && new Set(stamped.map((line) => line.ts)).size < stamped.length * MIN_DISTINCT_TIMESTAMPS;
   if (start === undefined || isCoarse) {
     let events = 0;
     for (const line of lines) {
-      if (line.type !== 'meta' && line.type !== 'probe' && line.type !== 'checkpoint') events += 1;
+      if (!HARNESS_LINES.has(line.type)) events += 1;
       minutes.push(events * MINUTES_PER_UNTIMED_EVENT);
     }
     return { minutes, clock: 'event count' };

@@ -1,7 +1,8 @@
 // The targets of the benchmark issue, read against a run's numbers. Reported, never asserted.
+import { CATEGORIES } from './aggregate.js';
 import { formatInteger, formatMilliseconds, formatPercent } from './format.js';
 import { LATENCY_COPIES, latencyGrowth } from './performance.js';
-import type { BenchResults } from './results.js';
+import type { BenchResults, SetResult } from './results.js';
 import { AGE_BUCKETS } from './scoring.js';
 
 /** One target with what was measured. */
@@ -34,27 +35,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     isMet: ratios.length === 0 ? undefined : ratios.every((ratio) => ratio >= 10),
   });
 
-  const keyByAge = AGE_BUCKETS.map((bucket) => ({ label: bucket.label, share: mobius?.keyByAge[bucket.label] }));
-  const measuredAges = keyByAge.filter((bucket) => bucket.share !== undefined && bucket.share.total > 0);
-  checks.push({
-    target: 'Decisions, constraints, conventions, preferences, error resolutions retained ≥ 95% at every age',
-    measured: measuredAges.length === 0 ? 'no probes' : measuredAges.map((bucket) => `${bucket.label}: ${formatPercent(bucket.share?.share ?? 0)}`).join(', '),
-    isMet: measuredAges.length === 0 ? undefined : measuredAges.every((bucket) => (bucket.share?.share ?? 0) >= 0.95),
-  });
-
-  const newest = mobius?.newestWins;
-  checks.push({
-    target: 'Newest wins 100% (updated facts)',
-    measured: newest === undefined || newest.total === 0 ? 'no updates probed' : `${formatPercent(newest.share)} (${newest.hits}/${newest.total}); stale only: ${mobius?.stale.hits ?? 0}`,
-    isMet: newest === undefined || newest.total === 0 ? undefined : newest.hits === newest.total,
-  });
-
-  const files = mobius?.fileState;
-  checks.push({
-    target: 'File state 100% (files touched in the last 10 events, exact content)',
-    measured: files === undefined || files.total === 0 ? 'nothing to check' : `${formatPercent(files.share)} (${files.hits}/${files.total})`,
-    isMet: files === undefined || files.total === 0 ? undefined : files.hits === files.total,
-  });
+  for (const set of results.sets) checks.push(...setTargets(set));
 
   const lengths = performance.latencyByLength.filter((entry) => LATENCY_COPIES.includes(entry.copies));
   const growth = latencyGrowth(performance.latencyByLength);
@@ -81,6 +62,65 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     target: 'Prompt-cache prefix reuse ≥ 80%',
     measured: `${formatPercent(mobius?.cacheReuse ?? 0)} of tokens, over every model call`,
     isMet: mobius === undefined ? undefined : mobius.cacheReuse >= 0.8,
+  });
+  return checks;
+}
+
+/** Retention at or above which a set, a category or an age bucket meets the target. */
+export const RETENTION_TARGET = 0.95;
+
+/** Stale-only share at or below which a set meets the target. */
+export const STALE_TARGET = 0.02;
+
+/** Share of the budget the window must fill at every checkpoint after the first 30 minutes. */
+export const BUDGET_FILL_TARGET = 0.85;
+
+// The issue's targets for one set, read for Mobius: retention (overall, per category and per age
+// up to 4 h for synthetic sets; overall for real transcripts), stale-only, budget fill, file state.
+function setTargets(set: SetResult): TargetCheck[] {
+  const mobius = set.aggregate.strategies['mobius'];
+  if (mobius === undefined) return [];
+  const checks: TargetCheck[] = [];
+  const prefix = `[${set.name}]`;
+  const retention = mobius.retention;
+  if (set.retentionTarget === 'every-category-and-age') {
+    const categories = CATEGORIES.map((category) => ({ category, share: mobius.byCategory[category] })).filter((entry) => (entry.share?.total ?? 0) > 0);
+    const below = categories.filter((entry) => (entry.share?.share ?? 0) < RETENTION_TARGET);
+    checks.push({
+      target: `${prefix} Retention ≥ 95% overall and in every category`,
+      measured: retention.total === 0 ? 'no probes' : `overall ${formatPercent(retention.share)}; ${below.length === 0 ? 'every category ≥ 95%' : `below: ${below.map((entry) => `${entry.category.replace('_', ' ')} ${formatPercent(entry.share?.share ?? 0)}`).join(', ')}`}`,
+      isMet: retention.total === 0 ? undefined : retention.share >= RETENTION_TARGET && below.length === 0,
+    });
+    const ages = AGE_BUCKETS.filter((bucket) => bucket.from < 240).map((bucket) => ({ label: bucket.label, share: mobius.byAge[bucket.label] })).filter((entry) => (entry.share?.total ?? 0) > 0);
+    checks.push({
+      target: `${prefix} Retention ≥ 95% at every age up to 4 h`,
+      measured: ages.length === 0 ? 'no probes' : ages.map((entry) => `${entry.label}: ${formatPercent(entry.share?.share ?? 0)}`).join(', '),
+      isMet: ages.length === 0 ? undefined : ages.every((entry) => (entry.share?.share ?? 0) >= RETENTION_TARGET),
+    });
+  } else {
+    checks.push({
+      target: `${prefix} Retention ≥ 95%`,
+      measured: retention.total === 0 ? 'no probes' : `${formatPercent(retention.share)} (${retention.hits}/${retention.total})`,
+      isMet: retention.total === 0 ? undefined : retention.share >= RETENTION_TARGET,
+    });
+  }
+  const stale = mobius.stale;
+  checks.push({
+    target: `${prefix} Stale-only ≤ 2% on superseded facts`,
+    measured: stale.total === 0 ? 'no updates probed' : `${formatPercent(stale.share)} (${stale.hits}/${stale.total}); newest wins ${formatPercent(mobius.newestWins.share)}`,
+    isMet: stale.total === 0 ? undefined : stale.share <= STALE_TARGET,
+  });
+  const budget = mobius.budgetUse;
+  checks.push({
+    target: `${prefix} Window ≥ 85% of the budget at every checkpoint after 30 min`,
+    measured: budget.checkpoints === 0 ? 'no checkpoint after 30 min' : `smallest ${formatPercent(budget.min)}, median ${formatPercent(budget.median)} over ${budget.checkpoints} checkpoints`,
+    isMet: budget.checkpoints === 0 ? undefined : budget.min >= BUDGET_FILL_TARGET,
+  });
+  const files = mobius.fileState;
+  checks.push({
+    target: `${prefix} File state 100% (files touched in the last 10 events, exact content)`,
+    measured: files.total === 0 ? 'nothing to check' : `${formatPercent(files.share)} (${files.hits}/${files.total})`,
+    isMet: files.total === 0 ? undefined : files.hits === files.total,
   });
   return checks;
 }
