@@ -57,7 +57,8 @@ export interface FileStorageRecovery {
  * file, fsync, rename, fsync of the folder), appends are fsynced before they return, and every
  * operation holds the session's lock file, so two processes can share a session safely: the
  * slower writer gets a `ConflictError`. An unreadable state file is moved aside and the newest
- * good version is loaded instead. Does no I/O until a method is called.
+ * good version is loaded instead. Files it creates are readable by their owner only (mode
+ * `0o600`, folders `0o700`; ignored on Windows). Does no I/O until a method is called.
  *
  * @example
  * ```ts
@@ -613,6 +614,9 @@ export function createFileStorage(options: FileStorageOptions): Storage {
 // --- Internal helpers ---
 
 const LOCK = 'lock';
+// Owner-only: sessions hold what the agent saw, and redaction cannot catch every secret.
+const FILE_MODE = 0o600;
+const DIRECTORY_MODE = 0o700;
 const MARKER_FILE = 'session.json';
 const STATE_PATTERN = /^state-(\d+)\.json$/;
 const CORRUPT_PATTERN = /^state-(\d+)\.json\.corrupt-(\d+)$/;
@@ -851,7 +855,8 @@ async function removeLeftovers(session: Session, layout: Layout): Promise<void> 
 }
 
 async function ensureDirectory(directory: string): Promise<void> {
-  const created = await mkdir(directory, { recursive: true });
+  // Sessions hold what agents saw: only this user may list or read them.
+  const created = await mkdir(directory, { recursive: true, mode: DIRECTORY_MODE });
   // A new folder is durable only once its parent's entry is.
   if (created !== undefined) await syncDirectory(dirname(created));
 }
@@ -892,7 +897,7 @@ async function unlinkQuietly(path: string): Promise<void> {
 }
 
 async function writeFileSynced(path: string, data: string, isSynced: boolean): Promise<void> {
-  const handle = await open(path, 'wx');
+  const handle = await open(path, 'wx', FILE_MODE);
   try {
     await handle.writeFile(data, 'utf8');
     if (isSynced) await handle.sync();
@@ -934,7 +939,7 @@ async function createExclusive(source: string, target: string): Promise<boolean>
   }
   // File systems without hard links: exclusive create of the target, then copy the content in.
   try {
-    const handle = await open(target, 'wx');
+    const handle = await open(target, 'wx', FILE_MODE);
     try {
       await handle.writeFile(await readFile(source));
       await handle.sync();
@@ -949,8 +954,10 @@ async function createExclusive(source: string, target: string): Promise<boolean>
 }
 
 async function appendLines(path: string, text: string, truncateTo: number | undefined): Promise<{ size: number; ino: number; mtimeMs: number }> {
-  const handle = await open(path, 'a');
+  const handle = await open(path, 'a', FILE_MODE);
   try {
+    // A journal written by an older version may be readable by others: close that now.
+    if (process.platform !== 'win32' && ((await handle.stat()).mode & 0o077) !== 0) await handle.chmod(FILE_MODE);
     // Cut a damaged tail first, or the new lines would follow garbage and look damaged too.
     if (truncateTo !== undefined) await handle.truncate(truncateTo);
     await handle.appendFile(text, 'utf8');

@@ -1,0 +1,284 @@
+import { isRandomLooking } from './entropy.js';
+
+/**
+ * Kinds of secret the built-in detectors find. The kind is also the name in the placeholder that
+ * replaces a secret, e.g. `[secret:aws-key#1]`.
+ */
+export type SecretKind =
+  | 'private-key'
+  | 'jwt'
+  | 'aws-key'
+  | 'aws-secret'
+  | 'github-token'
+  | 'github-pat'
+  | 'gitlab-token'
+  | 'slack-token'
+  | 'slack-webhook'
+  | 'openai-key'
+  | 'anthropic-key'
+  | 'stripe-key'
+  | 'google-api-key'
+  | 'npm-token'
+  | 'url-password'
+  | 'auth-header'
+  | 'credential'
+  | 'high-entropy';
+
+/** Every built-in {@link SecretKind}, most specific first (the order in which overlaps are settled). */
+export const SECRET_KINDS: readonly SecretKind[] = Object.freeze([
+  'private-key',
+  'jwt',
+  'aws-key',
+  'aws-secret',
+  'github-token',
+  'github-pat',
+  'gitlab-token',
+  'slack-token',
+  'slack-webhook',
+  'openai-key',
+  'anthropic-key',
+  'stripe-key',
+  'google-api-key',
+  'npm-token',
+  'url-password',
+  'auth-header',
+  'credential',
+  'high-entropy',
+] as const);
+
+/** A secret found in a text: its kind and where it is (`text.slice(start, end)` is the secret). */
+export interface SecretFinding {
+  /** A {@link SecretKind}, or the `name` of an extra pattern. */
+  readonly kind: string;
+  /** Offset of the first character of the secret. */
+  readonly start: number;
+  /** Offset just past the secret. */
+  readonly end: number;
+}
+
+/**
+ * Finds secrets in text. `find` yields the `[start, end)` spans of candidate secrets; the
+ * redactor settles overlaps (earlier detectors win) and applies the allowlist. @internal
+ */
+export interface Detector {
+  /** The kind reported and used in placeholders. */
+  readonly kind: string;
+  /** Yields the spans of candidate secrets in `text`. */
+  find(text: string): Iterable<readonly [start: number, end: number]>;
+}
+
+/**
+ * Turns a regular expression into a {@link Detector}. The secret is the named group `secret`
+ * when the expression has one and it matched, else the whole match. @internal
+ */
+export function patternDetector(options: {
+  kind: string;
+  pattern: RegExp;
+  accept?: ((secret: string, match: RegExpExecArray) => boolean) | undefined;
+  /** A substring every match contains; texts without it are skipped without running the RegExp. */
+  requires?: string | undefined;
+}): Detector {
+  const flags = new Set(options.pattern.flags.split(''));
+  flags.add('g');
+  flags.add('d');
+  flags.delete('y');
+  const source = options.pattern.source;
+  const compiledFlags = [...flags].join('');
+  return {
+    kind: options.kind,
+    *find(text) {
+      if (options.requires !== undefined && !text.includes(options.requires)) return;
+      // A fresh RegExp per call: a shared global one would carry lastIndex between texts.
+      const pattern = new RegExp(source, compiledFlags);
+      for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+        if (match[0].length === 0) pattern.lastIndex += 1;
+        const span = match.indices?.groups?.['secret'] ?? match.indices?.[0];
+        if (span === undefined || span[1] <= span[0]) continue;
+        const secret = text.slice(span[0], span[1]);
+        if (options.accept !== undefined && !options.accept(secret, match)) continue;
+        yield [span[0], span[1]] as const;
+      }
+    },
+  };
+}
+
+/**
+ * Tells whether a variable, key or flag name usually holds a secret: `'strong'` for names that
+ * say so (`DB_PASSWORD`, `apiKey`, `client_secret`, `GITHUB_TOKEN`), `'weak'` for upper-case
+ * names ending in `_KEY` (often a secret in `.env` files, sometimes a cache or sort key), else
+ * `false`. @internal
+ */
+export function secretNameStrength(name: string): 'strong' | 'weak' | false {
+  const bare = name.replace(/^[-_.]+/, '');
+  if (NOT_SECRET_NAME.test(bare)) return false;
+  if (SECRET_NAME.test(bare) || /^[A-Z][A-Z0-9_]*_(?:PASS|PWD)$/.test(bare)) return 'strong';
+  return /^[A-Z][A-Z0-9_]*_KEY$/.test(bare) ? 'weak' : false;
+}
+
+/**
+ * Tells whether a value assigned to a secret-named variable is a literal secret rather than a
+ * reference (`$VAR`, `${VAR}`, `process.env.X`), a placeholder (`<token>`, `changeme`, `***`),
+ * a type annotation (`string`), a path or a number. @internal
+ */
+export function isLiteralSecret(value: string, options: { name: string; isQuoted: boolean; isBareWordSecret?: boolean | undefined }): boolean {
+  if (value.length < 4 || value.length > 1_000 || /\s/.test(value)) return false;
+  if (/^(?:\$|%[\w({]|\{\{|<|\[secret:|\*|#\{)/.test(value) || /\.\.\.|…|xxxx|XXXX/.test(value)) return false;
+  if (/^(.)\1*$/.test(value) || /^\d+(?:\.\d+)?$/.test(value)) return false;
+  if (PLACEHOLDER_WORD.test(value) || /^(?:your|my|enter|insert|put|replace)[-_]/i.test(value)) return false;
+  if (/^(?:\/|~\/|\.\.?\/|[A-Za-z]:\\)/.test(value)) return false;
+  // The name repeated as its own value: a label or a field mapping (`"password": "Password"`).
+  const normalize = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const bareValue = normalize(value);
+  if (bareValue.length > 0 && normalize(options.name).endsWith(bareValue)) return false;
+  // A constant's name or a dotted reference (`settings.SECRET_KEY`, `config.db.password`).
+  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value)) return false;
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value) && !/\d/.test(value)) return false;
+  if (!options.isQuoted && /[()[\]{}<>;,|]/.test(value)) return false;
+  // Outside `.env` lines a bare word is far more often a type, a reference or prose than a secret.
+  if (options.isBareWordSecret !== true && /^[A-Za-z_]+$/.test(value)) return false;
+  return true;
+}
+
+/**
+ * Tells whether `value`, assigned to `name`, is a secret to redact: the name says it holds one and
+ * the value is a literal rather than a reference or placeholder; a weak name (`CACHE_KEY`) also
+ * needs a value of 8+ characters with a digit or mixed case. @internal
+ */
+export function isCredential(options: { name: string; value: string; isQuoted: boolean; isBareWordSecret?: boolean | undefined }): boolean {
+  const strength = secretNameStrength(options.name);
+  if (strength === false || !isLiteralSecret(options.value, options)) return false;
+  const value = options.value;
+  return strength === 'strong' || (value.length >= 8 && (/[0-9]/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value))));
+}
+
+/**
+ * Creates the built-in detectors, most specific first; the entropy detector is left out when
+ * `entropy` is `false`. @internal
+ */
+export function builtInDetectors(options: { entropy: number | false }): Detector[] {
+  const detectors: Detector[] = [
+    { kind: 'private-key', find: findPrivateKeys },
+    patternDetector({ kind: 'jwt', pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g }),
+    patternDetector({ kind: 'aws-key', pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}(?![A-Za-z0-9])/g }),
+    patternDetector({
+      kind: 'aws-secret',
+      pattern: /(?:aws_?)?secret_?(?:access_?)?key(?:_id)?["']?\s*(?:=|:|=>)\s*["']?(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
+    }),
+    patternDetector({ kind: 'github-token', pattern: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])/g }),
+    patternDetector({ kind: 'github-pat', pattern: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{40,251}(?![A-Za-z0-9_])/g }),
+    patternDetector({ kind: 'gitlab-token', pattern: /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g }),
+    patternDetector({ kind: 'slack-token', pattern: /(?<![A-Za-z0-9_-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}(?![A-Za-z0-9_-])/g, accept: hasDigit }),
+    patternDetector({ kind: 'slack-webhook', pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<secret>[A-Za-z0-9_/-]{20,})/g }),
+    patternDetector({ kind: 'anthropic-key', pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g }),
+    patternDetector({
+      kind: 'openai-key',
+      pattern: /(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g,
+      accept: (secret) => /[0-9]/.test(secret) && /[A-Z]/.test(secret) && /[a-z]/.test(secret.slice(3)),
+    }),
+    patternDetector({ kind: 'stripe-key', pattern: /(?<![A-Za-z0-9_])(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})(?![A-Za-z0-9_])/g }),
+    patternDetector({ kind: 'google-api-key', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g }),
+    patternDetector({ kind: 'npm-token', pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g }),
+    patternDetector({
+      kind: 'url-password',
+      requires: '://',
+      pattern: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s:@/?#'"<>`]*:(?<secret>[^\s@/'"<>`]+)@(?=[A-Za-z0-9[])/g,
+      accept: (secret) => !/^(?:\$|\{\{|<|\[secret:|\*+$|x+$|%s$|\.\.\.$|…$)/i.test(secret),
+    }),
+    patternDetector({
+      kind: 'auth-header',
+      pattern: /(?:\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|bot|apikey)\s+)?|\bbearer\s+|\b(?:x-)?(?:api-key|auth-token|access-token)["']?\s*:\s*["']?)(?<secret>[A-Za-z0-9._~+/-]{8,}=*)/gi,
+      accept: (secret) => isLiteralSecret(secret, { name: 'authorization', isQuoted: true }) && (/[0-9]/.test(secret) || /[A-Z]/.test(secret)),
+    }),
+    ...credentialDetectors(),
+  ];
+  if (options.entropy !== false) detectors.push(entropyDetector(options.entropy));
+  return detectors;
+}
+
+// --- Internal helpers ---
+
+const SECRET_NAME =
+  /(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|secret[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|credentials?)$/i;
+// Names that end like a secret's but hold something else: counts, pagination and cancellation tokens.
+const NOT_SECRET_NAME = /(?:^|[_.-]|[a-z])(?:page|next|prev|previous|continuation|sync|cancellation|cancel|max|min|num|total|input|output|completion|prompt)[_-]?tokens?$|tokens$/i;
+const PLACEHOLDER_WORD =
+  /^(?:none|null|nil|undefined|true|false|yes|no|on|off|string|str|bytes|number|int|integer|bool|boolean|text|any|unknown|object|required|optional|redacted|hidden|masked|secret|password|passwd|token|changeme|change[-_]me|example|sample|dummy|placeholder|todo|tbd|default|empty|test|xxx+|\*+)$/i;
+
+function hasDigit(secret: string): boolean {
+  return /[0-9]/.test(secret);
+}
+
+// `NAME=value` (.env, shell, query strings), `name: value` (YAML), `"name": "value"` (JSON and
+// code), `--name value` (command lines). Only the value is redacted; the name stays readable.
+function credentialDetectors(): Detector[] {
+  const named = (pattern: RegExp, mode: { isQuoted: boolean; isBareWordSecret?: boolean }): Detector =>
+    patternDetector({
+      kind: 'credential',
+      pattern,
+      accept: (secret, match) => isCredential({ name: match.groups?.['name'] ?? '', value: secret, ...mode }),
+    });
+  return [
+    named(/(?<![A-Za-z0-9_$])(["'`]?)(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80})\1\s*(?::=|=>|=|:)\s*(["'`])(?<secret>(?:(?!\3)[^\\\n]|\\.){1,1000}?)\3/g, { isQuoted: true, isBareWordSecret: true }),
+    named(/(?:^|(?<=[\s;&?(`'"]))(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80})=(?<secret>[^\s'"`;&|<>(){}[\],]+)(?=$|[\s;&#'"`])/gm, { isQuoted: false, isBareWordSecret: true }),
+    named(/^[ \t]*(?:-[ \t]+)?(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80}):[ \t]+(?<secret>[^\s'"`#|>&*!%@[{][^\s#]*)[ \t]*(?:#.*)?$/gm, { isQuoted: false }),
+    named(/(?:^|(?<=\s))--?(?<name>[A-Za-z][A-Za-z0-9-]{2,40})(?:=|[ \t]+)(["']?)(?<secret>[^\s'"`-][^\s'"`]*)\2(?=$|\s)/gm, { isQuoted: false }),
+  ];
+}
+
+function entropyDetector(threshold: number): Detector {
+  return {
+    kind: 'high-entropy',
+    *find(text) {
+      // Maximal runs, with the padding and the boundaries checked by hand: the same matches as
+      // /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{20,}={0,3}(?![A-Za-z0-9+/=_-])/g, whose
+      // backtracking overflows the regexp stack on a run of a few million characters.
+      const runs = /[A-Za-z0-9+/_-]+/g;
+      for (let match = runs.exec(text); match !== null; match = runs.exec(text)) {
+        if (match[0].length < 20 || text[match.index - 1] === '=') continue;
+        let end = match.index + match[0].length;
+        let padding = 0;
+        while (padding < 3 && text[end] === '=') {
+          end += 1;
+          padding += 1;
+        }
+        if (end < text.length && /[A-Za-z0-9+/=_-]/.test(text[end] as string)) continue;
+        const token = text.slice(match.index, end);
+        const before = text.slice(Math.max(0, match.index - 12), match.index);
+        // Content hashes and inline data are not secrets: SRI/npm integrity, go.sum, data URIs.
+        if (/(?:sha(?:1|224|256|384|512)|md5|h1|blake2b?)[-:]$|base64,$/i.test(before)) continue;
+        if (/^(?:sha(?:1|224|256|384|512)|md5)-/i.test(token)) continue;
+        if (!isRandomLooking(token, threshold)) continue;
+        yield [match.index, match.index + token.length] as const;
+      }
+    },
+  };
+}
+
+// After the BEGIN line: optional `Name: value` header lines, then lines of base64, each ending
+// in a real or an escaped (`\n` in JSON) line break.
+const PEM_BODY = /^[ \t]*(?:\r?\n|\\r?\\n)(?:[A-Za-z-]+: [^\n\\]*(?:\r?\n|\\r?\\n)|[ \t]*(?:\r?\n|\\r?\\n))*(?:[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*(?:\r?\n|\\r?\\n|$))+/;
+
+// A PEM private key block. Without its END line (a truncated paste), the base64 body that follows
+// the BEGIN line is taken; a BEGIN line followed by no key material (code that mentions the
+// marker) is left alone.
+function* findPrivateKeys(text: string): Generator<readonly [number, number]> {
+  const begin = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----/g;
+  for (let match = begin.exec(text); match !== null; match = begin.exec(text)) {
+    const start = match.index;
+    const bodyStart = start + match[0].length;
+    const endMarker = `-----END ${match[1] ?? ''}PRIVATE KEY`;
+    const endIndex = text.indexOf(endMarker, bodyStart);
+    if (endIndex !== -1 && endIndex - bodyStart < 64_000) {
+      const close = text.indexOf('-----', endIndex + endMarker.length);
+      const end = close === -1 ? endIndex + endMarker.length : close + 5;
+      begin.lastIndex = end;
+      yield [start, end] as const;
+      continue;
+    }
+    const body = PEM_BODY.exec(text.slice(bodyStart, bodyStart + 64_000));
+    if (body === null) continue;
+    const length = body[0].length;
+    begin.lastIndex = bodyStart + length;
+    yield [start, bodyStart + length] as const;
+  }
+}

@@ -1,0 +1,297 @@
+import { z } from 'zod';
+import type { JsonValue } from '../types.js';
+import { parse } from '../validation.js';
+import type { Detector, SecretFinding } from './detectors.js';
+import { builtInDetectors, isCredential, patternDetector } from './detectors.js';
+import type { SecretLedger, SecretRecord } from './secret-ledger.js';
+import { secretDigest, secretPlaceholder } from './secret-ledger.js';
+
+/** An extra detector for secrets the built-in ones do not know, e.g. an internal token format. */
+export interface SecretPattern {
+  /**
+   * The kind reported in events and shown in placeholders (`[secret:<name>#1]`): lower-case
+   * letters, digits and `-`, starting with a letter, e.g. `"acme-token"`.
+   */
+  readonly name: string;
+  /**
+   * What to find. When it has a named group `secret`, only that group is redacted (so
+   * `/acme_id=(?<secret>\w+)/` keeps `acme_id=` readable); otherwise the whole match is.
+   */
+  readonly pattern: RegExp;
+}
+
+/** How secrets are redacted: the `redact` option of `ContextManager`, and the options of {@link redactSecrets}. */
+export interface RedactionOptions {
+  /** Extra detectors, run before the built-in ones (they win where they overlap). @default [] */
+  patterns?: readonly SecretPattern[] | undefined;
+  /**
+   * Values never redacted: a string is compared with the whole detected secret, a RegExp is
+   * tested against it. Use it for known test fixtures or public ids that look random. @default []
+   */
+  allow?: readonly (string | RegExp)[] | undefined;
+  /**
+   * Shannon entropy, in bits per character, at or above which a random-looking token of 20+
+   * characters that no other detector knows is redacted as `high-entropy`; `false` turns that
+   * detector off. Lower finds more and mangles more. @default 3.5
+   */
+  entropy?: number | false | undefined;
+}
+
+/** One kind of secret redacted in one field of one recorded input, as reported by the `secret-redact` event. */
+export interface SecretRedaction {
+  /** The kind of secret, e.g. `"aws-key"` (see `SECRET_KINDS`) or an extra pattern's `name`. */
+  readonly kind: string;
+  /** Where it was, e.g. `"content"`, `"output"`, `"toolCalls[0].input.command"`, `"facts[2].value"`. */
+  readonly field: string;
+  /** How many occurrences were replaced. */
+  readonly count: number;
+  /** The placeholders that replaced them, each once (never the secrets). */
+  readonly placeholders: readonly string[];
+}
+
+/** A secret replaced by {@link redactSecrets}: what replaced it and where it was in the input. */
+export interface RedactedSecret {
+  /** The kind of secret. */
+  readonly kind: string;
+  /** The placeholder that replaced it, e.g. `[secret:aws-key#1]`. */
+  readonly placeholder: string;
+  /** Offset of the secret in the input text. */
+  readonly start: number;
+  /** Offset just past the secret in the input text. */
+  readonly end: number;
+}
+
+/** Default entropy threshold of the `high-entropy` detector, in bits per character (public as `DEFAULTS.redact.entropy`). @internal */
+export const DEFAULT_ENTROPY_THRESHOLD = 3.5;
+
+/**
+ * Finds the secrets in `text` with the built-in detectors (and any extra `patterns`), after
+ * settling overlaps and applying the allowlist. Does not change anything.
+ *
+ * @example
+ * ```ts
+ * findSecrets('export GITHUB_TOKEN=ghp_…'); // [{ kind: 'github-token', start: 20, end: 60 }]
+ * ```
+ * @throws {InvalidArgumentError} when an option is invalid.
+ */
+export function findSecrets(text: string, options: RedactionOptions = {}): readonly SecretFinding[] {
+  const parsed = parse(findSchema, { text, options }, 'findSecrets', "findSecrets(text, { allow: ['AKIAIOSFODNN7EXAMPLE'] })");
+  return findWith(resolveRedaction(parsed.options as RedactionOptions), parsed.text);
+}
+
+/**
+ * Replaces each secret in `text` with a placeholder such as `[secret:aws-key#1]`; the same
+ * secret gets the same placeholder within the call. `ContextManager` does this to everything it
+ * records (with placeholders stable for the whole session); use this for text you log or send
+ * elsewhere.
+ *
+ * @example
+ * ```ts
+ * redactSecrets('DATABASE_URL=postgres://app:s3cr3t-pw@db:5432/app').text;
+ * // 'DATABASE_URL=postgres://app:[secret:url-password#1]@db:5432/app'
+ * ```
+ * @throws {InvalidArgumentError} when an option is invalid.
+ */
+export function redactSecrets(text: string, options: RedactionOptions = {}): { readonly text: string; readonly secrets: readonly RedactedSecret[] } {
+  const parsed = parse(findSchema, { text, options }, 'redactSecrets', "redactSecrets(text, { entropy: false })");
+  const findings = findWith(resolveRedaction(parsed.options as RedactionOptions), parsed.text);
+  const numbers = new Map<string, string>();
+  const counters = new Map<string, number>();
+  const secrets = findings.map((finding) => {
+    const secret = parsed.text.slice(finding.start, finding.end);
+    let placeholder = numbers.get(secret);
+    if (placeholder === undefined) {
+      const number = (counters.get(finding.kind) ?? 0) + 1;
+      counters.set(finding.kind, number);
+      placeholder = secretPlaceholder(finding.kind, number);
+      numbers.set(secret, placeholder);
+    }
+    return { kind: finding.kind, placeholder, start: finding.start, end: finding.end };
+  });
+  return { text: replaceSpans(parsed.text, secrets), secrets };
+}
+
+/** Redaction options after validation: the detectors to run, in order, and the allowlist. @internal */
+export interface ResolvedRedaction {
+  readonly detectors: readonly Detector[];
+  readonly allow: readonly (string | RegExp)[];
+}
+
+/** The zod schema of {@link RedactionOptions}. @internal */
+export const redactionOptionsSchema: z.ZodType<unknown> = z.strictObject({
+  patterns: z
+    .array(
+      z.strictObject({
+        name: z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'use lower-case letters, digits and "-", starting with a letter (it is shown in placeholders)'),
+        pattern: z.custom<RegExp>(isRegExp, 'expected a RegExp, e.g. /acme_[A-Za-z0-9]{32}/'),
+      }),
+    )
+    .max(200)
+    .optional(),
+  allow: z.array(z.union([z.string().min(1), z.custom<RegExp>(isRegExp, 'expected a string or a RegExp')])).optional(),
+  entropy: z.union([z.number().min(1).max(8), z.literal(false)]).optional(),
+});
+
+/** Builds the detector list of validated options: extra patterns first, then the built-in ones. @internal */
+export function resolveRedaction(options: RedactionOptions): ResolvedRedaction {
+  const extra = (options.patterns ?? []).map((pattern) => patternDetector({ kind: pattern.name, pattern: pattern.pattern }));
+  return {
+    detectors: [...extra, ...builtInDetectors({ entropy: options.entropy ?? DEFAULT_ENTROPY_THRESHOLD })],
+    // Copies without `g`/`y`: a stateful RegExp would skip matches after its first `test()`.
+    allow: (options.allow ?? []).map((entry) => (typeof entry === 'string' ? entry : new RegExp(entry.source, entry.flags.replace(/[gy]/g, '')))),
+  };
+}
+
+/**
+ * Redacts the text fields of one recorded input against a session's ledger: known secrets get
+ * their placeholder, new ones the next number of their kind. Nothing is added to the ledger: the
+ * caller records `records` with the event, so the ledger changes only if the event is committed.
+ * @internal
+ */
+export interface RedactionScope {
+  /** Redacts `value`; `field` says where it came from, for the `secret-redact` event. */
+  text(value: string, field: string): string;
+  /** Redacts every string inside a JSON value, and whole string values under secret-named keys. */
+  json(value: JsonValue, field: string): JsonValue;
+  /** Ledger records of the secrets first seen in this scope. */
+  readonly records: readonly SecretRecord[];
+  /** What was redacted where, for the `secret-redact` event. */
+  readonly redactions: readonly SecretRedaction[];
+}
+
+/** Opens a {@link RedactionScope}; with `config: false` it returns every value unchanged. @internal */
+export function createRedactionScope(options: { config: ResolvedRedaction | false; ledger: Pick<SecretLedger, 'placeholderOf' | 'nextNumber'> }): RedactionScope {
+  const { config, ledger } = options;
+  const records: SecretRecord[] = [];
+  const pending = new Map<string, string>();
+  const pendingNext = new Map<string, number>();
+  const reports = new Map<string, { kind: string; field: string; count: number; placeholders: string[] }>();
+
+  const placeholderFor = (kind: string, secret: string): string => {
+    const digest = secretDigest(secret);
+    const known = ledger.placeholderOf(digest) ?? pending.get(digest);
+    if (known !== undefined) return known;
+    const number = Math.max(ledger.nextNumber(kind), pendingNext.get(kind) ?? 1);
+    pendingNext.set(kind, number + 1);
+    const placeholder = secretPlaceholder(kind, number);
+    pending.set(digest, placeholder);
+    records.push({ digest, kind, number });
+    return placeholder;
+  };
+
+  const redact = (value: string, field: string, isWholeCredential: boolean): string => {
+    if (config === false || value.length === 0) return value;
+    const credentialRank = config.detectors.findIndex((detector) => detector.kind === 'credential');
+    const extra = isWholeCredential ? [{ kind: 'credential', start: 0, end: value.length, rank: credentialRank }] : [];
+    const findings = findWith(config, value, extra);
+    if (findings.length === 0) return value;
+    const replaced = findings.map((finding) => {
+      const placeholder = placeholderFor(finding.kind, value.slice(finding.start, finding.end));
+      const key = `${field}\u0000${finding.kind}`;
+      const report = reports.get(key) ?? { kind: finding.kind, field, count: 0, placeholders: [] };
+      report.count += 1;
+      if (!report.placeholders.includes(placeholder)) report.placeholders.push(placeholder);
+      reports.set(key, report);
+      return { ...finding, placeholder };
+    });
+    return replaceSpans(value, replaced);
+  };
+
+  const walk = (value: JsonValue, field: string): JsonValue => {
+    if (typeof value === 'string') return redact(value, field, false);
+    if (Array.isArray(value)) return value.map((item, index) => walk(item as JsonValue, `${field}[${index}]`));
+    if (typeof value === 'object' && value !== null) {
+      const result: Record<string, JsonValue> = {};
+      for (const [key, item] of Object.entries(value as Record<string, JsonValue>)) {
+        const path = /^[A-Za-z_$][\w$]*$/.test(key) ? `${field}.${key}` : `${field}[${JSON.stringify(key)}]`;
+        result[key] =
+          typeof item === 'string' && isCredential({ name: key, value: item, isQuoted: true, isBareWordSecret: true })
+            ? redact(item, path, true)
+            : walk(item, path);
+      }
+      return result;
+    }
+    return value;
+  };
+
+  return {
+    text: (value, field) => redact(value, field, false),
+    json: (value, field) => (config === false ? value : walk(value, field)),
+    get records() {
+      return records;
+    },
+    get redactions() {
+      return [...reports.values()].map((report) => Object.freeze({ ...report, placeholders: Object.freeze([...report.placeholders]) }));
+    },
+  };
+}
+
+// --- Internal helpers ---
+
+const findSchema = z.strictObject({ text: z.string(), options: redactionOptionsSchema });
+const PLACEHOLDER = /\[secret:[a-z0-9-]+#\d+\]/g;
+
+function isRegExp(value: unknown): value is RegExp {
+  return Object.prototype.toString.call(value) === '[object RegExp]';
+}
+
+interface Candidate {
+  readonly kind: string;
+  readonly start: number;
+  readonly end: number;
+  readonly rank: number;
+}
+
+// Earlier detectors win overlaps; text already redacted (a placeholder) is never touched again.
+function findWith(config: ResolvedRedaction, text: string, extra: readonly Candidate[] = []): SecretFinding[] {
+  const taken: { start: number; end: number; kind: string | undefined }[] = [];
+  for (const match of text.matchAll(PLACEHOLDER)) taken.push({ start: match.index, end: match.index + match[0].length, kind: undefined });
+  const candidates: Candidate[] = [...extra];
+  config.detectors.forEach((detector, rank) => {
+    for (const [start, end] of detector.find(text)) candidates.push({ kind: detector.kind, start, end, rank });
+  });
+  candidates.sort((left, right) => left.rank - right.rank || left.start - right.start || right.end - left.end);
+  taken.sort((left, right) => left.start - right.start);
+  for (const candidate of candidates) {
+    if (overlaps(taken, candidate) || isAllowed(config.allow, text.slice(candidate.start, candidate.end))) continue;
+    insertSorted(taken, { start: candidate.start, end: candidate.end, kind: candidate.kind });
+  }
+  return taken.flatMap((span) => (span.kind === undefined ? [] : [{ kind: span.kind, start: span.start, end: span.end }]));
+}
+
+function isAllowed(allow: readonly (string | RegExp)[], secret: string): boolean {
+  return allow.some((entry) => (typeof entry === 'string' ? entry === secret : entry.test(secret)));
+}
+
+// `spans` is sorted by start and its spans do not overlap, so only the neighbours need a look.
+function overlaps(spans: readonly { start: number; end: number }[], candidate: { start: number; end: number }): boolean {
+  const index = firstStartingAtOrAfter(spans, candidate.start);
+  const next = spans[index];
+  const previous = spans[index - 1];
+  return (next !== undefined && next.start < candidate.end) || (previous !== undefined && previous.end > candidate.start);
+}
+
+function insertSorted<T extends { start: number }>(spans: T[], span: T): void {
+  spans.splice(firstStartingAtOrAfter(spans, span.start), 0, span);
+}
+
+function firstStartingAtOrAfter(spans: readonly { start: number }[], start: number): number {
+  let low = 0;
+  let high = spans.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((spans[middle] as { start: number }).start < start) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function replaceSpans(text: string, spans: readonly { start: number; end: number; placeholder: string }[]): string {
+  let result = '';
+  let position = 0;
+  for (const span of spans) {
+    result += text.slice(position, span.start) + span.placeholder;
+    position = span.end;
+  }
+  return result + text.slice(position);
+}
