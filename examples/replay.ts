@@ -49,8 +49,17 @@ export interface ReplayStats {
   readonly skipped: Record<string, number>;
 }
 
+/** Options of {@link createReplayer}. */
+export interface ReplayerOptions {
+  /**
+   * Records a re-read of a file that is already open the way many agent loops do: an assistant
+   * tool call whose only answer is the scratchpad update, never a tool result. @default false
+   */
+  hasUnansweredRereads?: boolean | undefined;
+}
+
 /** Records one session line; returns false when the line is harness-only (meta, probe, checkpoint). */
-export function createReplayer(manager: ContextManager): {
+export function createReplayer(manager: ContextManager, options: ReplayerOptions = {}): {
   apply(line: SessionLine): boolean;
   readonly stats: ReplayStats;
   /** Files touched by the session, with their current content when known. */
@@ -100,6 +109,11 @@ export function createReplayer(manager: ContextManager): {
         case 'file_read': {
           const path = line.path ?? 'unknown';
           if (typeof line.content === 'string' && line.partial !== true) {
+            if (options.hasUnansweredRereads === true && isOpen(path)) {
+              const id = `call-${(callNumber += 1)}`;
+              manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id, name: 'read_file', input: { path } }], ...at(line) });
+              count(stats.skipped, 're-read as an unanswered tool call');
+            }
             setContent(line, path, line.content);
           } else if (typeof line.content === 'string') {
             toolCall(line, 'read_file', { path, partial: true }, line.content, false);

@@ -1,3 +1,4 @@
+import { tierLimits, type TierLimits } from './graduation/tier-limits.js';
 import { EventEmitter } from 'eventemitter3';
 import { z } from 'zod';
 import { createBoundaryDetector } from './boundaries/boundary-detector.js';
@@ -12,8 +13,13 @@ import { createBm25Retriever, recallDocumentOf } from './tiers/recall.js';
 import type { RecallHit, Retriever } from './tiers/recall.js';
 import { ConflictError, CorruptStateError, InvalidArgumentError, MobiusError, StorageError, describeValue } from './errors.js';
 import { parse } from './validation.js';
-import type { AutoSaveReason, ContextEvents, GraduatedItem, GraduationReport } from './events.js';
-import { planChunk, restoreIdentifiers, summarizeSafely } from './graduation/graduator.js';
+import { MAX_JSON_DEPTH, findJsonProblem } from './json-value.js';
+import type { AutoSaveReason, ContextEvents, GraduatedItem, GraduationReport, GraduationStallEvent, SecretRedactEvent } from './events.js';
+import { createRedactionScope, resolveRedaction } from './redaction/redactor.js';
+import type { RedactionScope } from './redaction/redactor.js';
+import type { SecretRecord } from './redaction/secret-ledger.js';
+import { MIN_SUMMARY_TOKENS, planChunk, restoreIdentifiers, summarizeSafely } from './graduation/graduator.js';
+import type { SummarizeOutcome } from './graduation/graduator.js';
 import type { ContextManagerOptions, ProjectMemory, ResolvedOptions, TokenBudget } from './options.js';
 import {
   DEFAULTS,
@@ -151,6 +157,20 @@ export interface SessionState {
 }
 
 /**
+ * What `settle()` found once graduations and appends were done: whether every recorded event
+ * reached storage. `settle()` never rejects for a storage failure; this result says what is not
+ * durable, and `save()` throws instead.
+ */
+export interface SettleResult {
+  /** Whether every recorded event is in storage. Always `false` without `storage`. */
+  readonly isDurable: boolean;
+  /** Recorded events not (yet) in storage: they stay in memory and are retried. 0 without `storage`. */
+  readonly pendingEvents: number;
+  /** Why the oldest pending events are not in storage: the last append failure, if any. */
+  readonly error: StorageError | ConflictError | undefined;
+}
+
+/**
  * Manages an agent's context window: records messages, tool calls and file events, keeps open
  * files once in a scratchpad, graduates old history into summaries and facts, and builds a
  * window that never exceeds its budget.
@@ -166,6 +186,7 @@ export interface SessionState {
  * ```
  */
 export class ContextManager extends EventEmitter<ContextEvents> {
+  #prefixTokens: number | undefined;
   readonly #options: ResolvedOptions;
   readonly #counter: TokenCounter;
   readonly #summarizer: Summarizer;
@@ -188,10 +209,15 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   #storageQueue: Promise<void> = Promise.resolve();
   #unsaved: SessionEvent[] = [];
   #lastReport: GraduationReport | undefined;
+  /** `tier:reason` of the last `graduation-stall`, until a graduation commits. */
+  #stall: string | undefined;
   #listenerErrors: unknown[] = [];
   /** The storage version this manager last loaded or saved (0: none), for optimistic concurrency. */
   #storageVersion = 0;
   #lastAppendError: unknown;
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Background retries made in the current round of failed appends. */
+  #retryAttempt = 0;
 
   /**
    * Creates a manager. Does no I/O and starts no timers.
@@ -211,7 +237,10 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     this.#matcher = matcherFor(patterns);
     const memory = this.#options.projectMemory;
     if (memory !== undefined && initialState === undefined) {
-      this.#record({ type: 'import', facts: memory.facts, pins: memory.pins });
+      const scope = this.#redaction();
+      const imported = redactProjectMemory(memory, scope);
+      this.#record({ type: 'import', facts: imported.facts, pins: imported.pins, ...secretsOf(scope) });
+      this.#reportRedaction('projectMemory', scope);
     }
     this.#retriever = this.#options.retriever ?? createBm25Retriever();
     this.#index(this.#view.tiers.archive.items());
@@ -276,19 +305,29 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   }
 
   /**
-   * Records a user or assistant message (with the assistant's tool calls, if any).
-   * @throws {InvalidArgumentError} when the input is invalid or a tool-call id was already used.
+   * Records a user or assistant message (with the assistant's tool calls, if any). Tool calls still
+   * waiting for their result after `orphanCallsAfter` messages, or whose id a new call reuses, are
+   * first closed with a "no result" marker (`tool-call-orphan`).
+   * @throws {InvalidArgumentError} when the input is invalid, e.g. a tool input that is not JSON
+   * (the message names its path) or two calls of the message with the same id.
    */
   addMessage(input: MessageInput): Entry {
     const parsed = parse(messageSchema, input, 'addMessage', 'addMessage({ role: "user", content: "…" })');
-    const toolCalls = parsed.toolCalls?.map((call) => ({ id: call.id, name: call.name, input: call.input as JsonValue }));
+    // Validated above: plain JSON of bounded depth, copied so later changes by the caller do not leak in.
+    const toolCalls = parsed.toolCalls?.map((call) => ({ id: call.id, name: call.name, input: JSON.parse(JSON.stringify(call.input)) as JsonValue }));
+    this.#orphanPendingCalls({ newIds: new Set((toolCalls ?? []).map((call) => call.id)), at: parsed.at });
+    const scope = this.#redaction();
+    const content = scope.text(parsed.content, 'content');
+    const redactedCalls = toolCalls?.map((call, index) => ({ ...call, input: scope.json(call.input, `toolCalls[${index}].input`) }));
     const effects = this.#record({
       type: 'message',
       role: parsed.role,
-      content: parsed.content,
-      ...(toolCalls === undefined || toolCalls.length === 0 ? {} : { toolCalls }),
+      content,
+      ...(redactedCalls === undefined || redactedCalls.length === 0 ? {} : { toolCalls: redactedCalls }),
       ...this.#timestamp(parsed.at),
+      ...secretsOf(scope),
     });
+    this.#reportRedaction('addMessage', scope);
     if (parsed.role === 'user') {
       for (const path of this.#view.scratchpad.filesToAutoClose({ exchange: this.#view.exchange })) {
         this.#record({ type: 'file-close', path, cause: 'auto', ...this.#timestamp(parsed.at) });
@@ -300,20 +339,27 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   }
 
   /**
-   * Records the result of a tool call made in an earlier assistant message.
-   * @throws {InvalidArgumentError} with code `UNKNOWN_TOOL_CALL` when no pending call has that id.
+   * Records the result of a tool call made in an earlier assistant message; it answers the newest
+   * call with that id. A result for a call already closed without one is kept as its late result:
+   * the window shows it right after the call, or as a note once the call has left T0.
+   * @throws {InvalidArgumentError} with code `UNKNOWN_TOOL_CALL` when no call has that id, or
+   * `INVALID_ARGUMENT` when the call already has its result (the message names both events).
    */
   addToolResult(input: ToolResultInput): Entry {
     const parsed = parse(toolResultSchema, input, 'addToolResult', 'addToolResult({ callId, output })');
-    const toolName = this.#view.pendingCall(parsed.callId) ?? '';
+    const toolName = this.#view.toolCall(parsed.callId)?.name ?? '';
+    const scope = this.#redaction();
+    const output = scope.text(parsed.output, 'output');
     const effects = this.#record({
       type: 'tool-result',
       callId: parsed.callId,
       toolName,
-      output: parsed.output,
+      output,
       ...(parsed.isError === undefined ? {} : { isError: parsed.isError }),
       ...this.#timestamp(parsed.at),
+      ...secretsOf(scope),
     });
+    this.#reportRedaction('addToolResult', scope);
     this.#scheduleGraduation();
     this.#rethrowListenerErrors();
     return effects.entry as Entry;
@@ -326,13 +372,17 @@ export class ContextManager extends EventEmitter<ContextEvents> {
    */
   openFile(input: OpenFileInput): OpenFile {
     const parsed = parse(openFileSchema, input, 'openFile', 'openFile({ path: "src/auth.py", content })');
+    const scope = this.#redaction();
+    const content = scope.text(parsed.content, 'content');
     this.#record({
       type: 'file-open',
       path: parsed.path,
-      content: parsed.content,
+      content,
       ...(parsed.callId === undefined ? {} : { callId: parsed.callId }),
       ...this.#timestamp(parsed.at),
+      ...secretsOf(scope),
     });
+    this.#reportRedaction('openFile', scope);
     return this.#afterFileChange(parsed.path, parsed.at);
   }
 
@@ -342,14 +392,19 @@ export class ContextManager extends EventEmitter<ContextEvents> {
    */
   updateFile(input: UpdateFileInput): OpenFile {
     const parsed = parse(updateFileSchema, input, 'updateFile', 'updateFile({ path, content, reason })');
+    const scope = this.#redaction();
+    const content = scope.text(parsed.content, 'content');
+    const reason = parsed.reason === undefined ? undefined : scope.text(parsed.reason, 'reason');
     this.#record({
       type: 'file-update',
       path: parsed.path,
-      content: parsed.content,
-      ...(parsed.reason === undefined ? {} : { reason: parsed.reason }),
+      content,
+      ...(reason === undefined ? {} : { reason }),
       ...(parsed.callId === undefined ? {} : { callId: parsed.callId }),
       ...this.#timestamp(parsed.at),
+      ...secretsOf(scope),
     });
+    this.#reportRedaction('updateFile', scope);
     return this.#afterFileChange(parsed.path, parsed.at);
   }
 
@@ -376,7 +431,10 @@ export class ContextManager extends EventEmitter<ContextEvents> {
    */
   addNote(input: { content: string; at?: string | undefined }): Entry {
     const parsed = parse(noteSchema, input, 'addNote', 'addNote({ content })');
-    const effects = this.#record({ type: 'note', content: parsed.content, ...this.#timestamp(parsed.at) });
+    const scope = this.#redaction();
+    const content = scope.text(parsed.content, 'content');
+    const effects = this.#record({ type: 'note', content, ...this.#timestamp(parsed.at), ...secretsOf(scope) });
+    this.#reportRedaction('addNote', scope);
     this.#scheduleGraduation();
     this.#rethrowListenerErrors();
     return effects.entry as Entry;
@@ -389,7 +447,8 @@ export class ContextManager extends EventEmitter<ContextEvents> {
    */
   isStale(input: { path: string; content: string }): boolean {
     const parsed = parse(staleSchema, input, 'isStale', 'isStale({ path, content })');
-    const stale = this.#view.scratchpad.isStale({ path: parsed.path, content: parsed.content });
+    // The scratchpad holds redacted content: compare like with like (nothing is recorded here).
+    const stale = this.#view.scratchpad.isStale({ path: parsed.path, content: this.#redaction().text(parsed.content, 'content') });
     if (stale === undefined) {
       throw new InvalidArgumentError({
         parameter: 'path',
@@ -399,6 +458,18 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       });
     }
     return stale;
+  }
+
+  /**
+   * Redacts `text` as recording it would, with this session's placeholders (a secret seen before
+   * gets its placeholder; a new one the number it would get if recorded now), and records
+   * nothing. Use it to log or compare text the way the manager stores it. Returns `text`
+   * unchanged with `redact: false`.
+   * @throws {InvalidArgumentError} when `text` is not a string.
+   */
+  redact(text: string): string {
+    const parsed = parse(redactSchema, { text }, 'redact', "redact('export TOKEN=…')");
+    return this.#redaction().text(parsed.text, 'text');
   }
 
   /**
@@ -426,17 +497,20 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   pin(input: { text: string }): Pin {
     const parsed = parse(pinSchema, input, 'pin', 'pin({ text: "Never touch vendor/" })');
     const seq = this.#view.lastSeq + 1;
-    const cost = this.#counter.count(`- ${parsed.text}`) + 1;
+    const scope = this.#redaction();
+    const text = scope.text(parsed.text, 'text');
+    const cost = this.#counter.count(`- ${text}`) + 1;
     const used = this.#view.tiers.renderPins().tokens;
     if (used + cost > this.#options.budgets.pins) {
       throw new InvalidArgumentError({
         parameter: 'text',
-        value: parsed.text,
+        value: text,
         code: 'BUDGET_TOO_SMALL',
         message: `pin(): the pins would use ${used + cost} tokens, more than \`budgets.pins\` (${this.#options.budgets.pins}). Pins are always shown in full; unpin({ id }) one you no longer need, shorten the text, or raise budgets.pins.`,
       });
     }
-    const effects = this.#record({ type: 'pin', pinId: `pin-${seq}`, text: parsed.text });
+    const effects = this.#record({ type: 'pin', pinId: `pin-${seq}`, text, ...secretsOf(scope) });
+    this.#reportRedaction('pin', scope);
     this.#rethrowListenerErrors();
     return (effects.pin as { pin: Pin }).pin;
   }
@@ -485,14 +559,31 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     return built;
   }
 
-  /** Waits until every scheduled graduation has committed and every event reached storage. */
-  async settle(): Promise<void> {
+  /**
+   * Waits until every scheduled graduation has committed and every recorded event was offered to
+   * storage (failed appends are tried once more now), then says whether all of them are durable.
+   * It does not reject when storage fails: check `isDurable` / `pendingEvents`, or call `save()`,
+   * which throws.
+   */
+  async settle(): Promise<SettleResult> {
     for (;;) {
       await this.#settleWork();
       const autoSave = this.#autoSave;
       await autoSave;
-      if (autoSave === this.#autoSave && !this.#isAutoSaving && !this.#isGraduating) return;
+      if (autoSave === this.#autoSave && !this.#isAutoSaving && !this.#isGraduating) return this.#durability();
     }
+  }
+
+  #durability(): SettleResult {
+    const storage = this.#options.storage;
+    const pendingEvents = storage === undefined ? 0 : this.#unsaved.length;
+    const error = pendingEvents === 0 || storage === undefined ? undefined : this.#appendError(storage, this.#lastAppendError);
+    return Object.freeze({ isDurable: storage !== undefined && pendingEvents === 0, pendingEvents, error });
+  }
+
+  #appendError(storage: Storage, error: unknown): StorageError | ConflictError {
+    if (ConflictError.isInstance(error) || StorageError.isInstance(error)) return error;
+    return storageError(storage, 'append', error ?? new Error('the append has not completed yet'));
   }
 
   // Graduations and appends, but not automatic saves (which themselves wait for this).
@@ -542,12 +633,12 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       this.#listenerErrors = [];
     } catch (error) {
       if (ConflictError.isInstance(error)) {
-        this.#emitSafely('storage-error', { error, operation: 'saveSnapshot' });
+        this.#emitSafely('storage-error', { error, operation: 'saveSnapshot', pendingEvents: this.#unsaved.length });
         this.#listenerErrors = [];
         throw error;
       }
       const wrapped = storageError(storage, 'saveSnapshot', error);
-      this.#emitSafely('storage-error', { error: wrapped, operation: 'saveSnapshot' });
+      this.#emitSafely('storage-error', { error: wrapped, operation: 'saveSnapshot', pendingEvents: this.#unsaved.length });
       this.#listenerErrors = [];
       throw wrapped;
     }
@@ -694,7 +785,8 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     }
     const data = validateSnapshot(snapshot, this.#options.sessionId, storage);
     const floor = this.#view.lastSeq;
-    this.#view = this.#createView({ ...data, lastSeq: Math.max(data.lastSeq, floor) });
+    // Placeholders given since that version keep their numbers: a new secret never reuses one.
+    this.#view = this.#createView({ ...data, lastSeq: Math.max(data.lastSeq, floor), secrets: [...(data.secrets ?? []), ...this.#view.secrets.toJSON()] });
     this.#recallItems.clear();
     this.#indexing = Promise.resolve();
     this.#index(this.#view.tiers.archive.items());
@@ -858,6 +950,17 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     return value === undefined ? {} : { at: value };
   }
 
+  // One scope per recorded input: its new ledger records travel with the event, so the ledger
+  // changes only if the event is committed.
+  #redaction(): RedactionScope {
+    return createRedactionScope({ config: this.#options.redact, ledger: this.#view.secrets });
+  }
+
+  #reportRedaction(method: SecretRedactEvent['method'], scope: RedactionScope): void {
+    const redactions = scope.redactions;
+    if (redactions.length > 0) this.#emitSafely('secret-redact', { method, seq: this.#view.lastSeq, redactions });
+  }
+
   #record(event: DistributiveOmit<SessionEvent, 'seq'>): EventEffects {
     const full = { ...event, seq: this.#view.lastSeq + 1 } as SessionEvent;
     const effects = this.#view.apply(full);
@@ -865,6 +968,23 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     this.#emitEffects(effects);
     this.#checkAutoSave(full);
     return effects;
+  }
+
+  // Providers require a call's results right after it: a message recorded while calls are pending
+  // means the agent moved on. Closing them (a logged marker) lets graduation cut after them.
+  #orphanPendingCalls(options: { newIds: ReadonlySet<string>; at: string | undefined }): void {
+    for (const call of this.#view.pendingToolCalls()) {
+      const isReused = options.newIds.has(call.id);
+      if (!isReused && call.messagesAfter + 1 < this.#options.orphanCallsAfter) continue;
+      this.#record({
+        type: 'tool-call-orphan',
+        callId: call.id,
+        callSeq: call.seq,
+        toolName: call.name,
+        reason: isReused ? 'id-reused' : 'later-message',
+        ...this.#timestamp(options.at),
+      });
+    }
   }
 
   #afterFileChange(path: string, at: string | undefined): OpenFile {
@@ -884,6 +1004,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       else this.#emitSafely('file-update', payload);
     }
     if (effects.closed !== undefined) this.#emitSafely('file-close', effects.closed);
+    if (effects.orphan !== undefined) this.#emitSafely('tool-call-orphan', { ...effects.orphan, seq: this.#view.lastSeq });
     if (effects.pin !== undefined) {
       this.#emitSafely(effects.pin.kind === 'add' ? 'pin-add' : 'pin-remove', { pin: effects.pin.pin });
       if (effects.pin.kind === 'remove') {
@@ -895,7 +1016,27 @@ export class ContextManager extends EventEmitter<ContextEvents> {
 
   #needsGraduation(): boolean {
     const tiers = this.#view.tiers;
-    return tiers.workingTokens > this.#options.budgets.working || tiers.summaryTokens > this.#options.budgets.summaries;
+    const limits = this.#limits();
+    return tiers.workingTokens > limits.working || tiers.summaryTokens > limits.summaries;
+  }
+
+  #limits(): TierLimits {
+    const tiers = this.#view.tiers;
+    this.#prefixTokens ??= this.#counter.count(this.#options.systemPrompt);
+    let facts = 0;
+    for (const fact of tiers.facts.facts()) facts += fact.tokens;
+    return tierLimits({
+      budget: this.#options.budget,
+      budgets: this.#options.budgets,
+      elastic: this.#options.elasticTiers,
+      usage: {
+        prefix: this.#prefixTokens,
+        facts,
+        pins: tiers.renderPins().tokens,
+        scratchpad: this.#view.scratchpad.totalTokens(),
+        summaries: tiers.summaryTokens,
+      },
+    });
   }
 
   #scheduleGraduation(): void {
@@ -906,17 +1047,23 @@ export class ContextManager extends EventEmitter<ContextEvents> {
 
   async #graduationLoop(): Promise<void> {
     try {
-      while (this.#needsGraduation()) {
-        const isProgress =
-          this.#view.tiers.workingTokens > this.#options.budgets.working
-            ? await this.#graduateChunk()
-            : await this.#consolidate();
-        if (!isProgress) {
-          // T0 may be over budget with no allowed cut (a tool call awaiting its result):
-          // still consolidate T1 if needed, then wait for the next record.
-          if (this.#view.tiers.summaryTokens > this.#options.budgets.summaries) await this.#consolidate();
-          break;
+      // Every step either commits a graduation that makes its tier smaller or marks the tier
+      // stuck until the next record, so the loop ends after a bounded number of steps.
+      const stuck = new Set<GraduationStallEvent['tier']>();
+      for (;;) {
+        const limits = this.#limits();
+        const tiers = this.#view.tiers;
+        const tier = tiers.workingTokens > limits.working && !stuck.has('working')
+          ? 'working'
+          : tiers.summaryTokens > limits.summaries && !stuck.has('summaries') ? 'summaries' : undefined;
+        if (tier === undefined) break;
+        const step = tier === 'working' ? await this.#graduateChunk() : await this.#consolidate();
+        if (step === true) {
+          this.#stall = undefined;
+          continue;
         }
+        stuck.add(tier);
+        this.#reportStall(tier, step);
       }
     } catch (error) {
       const wrapped = MobiusError.isInstance(error)
@@ -929,18 +1076,34 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     }
   }
 
-  async #graduateChunk(): Promise<boolean> {
+  // A tier that stays over budget is reported once per cause, not on every record.
+  #reportStall(tier: GraduationStallEvent['tier'], reason: GraduationStallEvent['reason']): void {
+    if (this.#stall === `${tier}:${reason}`) return;
+    this.#stall = `${tier}:${reason}`;
+    const tiers = this.#view.tiers;
+    const limits = this.#limits();
+    this.#emitSafely('graduation-stall', tier === 'working'
+      ? { tier, reason, tokens: tiers.workingTokens, limit: limits.working }
+      : { tier, reason, tokens: tiers.summaryTokens, limit: limits.summaries });
+    this.#reportBackgroundListenerErrors();
+  }
+
+  async #graduateChunk(): Promise<GraduationStep> {
     const tiers = this.#view.tiers;
     const entries = [...tiers.entries()];
-    const target = tiers.workingTokens - Math.floor(this.#options.budgets.working * this.#options.graduationTarget);
+    const target = tiers.workingTokens - Math.floor(this.#limits().working * this.#options.graduationTarget);
     const plan = planChunk({ entries, scores: this.#detector.scoreGaps(entries), targetTokens: target });
-    if (plan === undefined) return false;
+    if (plan === undefined) return 'no-allowed-cut';
     const chunk = entries.slice(0, plan.count);
     const first = chunk[0] as Entry;
     const last = chunk[chunk.length - 1] as Entry;
     const source = { from: first.seq, to: last.seq };
+    const maxSummaryTokens = this.#maxSummaryTokens({ tokens: plan.tokens, source, period: { from: first.at, to: last.at } });
+    if (maxSummaryTokens < MIN_SUMMARY_TOKENS) return 'no-shrink';
     this.#emitSafely('graduation-start', { mode: 'chunk', source, tokens: plan.tokens });
-    const targetTokens = Math.max(64, Math.round(plan.tokens / 10));
+    // Tool output compresses hard; what people said is kept near-verbatim where it carries content.
+    const proseTokens = chunk.reduce((sum, entry) => sum + (entry.kind === 'user' || entry.kind === 'assistant' ? entry.tokens : 0), 0);
+    const targetTokens = Math.max(64, Math.round(plan.tokens / 10), Math.round(proseTokens / 4));
     const countTokens = (text: string): number => this.#counter.count(text);
     const outcome = await summarizeSafely({
       summarizer: this.#summarizer,
@@ -948,12 +1111,16 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       request: { mode: 'chunk', entries: chunk, summaries: [], targetTokens, countTokens },
       timeoutMs: this.#options.summarizerTimeoutMs,
       retries: this.#options.summarizerRetries,
+      maxSummaryTokens,
+      source,
     });
     if (outcome.failure !== undefined) this.#emitSafely('summarizer-fallback', outcome.failure);
-    const result = restoreIdentifiers({ entries: chunk, result: outcome.result, countTokens, maxTokens: Math.max(32, Math.round(targetTokens / 4)) });
+    // Identifiers added back must not make the summary larger than the ratio allows either.
+    const room = maxSummaryTokens - countTokens(outcome.result.summary) - 1;
+    const result = restoreIdentifiers({ entries: chunk, result: outcome.result, countTokens, maxTokens: Math.min(room, Math.max(32, Math.round(targetTokens / 4))) });
     const seq = this.#view.lastSeq + 1;
     const summaryId = `s${seq}`;
-    this.#commitGraduation({
+    const freed = this.#commitGraduation({
       type: 'graduation',
       seq,
       mode: 'chunk',
@@ -966,17 +1133,33 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       summarizer: outcome.summarizer,
       isFallback: outcome.isFallback,
     }, plan.boundary.reason);
-    return true;
+    this.#reportTrim(summaryId, source, outcome, maxSummaryTokens);
+    return freed > 0 ? true : 'no-shrink';
   }
 
-  async #consolidate(): Promise<boolean> {
+  // Tokens a summary may have so that, rendered with its header, it stays within
+  // `maxSummaryRatio` of what it replaces.
+  #maxSummaryTokens(options: { tokens: number; source: SequenceRange; period: { from?: string | undefined; to?: string | undefined } }): number {
+    const header = this.#counter.count(renderSummary({ source: options.source, text: '', period: options.period }));
+    return Math.floor(options.tokens * this.#options.maxSummaryRatio) - header - 1;
+  }
+
+  #reportTrim(summaryId: string, source: SequenceRange, outcome: SummarizeOutcome, limit: number): void {
+    if (outcome.trimmedFrom === undefined) return;
+    this.#emitSafely('summary-trim', { summaryId, source, tokens: outcome.trimmedFrom, limit });
+    this.#reportBackgroundListenerErrors();
+  }
+
+  async #consolidate(): Promise<GraduationStep> {
     const summaries = [...this.#view.tiers.summaries()];
-    if (summaries.length === 0) return false;
+    if (summaries.length === 0) return 'no-shrink';
     const count = summaries.length === 1 ? 1 : Math.max(2, Math.floor(summaries.length / 2));
     const oldest = summaries.slice(0, count);
     const tokens = oldest.reduce((sum, summary) => sum + summary.tokens, 0);
-    if (count === 1 && (oldest[0]?.level ?? 0) > 8) return false;
+    if (count === 1 && (oldest[0]?.level ?? 0) > 8) return 'fully-consolidated';
     const source = { from: oldest[0]?.source.from ?? 0, to: oldest[oldest.length - 1]?.source.to ?? 0 };
+    const maxSummaryTokens = this.#maxSummaryTokens({ tokens, source, period: { from: oldest[0]?.period?.from, to: oldest[oldest.length - 1]?.period?.to } });
+    if (maxSummaryTokens < MIN_SUMMARY_TOKENS) return 'no-shrink';
     this.#emitSafely('graduation-start', { mode: 'consolidate', source, tokens });
     const targetTokens = Math.max(64, Math.round(tokens / 3));
     const outcome = await summarizeSafely({
@@ -985,14 +1168,14 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       request: { mode: 'consolidate', entries: [], summaries: oldest, targetTokens, countTokens: (text) => this.#counter.count(text) },
       timeoutMs: this.#options.summarizerTimeoutMs,
       retries: this.#options.summarizerRetries,
+      maxSummaryTokens,
+      source,
     });
     if (outcome.failure !== undefined) this.#emitSafely('summarizer-fallback', outcome.failure);
     const seq = this.#view.lastSeq + 1;
     const level = Math.max(...oldest.map((summary) => summary.level)) + 1;
-    let text = outcome.result.summary;
-    // A consolidation that does not shrink would loop forever: keep only its head.
-    if (this.#counter.count(text) >= tokens) text = text.slice(0, Math.floor(text.length / 2)).trimEnd() + '\n…';
-    this.#commitGraduation({
+    const text = outcome.result.summary;
+    const freed = this.#commitGraduation({
       type: 'graduation',
       seq,
       mode: 'consolidate',
@@ -1005,14 +1188,16 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       summarizer: outcome.summarizer,
       isFallback: outcome.isFallback,
     }, undefined);
-    return true;
+    this.#reportTrim(`s${seq}`, source, outcome, maxSummaryTokens);
+    return freed > 0 ? true : 'no-shrink';
   }
 
-  #commitGraduation(event: Extract<SessionEvent, { type: 'graduation' }>, boundary: string | undefined): void {
+  // Returns the tokens the graduation took out of T0 + T1 (what left, less the new summary).
+  #commitGraduation(event: Extract<SessionEvent, { type: 'graduation' }>, boundary: string | undefined): number {
     const effects = this.#view.apply(event);
     this.#persist(event);
     const graduation = effects.graduation;
-    if (graduation === undefined) return;
+    if (graduation === undefined) return 0;
     const removed: GraduatedItem[] = graduation.removed.map((item) =>
       item.type === 'entry'
         ? { id: item.entry.seq, kind: item.entry.kind, tokens: item.entry.tokens, archivedAs: graduation.summary.id }
@@ -1045,6 +1230,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     for (const task of graduation.tasks) this.#emitSafely('task-update', { task });
     this.#emitSafely('graduation-end', report);
     this.#reportBackgroundListenerErrors();
+    return tokensIn - graduation.summary.tokens;
   }
 
   // Work that runs in the background has no caller to rethrow a listener's error to.
@@ -1064,7 +1250,29 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   #persist(event: SessionEvent): void {
     if (this.#options.storage === undefined) return;
     this.#unsaved.push(event);
+    // While a retry is scheduled, new events wait for it: failing storage is not hammered with
+    // one attempt per record.
+    if (this.#retryTimer !== undefined) return;
     this.#storageQueue = this.#storageQueue.then(() => this.#appendUnsaved());
+  }
+
+  // Bounded exponential backoff. The timer is unref'd so that it never keeps a process alive, and
+  // a round ends after `retries` attempts; the next record starts a new one.
+  #scheduleRetry(error: unknown): void {
+    const policy = this.#options.storageRetry;
+    if (policy === false || this.#retryTimer !== undefined || ConflictError.isInstance(error)) return;
+    if (this.#retryAttempt >= policy.retries) {
+      this.#retryAttempt = 0;
+      return;
+    }
+    const delay = Math.min(policy.delayMs * 2 ** this.#retryAttempt, policy.maxDelayMs);
+    this.#retryAttempt += 1;
+    const timer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      this.#storageQueue = this.#storageQueue.then(() => this.#appendUnsaved());
+    }, delay);
+    (timer as { unref?: () => unknown }).unref?.();
+    this.#retryTimer = timer;
   }
 
   async #flushStorage(): Promise<void> {
@@ -1081,10 +1289,17 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     try {
       await storage.append(this.#options.sessionId, batch);
       this.#unsaved = this.#unsaved.slice(batch.length);
+      this.#lastAppendError = undefined;
+      this.#retryAttempt = 0;
+      if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
+      this.#retryTimer = undefined;
     } catch (error) {
-      // Keep the batch: the next append or save() retries it, so nothing recorded is lost.
-      this.#lastAppendError = error;
-      this.#emitSafely('storage-error', { error: ConflictError.isInstance(error) ? error : storageError(storage, 'append', error), operation: 'append' });
+      // Keep the batch: a retry, the next record, settle() or save() sends it again, so nothing
+      // recorded is lost.
+      const wrapped = this.#appendError(storage, error);
+      this.#lastAppendError = wrapped;
+      this.#scheduleRetry(error);
+      this.#emitSafely('storage-error', { error: wrapped, operation: 'append', pendingEvents: this.#unsaved.length });
       this.#reportBackgroundListenerErrors();
     }
   }
@@ -1094,13 +1309,41 @@ export class ContextManager extends EventEmitter<ContextEvents> {
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-const toolCallSchema = z.strictObject({ id: z.string().min(1), name: z.string().min(1), input: z.json() });
+/** A graduation step: `true` when it committed and made its tier smaller, else why not. */
+type GraduationStep = true | GraduationStallEvent['reason'];
+
+const toolCallSchema = z.strictObject({ id: z.string().min(1), name: z.string().min(1), input: z.unknown() });
+// Checked by hand rather than with z.json(): the error names the exact path of the bad value, and
+// a cyclic or very deep input gives an InvalidArgumentError instead of a stack overflow.
+const toolCallsSchema = z.array(toolCallSchema).superRefine((calls, context) => {
+  const ids = new Set<string>();
+  calls.forEach((call, index) => {
+    const problem = findJsonProblem(call.input, { rootName: `toolCalls[${index}].input` });
+    if (problem !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: [index, 'input', ...problem.path],
+        params: { problem: problem.problem },
+        message: `tool inputs must be JSON (strings, finite numbers, booleans, null, arrays and plain objects, at most ${MAX_JSON_DEPTH} levels deep, without cycles). Replace the value with plain data or leave it out.`,
+      });
+    }
+    if (ids.has(call.id)) {
+      context.addIssue({
+        code: 'custom',
+        path: [index, 'id'],
+        params: { problem: `repeats the id ${describeValue(call.id)} of an earlier call of the same message` },
+        message: 'give each call of a message its own id.',
+      });
+    }
+    ids.add(call.id);
+  });
+});
 const atSchema = z.iso.datetime({ offset: true }).optional();
 const pathSchema = z.string().min(1).max(4_096).refine((value) => !value.includes('\u0000'), 'must not contain NUL');
 const messageSchema = z.strictObject({
   role: z.enum(['user', 'assistant']),
   content: z.string(),
-  toolCalls: z.array(toolCallSchema).optional(),
+  toolCalls: toolCallsSchema.optional(),
   at: atSchema,
 }).refine((value) => value.role === 'assistant' || value.toolCalls === undefined || value.toolCalls.length === 0, {
   message: 'only assistant messages can carry toolCalls',
@@ -1119,6 +1362,7 @@ const closeFileSchema = z.strictObject({ path: pathSchema, callId: z.string().mi
 const noteSchema = z.strictObject({ content: z.string(), at: atSchema });
 const fileHistorySchema = z.strictObject({ path: pathSchema });
 const staleSchema = z.strictObject({ path: pathSchema, content: z.string() });
+const redactSchema = z.strictObject({ text: z.string() });
 const pinSchema = z.strictObject({ text: z.string().trim().min(1).max(2_000) });
 const unpinSchema = z.strictObject({ id: z.string().min(1) });
 const buildSchema = z.strictObject({ budget: tokenBudgetSchema.optional() });
@@ -1161,13 +1405,16 @@ function resolveOptions(options: ContextManagerOptions): ResolvedOptions {
       scratchpad: resolve(parsed.budgets?.scratchpad, DEFAULTS.budgets.scratchpad, '`budgets.scratchpad`'),
       working: resolve(parsed.budgets?.working, DEFAULTS.budgets.working, '`budgets.working`'),
     },
+    elasticTiers: { working: parsed.budgets?.working === undefined, summaries: parsed.budgets?.summaries === undefined },
     systemPrompt: parsed.systemPrompt ?? DEFAULTS.systemPrompt,
     autoCloseAfter: parsed.autoCloseAfter ?? DEFAULTS.autoCloseAfter,
+    orphanCallsAfter: parsed.orphanCallsAfter ?? DEFAULTS.orphanCallsAfter,
     maxEntryTokens: parsed.maxEntryTokens ?? DEFAULTS.maxEntryTokens,
     graduationTarget: parsed.graduationTarget ?? DEFAULTS.graduationTarget,
     summarizer: parsed.summarizer,
     summarizerTimeoutMs: parsed.summarizerTimeoutMs ?? DEFAULTS.summarizerTimeoutMs,
     summarizerRetries: parsed.summarizerRetries ?? DEFAULTS.summarizerRetries,
+    maxSummaryRatio: parsed.maxSummaryRatio ?? DEFAULTS.maxSummaryRatio,
     tokenCounter: parsed.tokenCounter,
     patterns: parsed.patterns,
     retriever: parsed.retriever,
@@ -1183,9 +1430,33 @@ function resolveOptions(options: ContextManagerOptions): ResolvedOptions {
           },
     projectMemory: parsed.projectMemory,
     storage: parsed.storage,
+    storageRetry:
+      parsed.storageRetry === false
+        ? false
+        : {
+            retries: parsed.storageRetry?.retries ?? DEFAULTS.storageRetry.retries,
+            delayMs: parsed.storageRetry?.delayMs ?? DEFAULTS.storageRetry.delayMs,
+            maxDelayMs: parsed.storageRetry?.maxDelayMs ?? DEFAULTS.storageRetry.maxDelayMs,
+          },
     sessionId: parsed.sessionId ?? DEFAULTS.sessionId,
     clock: parsed.clock,
+    redact: parsed.redact === false ? false : resolveRedaction(parsed.redact ?? {}),
   };
+}
+
+function secretsOf(scope: RedactionScope): { secrets?: readonly SecretRecord[] } {
+  return scope.records.length === 0 ? {} : { secrets: [...scope.records] };
+}
+
+// Memory from an earlier session (or an older version) may hold secrets: redact every text in it.
+function redactProjectMemory(memory: ProjectMemory, scope: RedactionScope): { facts: Fact[]; pins: string[] } {
+  const facts = memory.facts.map((fact, index) => ({
+    ...fact,
+    key: scope.text(fact.key, `facts[${index}].key`),
+    value: scope.text(fact.value, `facts[${index}].value`),
+    history: fact.history.map((version, at) => ({ ...version, value: scope.text(version.value, `facts[${index}].history[${at}].value`) })),
+  }));
+  return { facts, pins: memory.pins.map((pin, index) => scope.text(pin, `pins[${index}]`)) };
 }
 
 function unsupported(storage: Storage, method: string): MobiusError {
@@ -1197,7 +1468,17 @@ const viewDataSchema = z.object({
   exchange: z.number().int().min(0),
   pendingCalls: z.array(z.tuple([z.string(), z.string()])),
   knownCalls: z.array(z.tuple([z.string(), z.string()])),
+  toolCalls: z.array(z.object({
+    id: z.string(),
+    name: z.string(),
+    seq: z.number().int().min(0),
+    status: z.enum(['pending', 'answered', 'orphaned', 'late']),
+    messagesAfter: z.number().int().min(0),
+    resultSeq: z.number().int().min(0).optional(),
+    orphanSeq: z.number().int().min(0).optional(),
+  })).optional(),
   entrySeqs: z.array(z.number().int()),
+  secrets: z.array(z.object({ digest: z.string().regex(/^[0-9a-f]{8}$/), kind: z.string().min(1), number: z.number().int().positive() })).optional(),
   tiers: z.object({ entries: z.array(z.unknown()), summaries: z.array(z.unknown()), pins: z.array(z.unknown()), facts: z.object({ facts: z.array(z.unknown()), tasks: z.array(z.unknown()) }), archive: z.array(z.unknown()) }),
   scratchpad: z.object({ files: z.array(z.unknown()) }).passthrough(),
 });

@@ -1,4 +1,6 @@
 import type { ConflictError, MobiusError, StorageError, SummarizerError } from './errors.js';
+import type { SecretRedaction } from './redaction/redactor.js';
+import type { ToolCallOrphanReason } from './tool-calls.js';
 import type {
   ArchivedItem,
   Entry,
@@ -41,6 +43,46 @@ export interface FileCloseEvent {
   readonly cause: 'explicit' | 'auto' | 'evicted';
   /** Number of edits made while it was open. */
   readonly edits: number;
+}
+
+/**
+ * Payload of `tool-call-orphan`: a tool call was closed without a result, because the agent moved
+ * on (a later message) or reused its id. A "no result" marker now answers it in the window; a
+ * result that still arrives is recorded as a late result of the call.
+ */
+export interface ToolCallOrphanEvent {
+  /** Id of the call. */
+  readonly callId: string;
+  /** The tool's name. */
+  readonly toolName: string;
+  /** Seq of the assistant message that made the call. */
+  readonly callSeq: number;
+  /** Seq of the "no result" marker in the log. */
+  readonly seq: number;
+  /**
+   * `'later-message'`: `orphanCallsAfter` messages were recorded after the call without its
+   * result. `'id-reused'`: a new call reused its id.
+   */
+  readonly reason: ToolCallOrphanReason;
+}
+
+/**
+ * Payload of `secret-redact`: secrets were replaced with placeholders in an input before it was
+ * recorded. It says what kind of secret was where, and which placeholder stands for it; it never
+ * carries a secret.
+ */
+export interface SecretRedactEvent {
+  /**
+   * The recording method whose input was redacted: `'addMessage'`, `'addToolResult'`,
+   * `'openFile'`, `'updateFile'`, `'addNote'`, `'pin'`, or `'projectMemory'` for the memory
+   * imported by the constructor (emitted before any listener can be attached; the import's log
+   * event records it).
+   */
+  readonly method: 'addMessage' | 'addToolResult' | 'openFile' | 'updateFile' | 'addNote' | 'pin' | 'projectMemory';
+  /** Seq of the recorded event that carries the redacted text. */
+  readonly seq: number;
+  /** One item per kind of secret and field, e.g. `{ kind: 'aws-key', field: 'content', count: 2, placeholders: ['[secret:aws-key#1]'] }`. */
+  readonly redactions: readonly SecretRedaction[];
 }
 
 /** Payload of `pin-add` and `pin-remove`. */
@@ -108,8 +150,12 @@ export interface GraduationReport {
 export interface SummarizerFallbackEvent {
   /** The failure, wrapped; its `cause` is what the summarizer threw. */
   readonly error: SummarizerError;
-  /** Why it failed. */
-  readonly reason: 'threw' | 'timeout' | 'invalid-output';
+  /**
+   * Why it failed: `'threw'` (including a result whose getters throw), `'timeout'`,
+   * `'invalid-output'` (not `{ summary, facts?, tasks? }`, or far above `targetTokens`), or
+   * `'oversized'` (a summary not smaller than its input, see `maxSummaryRatio`).
+   */
+  readonly reason: 'threw' | 'timeout' | 'invalid-output' | 'oversized';
   /** How many attempts were made. */
   readonly attempts: number;
 }
@@ -123,6 +169,42 @@ export interface GraduationErrorEvent {
   readonly error: MobiusError;
   /** Whether the graduation had been committed when the error happened. */
   readonly isCommitted: boolean;
+}
+
+/**
+ * Payload of `graduation-stall`: a tier is over its budget and graduation stopped without
+ * bringing it down. It runs again after the next record; the event is not repeated until a
+ * graduation commits or the cause changes.
+ */
+export interface GraduationStallEvent {
+  /** The tier that stays over its budget. */
+  readonly tier: 'working' | 'summaries';
+  /**
+   * `'no-allowed-cut'`: every cut would split a tool call from its result or a code block.
+   * `'no-shrink'`: what could be graduated is too small to be summarised smaller, or a
+   * graduation did not make the tier smaller. `'fully-consolidated'`: T1 holds one summary that
+   * was consolidated as often as allowed.
+   */
+  readonly reason: 'no-allowed-cut' | 'no-shrink' | 'fully-consolidated';
+  /** Tokens the tier holds. */
+  readonly tokens: number;
+  /** Its budget. */
+  readonly limit: number;
+}
+
+/**
+ * Payload of `summary-trim`: even the extractive fallback's summary was not smaller than its
+ * input, so it was cut to size before the commit (the originals stay in the archive).
+ */
+export interface SummaryTrimEvent {
+  /** Id of the committed summary. */
+  readonly summaryId: string;
+  /** Sequence range it represents. */
+  readonly source: SequenceRange;
+  /** Tokens the summary had before the cut. */
+  readonly tokens: number;
+  /** Tokens it was cut to at most. */
+  readonly limit: number;
 }
 
 /** Payload of `fact-add` and `fact-supersede`. */
@@ -159,6 +241,8 @@ export interface StorageErrorEvent {
   readonly error: StorageError | ConflictError;
   /** Which storage method failed. */
   readonly operation: 'append' | 'saveSnapshot';
+  /** Recorded events not yet in storage (kept in memory and retried). */
+  readonly pendingEvents: number;
 }
 
 /** Payload of `pressure`: the window passed the auto-save threshold of its budget. */
@@ -192,11 +276,15 @@ export interface ContextEvents {
   'file-open': [event: FileOpenEvent];
   'file-update': [event: FileUpdateEvent];
   'file-close': [event: FileCloseEvent];
+  'secret-redact': [event: SecretRedactEvent];
+  'tool-call-orphan': [event: ToolCallOrphanEvent];
   'pin-add': [event: PinEvent];
   'pin-remove': [event: PinEvent];
   'graduation-start': [event: GraduationStartEvent];
   'graduation-end': [event: GraduationReport];
   'graduation-error': [event: GraduationErrorEvent];
+  'graduation-stall': [event: GraduationStallEvent];
+  'summary-trim': [event: SummaryTrimEvent];
   'summarizer-fallback': [event: SummarizerFallbackEvent];
   'fact-add': [event: FactEvent];
   'fact-supersede': [event: FactEvent];

@@ -6,6 +6,7 @@ export type {
   MessageInput,
   OpenFileInput,
   SessionState,
+  SettleResult,
   ToolResultInput,
   UpdateFileInput,
 } from './context-manager.js';
@@ -13,7 +14,7 @@ export { countMessageTokens, toMessages } from './build/window-builder.js';
 export type { BuiltContext } from './build/window-builder.js';
 export { DEFAULTS, KNOWN_CONTEXT_WINDOWS } from './options.js';
 export { loadProjectMemory, saveProjectMemory } from './project-memory.js';
-export type { AutoSaveOptions, ContextManagerOptions, ProjectMemory, TierBudgets, TokenBudget } from './options.js';
+export type { AutoSaveOptions, ContextManagerOptions, ProjectMemory, StorageRetryOptions, TierBudgets, TokenBudget } from './options.js';
 export {
   ConflictError,
   CorruptStateError,
@@ -34,14 +35,25 @@ export type {
   GraduatedItem,
   GraduationErrorEvent,
   GraduationReport,
+  GraduationStallEvent,
   GraduationStartEvent,
   PinEvent,
+  SecretRedactEvent,
   StorageErrorEvent,
   SummarizerFallbackEvent,
+  SummaryTrimEvent,
   TaskEvent,
+  ToolCallOrphanEvent,
   WindowTrimEvent,
 } from './events.js';
+export type { ToolCallOrphanReason } from './tool-calls.js';
 export type { SessionEvent, SessionEventType } from './session-event.js';
+export { findSecrets, redactSecrets } from './redaction/redactor.js';
+export type { RedactedSecret, RedactionOptions, SecretPattern, SecretRedaction } from './redaction/redactor.js';
+export { SECRET_KINDS } from './redaction/detectors.js';
+export type { SecretFinding, SecretKind } from './redaction/detectors.js';
+export type { SecretRecord } from './redaction/secret-ledger.js';
+// The detector list, ledger and scope are not exported: extend detection with the `patterns` option.
 export type {
   ArchiveReason,
   ArchivedItem,

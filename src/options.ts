@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { PatternPack } from './boundaries/pattern-pack.js';
+import { DEFAULT_ENTROPY_THRESHOLD, redactionOptionsSchema } from './redaction/redactor.js';
+import type { RedactionOptions, ResolvedRedaction } from './redaction/redactor.js';
 import type { Storage } from './storage/storage.js';
 import type { Summarizer } from './summarizer/summarizer.js';
 import type { Retriever } from './tiers/recall.js';
@@ -19,11 +21,18 @@ export interface TierBudgets {
   facts?: TokenBudget | undefined;
   /** Pinned items. @default 1_000 */
   pins?: TokenBudget | undefined;
-  /** T1 summaries. @default 4_000 */
+  /**
+   * T1 summaries. When left out, T1 also grows into room the other blocks leave in the total
+   * budget, so history is compressed only when it has to be; when set, it is a hard limit.
+   * @default 4_000
+   */
   summaries?: TokenBudget | undefined;
   /** Scratchpad: open files with their current content. @default 14_000 */
   scratchpad?: TokenBudget | undefined;
-  /** T0 working memory: verbatim recent entries. @default 6_000 */
+  /**
+   * T0 working memory: verbatim recent entries. When left out, T0 also grows into room the other
+   * blocks leave in the total budget; when set, T0 graduates above it. @default 6_000
+   */
   working?: TokenBudget | undefined;
 }
 
@@ -41,6 +50,20 @@ export interface AutoSaveOptions {
   pressureThreshold?: number | undefined;
 }
 
+/**
+ * How a manager retries appends that failed while nobody waits for them (`settle()` and `save()`
+ * always try at once). Retries back off exponentially and stop after `retries`; the next record
+ * starts a new round. Their timers never keep the process alive.
+ */
+export interface StorageRetryOptions {
+  /** Background retries after a failed append, per round. @default 5 */
+  retries?: number | undefined;
+  /** Delay before the first retry, doubled for each next one. @default 250 */
+  delayMs?: number | undefined;
+  /** Longest delay between two retries. @default 8_000 */
+  maxDelayMs?: number | undefined;
+}
+
 /** Options for {@link ContextManager}. */
 export interface ContextManagerOptions {
   /** Model name; picks the tokenizer encoding and, when known, the context window. @default undefined */
@@ -55,6 +78,13 @@ export interface ContextManagerOptions {
   systemPrompt?: string | undefined;
   /** Closes a file after this many user turns without a touch. @default 10 */
   autoCloseAfter?: number | undefined;
+  /**
+   * Closes a tool call left without a result once this many later messages (user or assistant)
+   * have been recorded: a "no result" marker answers it and `tool-call-orphan` is emitted, so an
+   * unanswered call never stops graduation. A result that arrives afterwards is kept as a late
+   * result of the call. @default 1
+   */
+  orphanCallsAfter?: number | undefined;
   /** Largest T0 entry shown in full; longer ones show a head/tail excerpt with a marker. @default 2_000 */
   maxEntryTokens?: number | undefined;
   /** Share of the working budget that T0 is brought down to by a graduation. @default 0.5 */
@@ -65,6 +95,13 @@ export interface ContextManagerOptions {
   summarizerTimeoutMs?: number | undefined;
   /** Extra attempts after a summarizer throws or returns invalid output. @default 1 */
   summarizerRetries?: number | undefined;
+  /**
+   * Largest summary accepted, as a share of the tokens it replaces (the summary as rendered in
+   * the window, header included). A larger one counts as a summarizer failure: it is retried,
+   * then the extractive fallback runs (and is cut to size if it is too large as well), so that
+   * every graduation makes the window smaller. @default 0.9
+   */
+  maxSummaryRatio?: number | undefined;
   /** Counts tokens. @default createTokenCounter({ model }) */
   tokenCounter?: TokenCounter | undefined;
   /** Boundary and retention patterns; replaces the default (extend it with mergePatternPacks). @default defaultPatterns */
@@ -75,12 +112,25 @@ export interface ContextManagerOptions {
   storage?: Storage | undefined;
   /** Automatic saves when `storage` is set; `false` turns them all off. @default all triggers on */
   autoSave?: AutoSaveOptions | false | undefined;
+  /**
+   * Background retries of failed appends; `false` retries only with the next record, `settle()`
+   * or `save()`. @default { retries: 5, delayMs: 250, maxDelayMs: 8_000 }
+   */
+  storageRetry?: StorageRetryOptions | false | undefined;
   /** Facts and pins carried over from earlier sessions of the project (see `projectMemory()`). */
   projectMemory?: ProjectMemory | undefined;
   /** Session id used with `storage`. @default 'default' */
   sessionId?: string | undefined;
   /** Supplies timestamps for records that carry none (ISO-8601). @default undefined (no timestamps) */
   clock?: (() => string) | undefined;
+  /**
+   * Replaces secrets (API keys, tokens, private keys, passwords in URLs and assignments, long
+   * random strings) with stable placeholders such as `[secret:aws-key#1]` in everything recorded,
+   * before it reaches storage, the window, recall, summaries or facts. Pass options to add
+   * patterns, allow values or tune the entropy detector; `false` records text verbatim.
+   * @default {} (on, with the built-in detectors and `entropy: DEFAULTS.redact.entropy`)
+   */
+  redact?: RedactionOptions | false | undefined;
 }
 
 /** Tier budgets resolved to tokens. */
@@ -98,21 +148,29 @@ export const DEFAULTS: {
   readonly budgets: ResolvedTierBudgets;
   readonly systemPrompt: string;
   readonly autoCloseAfter: number;
+  readonly orphanCallsAfter: number;
   readonly maxEntryTokens: number;
   readonly graduationTarget: number;
   readonly summarizerTimeoutMs: number;
   readonly summarizerRetries: number;
+  readonly maxSummaryRatio: number;
+  readonly storageRetry: { readonly retries: number; readonly delayMs: number; readonly maxDelayMs: number };
   readonly sessionId: string;
+  readonly redact: { readonly entropy: number };
 } = {
   budget: 28_000,
   budgets: { facts: 2_000, pins: 1_000, summaries: 4_000, scratchpad: 14_000, working: 6_000 },
   systemPrompt: '',
   autoCloseAfter: 10,
+  orphanCallsAfter: 1,
   maxEntryTokens: 2_000,
-  graduationTarget: 0.5,
+  graduationTarget: 0.75,
   summarizerTimeoutMs: 60_000,
   summarizerRetries: 1,
+  maxSummaryRatio: 0.9,
+  storageRetry: { retries: 5, delayMs: 250, maxDelayMs: 8_000 },
   sessionId: 'default',
+  redact: { entropy: DEFAULT_ENTROPY_THRESHOLD },
 };
 
 /** Context windows of common models, used for fractional budgets when `contextWindow` is unset. */
@@ -140,13 +198,17 @@ export interface ResolvedOptions {
   readonly contextWindow: number | undefined;
   readonly budget: number;
   readonly budgets: ResolvedTierBudgets;
+  /** Tiers whose budget was left to its default, so it may grow into free room. */
+  readonly elasticTiers: { readonly working: boolean; readonly summaries: boolean };
   readonly systemPrompt: string;
   readonly autoCloseAfter: number;
+  readonly orphanCallsAfter: number;
   readonly maxEntryTokens: number;
   readonly graduationTarget: number;
   readonly summarizer: Summarizer | undefined;
   readonly summarizerTimeoutMs: number;
   readonly summarizerRetries: number;
+  readonly maxSummaryRatio: number;
   readonly tokenCounter: TokenCounter | undefined;
   readonly patterns: PatternPack | undefined;
   readonly retriever: Retriever | undefined;
@@ -159,8 +221,10 @@ export interface ResolvedOptions {
   } | false;
   readonly projectMemory: ProjectMemory | undefined;
   readonly storage: Storage | undefined;
+  readonly storageRetry: { readonly retries: number; readonly delayMs: number; readonly maxDelayMs: number } | false;
   readonly sessionId: string;
   readonly clock: (() => string) | undefined;
+  readonly redact: ResolvedRedaction | false;
 }
 
 /** The zod schema of a {@link TokenBudget}. @internal */
@@ -193,6 +257,7 @@ export const contextManagerOptionsSchema: z.ZodType<unknown> = z.strictObject({
   budgets: tierBudgetsSchema.optional(),
   systemPrompt: z.string().optional(),
   autoCloseAfter: z.number().int().positive().optional(),
+  orphanCallsAfter: z.number().int().positive().optional(),
   maxEntryTokens: z.number().int().min(64).optional(),
   graduationTarget: z.number().gt(0).lt(1).optional(),
   summarizer: z
@@ -200,6 +265,7 @@ export const contextManagerOptionsSchema: z.ZodType<unknown> = z.strictObject({
     .optional(),
   summarizerTimeoutMs: z.number().int().positive().optional(),
   summarizerRetries: z.number().int().min(0).max(10).optional(),
+  maxSummaryRatio: z.number().gt(0).lt(1).optional(),
   tokenCounter: z
     .custom<TokenCounter>(
       (value) =>
@@ -244,6 +310,16 @@ export const contextManagerOptionsSchema: z.ZodType<unknown> = z.strictObject({
       }),
     ])
     .optional(),
+  storageRetry: z
+    .union([
+      z.literal(false),
+      z.strictObject({
+        retries: z.number().int().min(0).max(100).optional(),
+        delayMs: z.number().int().min(0).optional(),
+        maxDelayMs: z.number().int().min(0).optional(),
+      }),
+    ])
+    .optional(),
   projectMemory: z
     .custom<ProjectMemory>(
       (value) =>
@@ -256,6 +332,7 @@ export const contextManagerOptionsSchema: z.ZodType<unknown> = z.strictObject({
     )
     .optional(),
   clock: z.custom<() => string>((value) => typeof value === 'function', 'expected a function').optional(),
+  redact: z.union([z.literal(false), redactionOptionsSchema]).optional(),
 });
 
 /** Resolves a token budget against a context window. @internal */

@@ -1,3 +1,5 @@
+import type { SecretRecord } from './redaction/secret-ledger.js';
+import type { ToolCallOrphanReason } from './tool-calls.js';
 import type { Fact, FactUpdate, SequenceRange, TaskUpdate, ToolCall } from './types.js';
 
 /**
@@ -12,6 +14,8 @@ export type SessionEvent =
       readonly content: string;
       readonly toolCalls?: readonly ToolCall[] | undefined;
       readonly at?: string | undefined;
+      /** Ledger records of secrets first redacted in this event (digests, never the secrets). */
+      readonly secrets?: readonly SecretRecord[] | undefined;
     }
   | {
       readonly type: 'tool-result';
@@ -21,6 +25,21 @@ export type SessionEvent =
       readonly output: string;
       readonly isError?: boolean | undefined;
       readonly at?: string | undefined;
+      /** Ledger records of secrets first redacted in this event (digests, never the secrets). */
+      readonly secrets?: readonly SecretRecord[] | undefined;
+    }
+  | {
+      /** A pending tool call closed without a result: the agent moved on without recording one. */
+      readonly type: 'tool-call-orphan';
+      readonly seq: number;
+      /** Id of the call. */
+      readonly callId: string;
+      /** Seq of the message that made the call (ids may be reused, this pair is unique). */
+      readonly callSeq: number;
+      readonly toolName: string;
+      /** Why it was closed. */
+      readonly reason: ToolCallOrphanReason;
+      readonly at?: string | undefined;
     }
   | {
       readonly type: 'file-open';
@@ -29,6 +48,8 @@ export type SessionEvent =
       readonly content: string;
       readonly callId?: string | undefined;
       readonly at?: string | undefined;
+      /** Ledger records of secrets first redacted in this event (digests, never the secrets). */
+      readonly secrets?: readonly SecretRecord[] | undefined;
     }
   | {
       readonly type: 'file-update';
@@ -38,6 +59,8 @@ export type SessionEvent =
       readonly reason?: string | undefined;
       readonly callId?: string | undefined;
       readonly at?: string | undefined;
+      /** Ledger records of secrets first redacted in this event (digests, never the secrets). */
+      readonly secrets?: readonly SecretRecord[] | undefined;
     }
   | {
       readonly type: 'file-close';
@@ -52,6 +75,8 @@ export type SessionEvent =
       readonly seq: number;
       readonly content: string;
       readonly at?: string | undefined;
+      /** Ledger records of secrets first redacted in this event (digests, never the secrets). */
+      readonly secrets?: readonly SecretRecord[] | undefined;
     }
   | {
       readonly type: 'import';
@@ -60,8 +85,17 @@ export type SessionEvent =
       readonly facts: readonly Fact[];
       /** Pinned texts carried over. */
       readonly pins: readonly string[];
+      /** Ledger records of secrets first redacted in this event (digests, never the secrets). */
+      readonly secrets?: readonly SecretRecord[] | undefined;
     }
-  | { readonly type: 'pin'; readonly seq: number; readonly pinId: string; readonly text: string }
+  | {
+      readonly type: 'pin';
+      readonly seq: number;
+      readonly pinId: string;
+      readonly text: string;
+      /** Ledger records of secrets first redacted in this event (digests, never the secrets). */
+      readonly secrets?: readonly SecretRecord[] | undefined;
+    }
   | { readonly type: 'unpin'; readonly seq: number; readonly pinId: string }
   | {
       readonly type: 'graduation';

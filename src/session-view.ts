@@ -1,6 +1,8 @@
 import { InvalidArgumentError, describeValue } from './errors.js';
 import type { Scratchpad, ScratchpadData } from './scratchpad/scratchpad.js';
 import { displayPath } from './scratchpad/render-diff.js';
+import { createSecretLedger } from './redaction/secret-ledger.js';
+import type { SecretLedger, SecretRecord } from './redaction/secret-ledger.js';
 import { createScratchpad } from './scratchpad/scratchpad.js';
 import type { SessionEvent } from './session-event.js';
 import { createEntry } from './tiers/entry.js';
@@ -8,6 +10,8 @@ import type { FactChanges } from './tiers/facts.js';
 import type { TierStore, TierStoreData } from './tiers/tier-store.js';
 import { createTierStore } from './tiers/tier-store.js';
 import type { TokenCounter } from './tokens/token-counter.js';
+import { NO_RESULT_TEXT, createToolCallLedger } from './tool-calls.js';
+import type { ToolCallOrphanReason, ToolCallRecord } from './tool-calls.js';
 import type { ArchivedItem, Entry, OpenFile, Pin, Summary, Task } from './types.js';
 
 /** What applying one event changed, for the facade to report as typed events. */
@@ -18,6 +22,13 @@ export interface EventEffects {
   readonly file?: { readonly kind: 'open' | 'update'; readonly file: OpenFile; readonly lines: readonly string[] } | undefined;
   /** File closed. */
   readonly closed?: { readonly path: string; readonly cause: 'explicit' | 'auto' | 'evicted'; readonly edits: number } | undefined;
+  /** Tool call closed without a result. */
+  readonly orphan?: {
+    readonly callId: string;
+    readonly callSeq: number;
+    readonly toolName: string;
+    readonly reason: ToolCallOrphanReason;
+  } | undefined;
   /** Pin added or removed. */
   readonly pin?: { readonly kind: 'add' | 'remove'; readonly pin: Pin } | undefined;
   /** Graduation applied. */
@@ -33,11 +44,17 @@ export interface EventEffects {
 export interface SessionViewData {
   readonly lastSeq: number;
   readonly exchange: number;
+  /** Pending call ids → tool names (kept for snapshots written before `toolCalls`). */
   readonly pendingCalls: readonly (readonly [string, string])[];
+  /** Known call ids → tool names (kept for snapshots written before `toolCalls`). */
   readonly knownCalls: readonly (readonly [string, string])[];
+  /** The newest call of each id, with its status; absent in older snapshots. */
+  readonly toolCalls?: readonly ToolCallRecord[] | undefined;
   readonly entrySeqs: readonly number[];
   readonly tiers: TierStoreData;
   readonly scratchpad: ScratchpadData;
+  /** Placeholders given to redacted secrets, by digest; absent in older snapshots. */
+  readonly secrets?: readonly SecretRecord[] | undefined;
 }
 
 /**
@@ -56,12 +73,18 @@ export interface SessionView {
   pendingCall(callId: string): string | undefined;
   /** Whether a tool call with this id was ever recorded. */
   hasCall(callId: string): boolean;
+  /** The newest tool call with this id, with its status. */
+  toolCall(callId: string): ToolCallRecord | undefined;
+  /** Tool calls waiting for their result, oldest first. */
+  pendingToolCalls(): readonly ToolCallRecord[];
   /** Seqs of every event that produced a T0 entry, in order. */
   entrySeqs(): readonly number[];
   /** T0, T1, T2, pins and archive. */
   readonly tiers: TierStore;
   /** Open files. */
   readonly scratchpad: Scratchpad;
+  /** Placeholders given to redacted secrets so far (a fold of the events' `secrets`). */
+  readonly secrets: SecretLedger;
   /** Serialises the view. */
   toJSON(): SessionViewData;
 }
@@ -84,9 +107,13 @@ export function createSessionView(options: {
   });
   let lastSeq = options.initial?.lastSeq ?? 0;
   let exchange = options.initial?.exchange ?? 0;
-  const pendingCalls = new Map<string, string>(options.initial?.pendingCalls ?? []);
-  const knownCalls = new Map<string, string>(options.initial?.knownCalls ?? []);
+  const calls = createToolCallLedger({
+    initial: options.initial?.toolCalls,
+    legacy: options.initial,
+    findCallSeq: (id) => [...tiers.entries()].reverse().find((entry) => entry.toolCalls?.some((call) => call.id === id))?.seq,
+  });
   const entrySeqs: number[] = [...(options.initial?.entrySeqs ?? [])];
+  const secrets = createSecretLedger(options.initial?.secrets);
 
   const entryFor = (
     event: SessionEvent,
@@ -107,11 +134,10 @@ export function createSessionView(options: {
   };
 
   // A file event tied to a tool call is that call's result in the window.
-  const fileRole = (callId: string | undefined): { role: Entry['role']; toolName?: string; callId?: string } => {
+  const fileRole = (callId: string | undefined): { role: Entry['role']; toolName?: string; callId?: string; callSeq?: number; isLate?: boolean } => {
     if (callId === undefined) return { role: 'user' };
-    const toolName = pendingCalls.get(callId);
-    if (toolName === undefined) throw unknownCall(callId);
-    return { role: 'tool', toolName, callId };
+    const call = calls.resolveResult(callId);
+    return { role: 'tool', toolName: call.name, callId, callSeq: call.seq, isLate: call.status === 'orphaned' };
   };
 
   return {
@@ -127,9 +153,7 @@ export function createSessionView(options: {
       switch (event.type) {
         case 'message': {
           const nextExchange = event.role === 'user' ? exchange + 1 : exchange;
-          for (const call of event.toolCalls ?? []) {
-            if (knownCalls.has(call.id)) throw duplicateCall(call.id);
-          }
+          calls.checkCalls(event.toolCalls ?? []);
           exchange = nextExchange;
           const entry = entryFor(event, {
             kind: event.role,
@@ -137,27 +161,41 @@ export function createSessionView(options: {
             text: event.content,
             toolCalls: event.toolCalls,
           });
-          for (const call of event.toolCalls ?? []) {
-            pendingCalls.set(call.id, call.name);
-            knownCalls.set(call.id, call.name);
-          }
+          calls.addMessage({ calls: event.toolCalls ?? [], seq: event.seq });
           addEntry(entry);
           effects = { entry };
           break;
         }
         case 'tool-result': {
-          if (!pendingCalls.has(event.callId)) throw unknownCall(event.callId);
+          const call = calls.resolveResult(event.callId);
           const entry = entryFor(event, {
             kind: 'tool-result',
             role: 'tool',
             text: event.output,
             callId: event.callId,
+            callSeq: call.seq,
+            isLate: call.status === 'orphaned',
             toolName: event.toolName,
             isError: event.isError,
           });
-          pendingCalls.delete(event.callId);
+          calls.answer({ id: event.callId, seq: event.seq });
           addEntry(entry);
           effects = { entry };
+          break;
+        }
+        case 'tool-call-orphan': {
+          const call = calls.checkOrphan({ id: event.callId, callSeq: event.callSeq });
+          const entry = entryFor(event, {
+            kind: 'tool-call-orphan',
+            role: 'tool',
+            text: NO_RESULT_TEXT,
+            callId: event.callId,
+            callSeq: call.seq,
+            toolName: event.toolName,
+          });
+          calls.orphan({ id: event.callId, seq: event.seq });
+          addEntry(entry);
+          effects = { entry, orphan: { callId: event.callId, callSeq: call.seq, toolName: event.toolName, reason: event.reason } };
           break;
         }
         case 'file-open':
@@ -184,13 +222,15 @@ export function createSessionView(options: {
                   ...(event.at === undefined ? {} : { at: event.at }),
                 });
           const lines = change.lines.length > 0 ? change.lines : [`[updated ${displayPath(event.path)}, no changes]`];
-          if (event.callId !== undefined) pendingCalls.delete(event.callId);
+          if (event.callId !== undefined) calls.answer({ id: event.callId, seq: event.seq });
           const entry = entryFor(event, {
             kind: event.type,
             role: role.role,
             text: lines.join('\n'),
             path: event.path,
             callId: role.callId,
+            callSeq: role.callSeq,
+            isLate: role.isLate,
             toolName: role.toolName,
           });
           addEntry(entry);
@@ -208,13 +248,15 @@ export function createSessionView(options: {
             });
           }
           const change = scratchpad.close({ path: event.path, cause: event.cause });
-          if (event.callId !== undefined) pendingCalls.delete(event.callId);
+          if (event.callId !== undefined) calls.answer({ id: event.callId, seq: event.seq });
           const entry = entryFor(event, {
             kind: 'file-close',
             role: role.role,
             text: change.lines.join('\n'),
             path: event.path,
             callId: role.callId,
+            callSeq: role.callSeq,
+            isLate: role.isLate,
             toolName: role.toolName,
           });
           addEntry(entry);
@@ -282,6 +324,7 @@ export function createSessionView(options: {
           break;
         }
       }
+      if ('secrets' in event && event.secrets !== undefined) secrets.add(event.secrets);
       lastSeq = event.seq;
       return effects;
     },
@@ -291,19 +334,27 @@ export function createSessionView(options: {
     get exchange() {
       return exchange;
     },
-    pendingCall: (callId) => pendingCalls.get(callId),
-    hasCall: (callId) => knownCalls.has(callId),
+    pendingCall: (callId) => {
+      const call = calls.get(callId);
+      return call?.status === 'pending' ? call.name : undefined;
+    },
+    hasCall: (callId) => calls.get(callId) !== undefined,
+    toolCall: (callId) => calls.get(callId),
+    pendingToolCalls: () => calls.pending(),
     entrySeqs: () => entrySeqs,
     tiers,
     scratchpad,
+    secrets,
     toJSON: () => ({
       lastSeq,
       exchange,
-      pendingCalls: [...pendingCalls.entries()],
-      knownCalls: [...knownCalls.entries()],
+      pendingCalls: calls.pending().map((call) => [call.id, call.name] as const),
+      knownCalls: calls.toJSON().map((call) => [call.id, call.name] as const),
+      toolCalls: calls.toJSON(),
       entrySeqs: [...entrySeqs],
       tiers: tiers.toJSON(),
       scratchpad: scratchpad.toJSON(),
+      secrets: secrets.toJSON(),
     }),
   } satisfies SessionView & { toJSON(): SessionViewData };
 }
@@ -327,21 +378,4 @@ export function renderSummary(summary: {
 function clockTime(iso: string): string {
   const match = /T(\d{2}:\d{2})/.exec(iso);
   return match?.[1] ?? iso;
-}
-
-function unknownCall(callId: string): InvalidArgumentError {
-  return new InvalidArgumentError({
-    parameter: 'callId',
-    value: callId,
-    code: 'UNKNOWN_TOOL_CALL',
-    message: `no pending tool call has id ${describeValue(callId)}. Record the call first with addMessage({ role: 'assistant', content, toolCalls: [{ id, name, input }] }), and give each result once.`,
-  });
-}
-
-function duplicateCall(callId: string): InvalidArgumentError {
-  return new InvalidArgumentError({
-    parameter: 'toolCalls[].id',
-    value: callId,
-    message: `a tool call with id ${describeValue(callId)} was already recorded. Tool-call ids must be unique within a session.`,
-  });
 }

@@ -28,11 +28,15 @@ export interface ToolCall {
   readonly input: JsonValue;
 }
 
-/** What kind of T0 entry this is (an assistant entry may carry tool calls). */
+/**
+ * What kind of T0 entry this is (an assistant entry may carry tool calls). `'tool-call-orphan'`
+ * is the "no result" marker of a tool call that was closed without a result.
+ */
 export type EntryKind =
   | 'user'
   | 'assistant'
   | 'tool-result'
+  | 'tool-call-orphan'
   | 'file-open'
   | 'file-update'
   | 'file-close'
@@ -64,6 +68,10 @@ export interface Entry {
   readonly displayToolCalls?: readonly ToolCall[] | undefined;
   /** For tool results: the id of the call this answers. */
   readonly callId?: string | undefined;
+  /** For tool results: seq of the assistant message that made the call (ids may be reused). */
+  readonly callSeq?: number | undefined;
+  /** For tool results: recorded after the call was closed without a result (a late result). */
+  readonly isLate?: boolean | undefined;
   /** For tool results: the tool's name. */
   readonly toolName?: string | undefined;
   /** For tool results: whether the tool reported an error. */
@@ -112,6 +120,11 @@ export interface FactUpdate {
   readonly value: string;
   /** Whether the wording says it replaces an earlier value ("change … to", "instead"). */
   readonly isUpdate?: boolean | undefined;
+  /**
+   * How much durable content the statement carries (identifiers, values, cue words; see
+   * `scoreSalience`). When the facts block is full, facts with less are left out first.
+   */
+  readonly salience?: number | undefined;
 }
 
 /** A value a fact used to have, kept when it was superseded. */
@@ -138,6 +151,8 @@ export interface Fact {
   readonly history: readonly FactVersion[];
   /** Tokens of the rendered YAML line, counted once. */
   readonly tokens: number;
+  /** How much durable content the current value carries; facts with less are left out first. */
+  readonly salience?: number | undefined;
 }
 
 /** Status of a task tracked across graduations. */

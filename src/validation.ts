@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InvalidArgumentError, describeValue } from './errors.js';
+import { formatValuePath } from './json-value.js';
 
 /**
  * Validates the input of a public entry point, or throws an {@link InvalidArgumentError} that
@@ -10,8 +11,18 @@ export function parse<T>(schema: z.ZodType<T>, input: unknown, method: string, e
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const first = result.error.issues[0];
-  const path = first?.path.join('.') ?? '';
+  const path = formatValuePath('', first?.path ?? []);
   const value = path === '' ? input : getPath(input, first?.path ?? []);
+  // A check that names the bad value itself reads as a sentence: `toolCalls[0].input.path is undefined: …`.
+  const problem = first?.code === 'custom' ? (first.params as { problem?: unknown } | undefined)?.problem : undefined;
+  if (typeof problem === 'string') {
+    throw new InvalidArgumentError({
+      parameter: path === '' ? 'input' : path,
+      value,
+      message: `${method}(): ${path === '' ? 'the input' : path} ${problem}: ${first?.message ?? 'invalid'}\nExample: ${example}.`,
+      cause: result.error,
+    });
+  }
   throw new InvalidArgumentError({
     parameter: path === '' ? 'input' : path,
     value,

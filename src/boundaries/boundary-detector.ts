@@ -98,7 +98,8 @@ function scoreAll(entries: readonly Entry[], matcher: PatternMatcher): BoundaryS
   for (let index = 0; index < entries.length; index += 1) {
     const entry = entries[index] as Entry;
     const next = entries[index + 1];
-    if (entry.callId !== undefined) pending.delete(entry.callId);
+    // A late result answers a call that was already closed: it cannot clear a newer pending call.
+    if (entry.callId !== undefined && entry.isLate !== true) pending.delete(entry.callId);
     for (const call of entry.toolCalls ?? []) pending.set(call.id, index);
     // A fenced block can only continue into an entry of the same role; a role change starts a new
     // run, so an unbalanced fence in one message cannot forbid every later gap.

@@ -15,53 +15,53 @@ export type Pattern = string | RegExp;
  * them with {@link mergePatternPacks} to add languages or project-specific wording.
  */
 export interface PatternPack {
-  /** A task or step is finished: "done", "fixed", "all tests pass", "that should work". */
+  /** A task or step is finished: "done", "fixed", "merged", "suite is passing". */
   readonly completion: readonly Pattern[];
   /** Makes completion wording hypothetical or future: "if", "before", "let's see whether". */
   readonly conditional: readonly Pattern[];
-  /** A user message moves to another topic: "now let's", "moving on", "next up". */
+  /** A user message moves to another topic: "moving on", "switching gears", "something else". */
   readonly topicChange: readonly Pattern[];
   /** Output of a green test or type-check run (jest, vitest, pytest, go test, tsc …). */
   readonly testPass: readonly Pattern[];
   /** Output of a red test or type-check run; wins over {@link PatternPack.testPass}. */
   readonly testFail: readonly Pattern[];
-  /** Short acknowledgements: "thanks", "got it", "sounds good". */
+  /** Short acknowledgements: "thanks", "got it", "makes sense". */
   readonly acknowledgement: readonly Pattern[];
-  /** Greetings: "hi", "good morning". */
+  /** Greetings: "hi", "hello", "morning". */
   readonly greeting: readonly Pattern[];
   /** Small talk unrelated to the work: coffee, weather, meetings. */
   readonly chitChat: readonly Pattern[];
   /** The user is leaving or pausing: "bye", "signing off", "brb". */
   readonly leaving: readonly Pattern[];
-  /** Wording that replaces an earlier statement: "change … to", "instead", "from now on". */
+  /** Wording that replaces an earlier statement: "change … to", "instead", "no longer". */
   readonly update: readonly Pattern[];
-  /** Something was decided: "let's use", "we'll go with", "standardize on". */
+  /** Something was decided: "adopt", "we picked", "settled on". */
   readonly decision: readonly Pattern[];
   /** Something must hold: "must", "has to", "needs to support", "within 200ms". */
   readonly requirement: readonly Pattern[];
-  /** Something is limited or forbidden: "don't", "never", "stay out of", "no new". */
+  /** Something is limited or forbidden: "don't", "never", "avoid", "at most". */
   readonly constraint: readonly Pattern[];
   /** How things are done here: "always", "every … gets", "naming", "prefix", "snake_case". */
   readonly convention: readonly Pattern[];
-  /** What the user likes: "I prefer", "I'd rather", "please use". */
+  /** What the user likes: "prefer", "I like", "cleaner". */
   readonly preference: readonly Pattern[];
-  /** A fix for a failure: "the fix was", "fixed it", "solved by". */
+  /** A fix for a failure: "fixed", "workaround", "solved". */
   readonly errorResolution: readonly Pattern[];
-  /** An explanation of a failure: "caused by", "came from", "the real cause", "turns out". */
+  /** An explanation of a failure: "because", "due to", "culprit", "traced". */
   readonly errorCause: readonly Pattern[];
   /** A failure being named: "error", "failure", "deadlock", "flaky", `TypeError`. */
   readonly errorSymptom: readonly Pattern[];
-  /** A request that opens a task: "first thing:", "new task:", "can you start by". */
+  /** A request that opens a task: "task:", "could you …", "please implement …". */
   readonly taskStatus: readonly Pattern[];
-  /** Marks a statement as worth keeping: "note:", "for the record", "keep in mind". */
+  /** Marks a statement as worth keeping: "note", "remember", "policy". */
   readonly factMarker: readonly Pattern[];
-  /** Limits a statement to the current task, so it is not durable: "for now", "as part of this". */
+  /** Limits a statement to the current task, so it is not durable: "temporarily", "for the moment". */
   readonly transient: readonly Pattern[];
-  /** Dead-end debugging: "no luck", "that's not it", "temporary debug print", "reverted". */
+  /** Dead-end debugging: "red herring", "ruled out", "rolled back". */
   readonly deadEnd: readonly Pattern[];
-  /** Announced intentions and plan steps, which summaries skip: "let me", "I'll", "next I". */
+  /** Announced intentions and plan steps, which summaries skip: "let me read …", "checking …". */
   readonly intention: readonly Pattern[];
-  /** Leading discourse markers stripped from fact values: "also,", "btw,", "oh and". */
+  /** Leading discourse markers stripped from fact values: "also,", "btw,", "anyway,". */
   readonly filler: readonly Pattern[];
   /** First line of an entry that continues an error trace: `    at `, `File "`, `Caused by`. */
   readonly traceContinuation: readonly Pattern[];

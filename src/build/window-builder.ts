@@ -2,6 +2,8 @@ import type { BoundaryScore } from '../boundaries/boundary-detector.js';
 import { InvalidArgumentError, describeValue } from '../errors.js';
 import type { Scratchpad } from '../scratchpad/scratchpad.js';
 import { renderSummary } from '../session-view.js';
+import { PENDING_RESULT_TEXT } from '../tool-calls.js';
+import { pairToolCalls, resultNoteText } from './tool-pairing.js';
 import type { TierStore } from '../tiers/tier-store.js';
 import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -69,7 +71,7 @@ export function createWindowBuilder(options: {
       return unitCache.units;
     }
     const scores = options.scoreGaps(entries);
-    const units: Unit[] = [];
+    const grouped: Unit[] = [];
     let current: Entry[] = [];
     let tokens = 0;
     entries.forEach((entry, index) => {
@@ -77,13 +79,65 @@ export function createWindowBuilder(options: {
       tokens += entry.tokens;
       const isLast = index === entries.length - 1;
       if (isLast || scores[index]?.strength !== 'forbidden') {
-        units.push({ entries: current, tokens });
+        grouped.push({ entries: current, tokens });
         current = [];
         tokens = 0;
       }
     });
+    const units = pairUnits(grouped, entries);
     unitCache = { entries, length: entries.length, lastSeq, units };
     return units;
+  };
+
+  // Results render right after their calls (late ones too), unanswered calls get a placeholder
+  // result, and results whose call has left T0 render as notes: each unit holds, and is charged
+  // for, exactly what it renders.
+  const pendingResultTokens = counter.count(PENDING_RESULT_TEXT) + MESSAGE_OVERHEAD_TOKENS;
+  const noteTokens = new WeakMap<Entry, number>();
+  const pairUnits = (grouped: readonly Unit[], entries: readonly Entry[]): readonly Unit[] => {
+    const pairing = pairToolCalls(entries);
+    const hasToolEntries = pairing.answers.size > 0 || entries.some((entry) => entry.role === 'tool' && entry.callId !== undefined);
+    if (!hasToolEntries) return grouped;
+    const units = grouped.map((unit) => ({ entries: [...unit.entries], tokens: unit.tokens }));
+    const unitOf = new Map<Entry, { entries: Entry[]; tokens: number }>();
+    for (const unit of units) for (const entry of unit.entries) unitOf.set(entry, unit);
+    const remove = (entry: Entry): void => {
+      const unit = unitOf.get(entry);
+      if (unit === undefined) return;
+      unit.entries.splice(unit.entries.indexOf(entry), 1);
+      unit.tokens -= entry.tokens;
+      unitOf.delete(entry);
+    };
+    for (const entry of pairing.hidden) remove(entry);
+    for (const [entry, call] of pairing.callOf) {
+      const target = unitOf.get(call);
+      if (target === undefined || unitOf.get(entry) === target) continue;
+      remove(entry);
+      target.entries.push(entry);
+      target.tokens += entry.tokens;
+      unitOf.set(entry, target);
+    }
+    for (const [call, answers] of pairing.answers) {
+      const unit = unitOf.get(call);
+      if (unit === undefined) continue;
+      unit.tokens += answers.filter((answer) => answer === undefined).length * pendingResultTokens;
+    }
+    for (const entry of entries) {
+      if (entry.role !== 'tool' || entry.callId === undefined || pairing.callOf.has(entry) || pairing.hidden.has(entry)) continue;
+      if (entry.kind === 'tool-call-orphan') {
+        remove(entry);
+        continue;
+      }
+      const unit = unitOf.get(entry);
+      if (unit === undefined) continue;
+      let tokens = noteTokens.get(entry);
+      if (tokens === undefined) {
+        tokens = counter.count(resultNoteText(entry)) + MESSAGE_OVERHEAD_TOKENS;
+        noteTokens.set(entry, tokens);
+      }
+      unit.tokens += tokens - entry.tokens;
+    }
+    return units.filter((unit) => unit.entries.length > 0);
   };
 
   const stubFor = (path: string, lineCount: number, edits: number): { text: string; tokens: number } => {
@@ -249,6 +303,46 @@ export function createWindowBuilder(options: {
         remaining -= blocks.summaries;
       }
 
+      // 7. Fill: the room the other blocks left goes to the facts left out, then to older
+      // summaries, then to older T0 turns, so the window sits near its budget.
+      if (factsOmitted > 0 && remaining > FILL_STEP) {
+        const room = blocks.facts > 0 ? blocks.facts - headers.facts.tokens - SEPARATOR_TOKENS + remaining : remaining - headers.facts.tokens - SEPARATOR_TOKENS;
+        // Rounded down so that consecutive builds ask the fact store for the same render.
+        const rendered = tiers.facts.render({ maxTokens: Math.floor(room / FILL_STEP) * FILL_STEP });
+        if (rendered.tokens > 0 && rendered.omitted < factsOmitted) {
+          remaining += blocks.facts;
+          factsText = rendered.text;
+          factsOmitted = rendered.omitted;
+          blocks.facts = rendered.tokens + headers.facts.tokens + SEPARATOR_TOKENS;
+          remaining -= blocks.facts;
+        }
+      }
+      if (summariesOmitted > 0 && remaining > 0) {
+        let cost = shownSummaries.length === 0 ? headers.summaries.tokens + SEPARATOR_TOKENS : 0;
+        for (let index = summaries.length - 1 - shownSummaries.length; index >= 0; index -= 1) {
+          const summary = summaries[index];
+          if (summary === undefined) break;
+          cost += summary.tokens + SEPARATOR_TOKENS;
+          if (cost > remaining) break;
+          shownSummaries.unshift(renderSummary(summary));
+          blocks.summaries += cost;
+          remaining -= cost;
+          summariesOmitted -= 1;
+          cost = 0;
+        }
+      }
+      if (isCut && remaining > 0) {
+        const shownCount = shownUnits.length;
+        for (let index = units.length - 1 - shownCount; index >= 0; index -= 1) {
+          const unit = units[index];
+          if (unit === undefined || unit.tokens > remaining || shownUnits.includes(unit)) break;
+          shownUnits.push(unit);
+          blocks.working += unit.tokens;
+          remaining -= unit.tokens;
+          entriesOmitted -= unit.entries.length;
+        }
+      }
+
       // Assemble, most stable first.
       const sections: string[] = [];
       if (prefix.length > 0) sections.push(prefix);
@@ -261,9 +355,7 @@ export function createWindowBuilder(options: {
       }
       if (recalledText.length > 0) sections.push(`${headers.recalled.text}\n${recalledText}`);
       const system = sections.join('\n\n');
-      const shownEntries = shownUnits
-        .sort((a, b) => (a.entries[0]?.seq ?? 0) - (b.entries[0]?.seq ?? 0))
-        .flatMap((unit) => unit.entries);
+      const shownEntries = shownUnits.flatMap((unit) => unit.entries).sort((a, b) => a.seq - b.seq);
       const history = toMessages(shownEntries);
       const total = blocks.prefix + blocks.facts + blocks.pins + blocks.summaries + blocks.scratchpad + blocks.recalled + blocks.working;
       return {
@@ -284,51 +376,68 @@ export function createWindowBuilder(options: {
 }
 
 /**
- * Converts T0 entries to messages: tool results follow their calls; file records that are not a
- * tool's result are merged into one user message per run.
+ * Converts T0 entries to messages. Each assistant message with tool calls is followed at once by
+ * one `tool` message per call, in call order, whatever order the results were recorded in: the
+ * recorded result (a late one replaces the "no result" marker), or a placeholder for a call still
+ * waiting. A result whose call is not among the entries becomes a note, never a stray `tool`
+ * message. A call id repeated in the window is made unique (`id_<seq>`). File records that are not
+ * a tool's result are merged into one user message per run.
  */
 export function toMessages(entries: readonly Entry[]): ContextMessage[] {
+  const ordered = entries.every((entry, index) => index === 0 || (entries[index - 1] as Entry).seq <= entry.seq)
+    ? entries
+    : [...entries].sort((a, b) => a.seq - b.seq);
+  const pairing = pairToolCalls(ordered);
   const messages: ContextMessage[] = [];
+  const usedIds = new Set<string>();
   let notes: string[] = [];
-  // Ids of the calls of the last assistant turn whose results have not been shown yet: providers
-  // require the results right after the call, so notes recorded in between wait until then.
-  let awaited = new Set<string>();
   const flushNotes = (): void => {
-    if (notes.length > 0 && awaited.size === 0) {
+    if (notes.length > 0) {
       messages.push({ role: 'user', content: notes.join('\n') });
       notes = [];
     }
   };
-  for (const entry of entries) {
-    if (entry.role === 'tool' && entry.callId !== undefined) {
-      messages.push({
-        role: 'tool',
-        toolCallId: entry.callId,
-        toolName: entry.toolName ?? 'tool',
-        content: entry.display,
-        ...(entry.isError === undefined ? {} : { isError: entry.isError }),
-      });
-      awaited.delete(entry.callId);
+  for (const entry of ordered) {
+    if (pairing.hidden.has(entry) || pairing.callOf.has(entry)) continue;
+    const calls = entry.displayToolCalls ?? entry.toolCalls ?? [];
+    if (entry.kind === 'assistant' || calls.length > 0) {
       flushNotes();
-    } else if (entry.kind === 'user') {
-      awaited = new Set();
-      flushNotes();
-      messages.push({ role: 'user', content: entry.display });
-    } else if (entry.kind === 'assistant') {
-      awaited = new Set();
-      flushNotes();
-      const calls = entry.displayToolCalls ?? entry.toolCalls;
+      if (calls.length === 0) {
+        messages.push({ role: 'assistant', content: entry.display });
+        continue;
+      }
+      const ids = calls.map((call) => uniqueId({ id: call.id, seq: entry.seq, used: usedIds }));
       messages.push({
         role: 'assistant',
         content: entry.display,
-        ...(calls === undefined || calls.length === 0 ? {} : { toolCalls: calls }),
+        toolCalls: calls.map((call, index) => (ids[index] === call.id ? call : { ...call, id: ids[index] as string })),
       });
-      awaited = new Set((calls ?? []).map((call) => call.id));
+      const answers = pairing.answers.get(entry) ?? [];
+      calls.forEach((call, index) => {
+        const answer = answers[index];
+        const toolCallId = ids[index] as string;
+        if (answer === undefined) {
+          messages.push({ role: 'tool', toolCallId, toolName: call.name, content: PENDING_RESULT_TEXT });
+          return;
+        }
+        messages.push({
+          role: 'tool',
+          toolCallId,
+          toolName: answer.toolName !== undefined && answer.toolName.length > 0 ? answer.toolName : call.name,
+          content: answer.display,
+          ...(answer.isError === undefined ? {} : { isError: answer.isError }),
+        });
+      });
+    } else if (entry.kind === 'user') {
+      flushNotes();
+      messages.push({ role: 'user', content: entry.display });
+    } else if (entry.role === 'tool' && entry.callId !== undefined) {
+      // A marker without its call has nothing to answer; any other result is kept as a note.
+      if (entry.kind !== 'tool-call-orphan') notes.push(resultNoteText(entry));
     } else {
       notes.push(entry.display);
     }
   }
-  awaited = new Set();
   flushNotes();
   return messages;
 }
@@ -355,6 +464,17 @@ export function countMessageTokens(messages: readonly ContextMessage[], counter:
 
 /** Tokens charged for the blank line between two sections. */
 const SEPARATOR_TOKENS = 1;
+
+/** Granularity of the room offered to the facts block when filling the window. */
+const FILL_STEP = 128;
+
+function uniqueId(options: { id: string; seq: number; used: Set<string> }): string {
+  const { id, seq, used } = options;
+  let candidate = id;
+  for (let attempt = 1; used.has(candidate); attempt += 1) candidate = attempt === 1 ? `${id}_${seq}` : `${id}_${seq}_${attempt}`;
+  used.add(candidate);
+  return candidate;
+}
 
 interface Unit {
   readonly entries: readonly Entry[];

@@ -1,5 +1,9 @@
 import { matcherFor, type PatternMatcher, type PatternPack } from '../boundaries/pattern-pack.js';
 import type { Entry, FactCategory, RetentionClass } from '../types.js';
+import { extractIdentifiers } from '../language/identifiers.js';
+import { scoreSalience } from '../language/salience.js';
+
+export { extractIdentifiers };
 
 /** The role a sentence was said in, for {@link classifySentence}. */
 export type SentenceRole = Entry['role'];
@@ -22,16 +26,18 @@ export interface SentenceAnalysis {
   readonly isUpdate: boolean;
   /** The sentence is a question. */
   readonly isQuestion: boolean;
-  /** The sentence explains a failure but is not a durable fix ("the real cause is …"). */
+  /** The sentence explains a failure but is not a durable fix ("the culprit is …"). */
   readonly isDiagnosis: boolean;
-  /** The sentence belongs to dead-end debugging ("no luck", "reverted the debug print"). */
+  /** The sentence belongs to dead-end debugging ("ruled that out", "rolled the probe back"). */
   readonly isDeadEnd: boolean;
-  /** A user sentence that opens a task ("new task: …", "now let's work on …"). */
+  /** A user sentence that opens a task ("task: …", "could you implement …"). */
   readonly isTaskRequest: boolean;
-  /** The sentence reports that something is finished ("done, all tests pass"). */
+  /** The sentence reports that something is finished ("merged, suite is passing"). */
   readonly isCompletion: boolean;
   /** The sentence announces an intention or a plan step ("let me check …", "I'll read …"). */
   readonly isIntention: boolean;
+  /** How much durable content it carries (see `scoreSalience`); 0 for none. */
+  readonly salience: number;
 }
 
 /**
@@ -74,8 +80,8 @@ export function analyzeSentence(sentence: string, options: ClassifySentenceOptio
  *   `pool.close()` fixed it"), or names a failure and its cause.
  * - `decision`, `constraint`, `requirement`, `preference`, `convention` (checked in that order):
  *   durable statements with enough substance (two topic words or an identifier). Wording limited
- *   to the current task ("for now", "as part of this") is not durable. An assistant sentence
- *   qualifies only with a fact marker ("note:", "for the record") or when it is generic (no
+ *   to the current task ("temporarily", "for the moment") is not durable. An assistant sentence
+ *   qualifies only with a fact marker ("note", "policy") or when it is generic (no
  *   first person, no reference to a particular file or "here"): assistants narrate their work.
  *   A user sentence with update wording and no other class counts as a decision.
  * - `task-status`: a user request that opens a task, or a completion report.
@@ -140,45 +146,11 @@ export function retentionClassFor(category: FactCategory): RetentionClass | unde
 }
 
 /**
- * Extracts the identifiers a summary must not lose, deduplicated in first-seen order: file paths
- * (with `:line`), `` `code spans` `` (without the backticks), `--flags`, error names
- * (`TypeError`, `ECONNRESET`), symbols with a case change, an underscore, a dot call or a digit
- * (`camelCase`, `snake_case`, `PascalCase`, `pool.close()`, `UUIDv7`), ticket keys (`ABC-142`),
- * versions (`Node 18.19`) and numbers with units (`5s`, `250ms`, `4GB`, `12 retries`,
- * `30 requests per minute`). Overlapping matches keep the earliest, longest one.
- */
-export function extractIdentifiers(text: string): string[] {
-  const found: { start: number; end: number; value: string }[] = [];
-  for (const { regex, group } of IDENTIFIER_PATTERNS) {
-    for (const match of text.matchAll(regex)) {
-      const raw = match[group] ?? match[0];
-      const offset = match[0].indexOf(raw);
-      const value = trimIdentifier(raw);
-      if (value.length < 2 || value.length > 120) continue;
-      const start = match.index + Math.max(offset, 0);
-      found.push({ start, end: start + value.length, value });
-    }
-  }
-  found.sort((a, b) => a.start - b.start || b.end - a.end);
-  const identifiers: string[] = [];
-  const seen = new Set<string>();
-  let coveredUntil = -1;
-  for (const item of found) {
-    if (item.start < coveredUntil) continue;
-    coveredUntil = item.end;
-    if (seen.has(item.value)) continue;
-    seen.add(item.value);
-    identifiers.push(item.value);
-  }
-  return identifiers;
-}
-
-/**
  * Returns the topic words of a statement: lowercased content words, lightly stemmed (plural `s`),
  * without stopwords, without wording that only frames a statement ("let's", "change", "instead",
  * "always") and without values (numbers, number words, units, `code spans`, quoted strings). Two
  * statements about the same thing with different values share their topic words:
- * "let's always use a 5s timeout on DB calls, with 3 retries" → `db`, `call`, `timeout`, `retry`.
+ * "every DB call gets a 5s timeout and 3 retries" → `db`, `call`, `timeout`, `retry`.
  */
 export function topicWords(value: string): string[] {
   const withoutValues = value
@@ -222,6 +194,39 @@ export function isSameTopic(a: string, b: string): boolean {
 }
 
 /**
+ * Tells whether a newer statement is about the same subject as an older one, so that it replaces
+ * it (newest wins). They must share their topic ({@link isSameTopic}); when each also has topic
+ * words the other lacks, those must not qualify the subject ("… for svc5" vs "… for svc15",
+ * "… in the billing API" vs "… in the search API"), and the newer statement must say that it replaces something
+ * (`isUpdate`): otherwise two distinct facts that share words both stay.
+ */
+export function isSameSubject(older: string, newer: string, options: { isUpdate: boolean }): boolean {
+  if (!isSameTopic(older, newer)) return false;
+  const left = new Set(topicWords(older));
+  const right = new Set(topicWords(newer));
+  const onlyLeft = [...left].filter((word) => !right.has(word));
+  const onlyRight = [...right].filter((word) => !left.has(word));
+  // One restates the other, perhaps with more detail.
+  if (onlyLeft.length === 0 || onlyRight.length === 0) return true;
+  if (hasDifferentQualifiers(older, newer)) return false;
+  return options.isUpdate;
+}
+
+/**
+ * Tells whether two statements name different things they are about: a topic word that only one
+ * of them has follows a qualifying preposition ("for svc5" vs "for svc15").
+ */
+export function hasDifferentQualifiers(a: string, b: string): boolean {
+  const left = new Set(topicWords(a));
+  const right = new Set(topicWords(b));
+  const qualifiers = new Set([...qualifierWords(a), ...qualifierWords(b)]);
+  for (const word of qualifiers) {
+    if (left.has(word) !== right.has(word)) return true;
+  }
+  return false;
+}
+
+/**
  * Derives a deterministic fact key from the first four topic words of a statement, e.g.
  * `"db-call-timeout-retry"`. Falls back to the category and a hash of the text when the statement
  * has no topic words.
@@ -233,8 +238,7 @@ export function factKeyFor(value: string, category: FactCategory): string {
 }
 
 /**
- * Removes leading discourse markers ("also,", "oh and", "btw,", "note:", "for the record:",
- * "actually, change of plan:") from a sentence and capitalises what remains.
+ * Removes leading discourse markers ("also,", "btw,", "anyway,", "note:", "fyi:") from a sentence and capitalises what remains.
  */
 export function stripFillers(sentence: string, options: { patterns: PatternPack }): string {
   return stripLeading(sentence, matcherFor(options.patterns));
@@ -242,19 +246,23 @@ export function stripFillers(sentence: string, options: { patterns: PatternPack 
 
 // --- Internal helpers ---
 
+// The words that follow these prepositions name which thing a statement is about ("for svc5",
+// "in the billing API"), not the value it states. "on" is left out: it introduces values as often
+// ("runs on Postgres") as it qualifies.
+const QUALIFIER = /(?<![\p{L}\p{N}_])(?:for|of|in|at|per|about|under|inside|within)\s+(?:(?:the|a|an|our|each|every|all|any)\s+)?([\p{L}\p{N}_.-]+)/giu;
+
+function qualifierWords(text: string): string[] {
+  const words: string[] = [];
+  for (const match of text.matchAll(QUALIFIER)) words.push(...topicWords(match[1] ?? ''));
+  return words;
+}
+
 const FENCE_LINE = /^\s{0,3}(?:```|~~~)/u;
 const LINE_MARKER = /^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+|>\s*)+/u;
 const ABBREVIATIONS = new Set(['e.g', 'i.e', 'etc', 'vs', 'cf', 'approx', 'mr', 'mrs', 'dr', 'no', 'fig', 'al', 'eg', 'ie']);
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
-const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:I|I['’](?:m|ve|ll|d)|[Mm]e|[Mm]y|[Ll]et me|[Ll]et['’]s)(?![\p{L}\p{N}_'’])/u;
-const DEICTIC =
-  /(?<![\p{L}\p{N}_])(?:here|this file|this change|this function|this module|this test|this one|so far|the file|the function|the test|the tests|this code|the code)(?![\p{L}\p{N}_])/iu;
 const CODE_SPAN = /`[^`\n]*`/gu;
 const DISTINCTIVE = /[\p{N}_.]/u;
-// Numbers with units or counted nouns, flags and versions: the values a specification states.
-const VALUE =
-  /(?<![\w.])(?:\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|mins?|minutes?|h|hrs?|hours?|days?|[kKMGT]i?B|%)(?![\w])|\d+\s(?:[a-z-]+\s)?[a-z]{3,}s\b|--[a-z][\w-]*|\b[A-Z][A-Za-z]+ v?\d+\.\d+)/u;
-const FILE_REFERENCE = /`[^`]*[/.][^`]*`|(?<![\p{L}\p{N}_])(?:[\w.-]+\/)+[\w.-]+\.[a-z]{1,5}\b/u;
 
 const RETENTION_RANK: Readonly<Record<RetentionClass, number>> = {
   'error-resolution': 0,
@@ -268,15 +276,6 @@ const RETENTION_RANK: Readonly<Record<RetentionClass, number>> = {
   'chit-chat': 8,
 };
 
-// Checked in this order: negations and hard limits are the most specific wording, conventions
-// ("always", "every") the least.
-const DURABLE_ORDER: readonly { group: 'decision' | 'constraint' | 'requirement' | 'preference' | 'convention'; retention: RetentionClass }[] = [
-  { group: 'decision', retention: 'decision' },
-  { group: 'constraint', retention: 'constraint' },
-  { group: 'requirement', retention: 'requirement' },
-  { group: 'preference', retention: 'preference' },
-  { group: 'convention', retention: 'convention' },
-];
 
 function analyze(sentence: string, options: { role: SentenceRole; matcher: PatternMatcher }): SentenceAnalysis {
   const { role, matcher } = options;
@@ -288,7 +287,6 @@ function analyze(sentence: string, options: { role: SentenceRole; matcher: Patte
   const isQuestion = /\?\s*\)?$/u.test(text);
   const isUpdate = matcher.test('update', original.replace(CODE_SPAN, '`…`'));
   const isDeadEnd = matcher.test('deadEnd', prose);
-  const hasMarker = matcher.test('factMarker', original.replace(CODE_SPAN, '`…`'));
   const isUser = role === 'user';
   const taskMatch = isUser ? matcher.find('taskStatus', prose) : undefined;
   const topicMatch = isUser && !isQuestion ? matcher.find('topicChange', prose) : undefined;
@@ -313,63 +311,39 @@ function analyze(sentence: string, options: { role: SentenceRole; matcher: Patte
   const identifierCount = extractIdentifiers(text).length;
   const base = { text, isUpdate, isQuestion, isDeadEnd, isTaskRequest, isCompletion, isIntention };
 
-  if (!isDeadEnd && !isQuestion && ((hasFix && (hasCause || hasSymptom)) || (hasCause && hasSymptom))) {
-    return { ...base, retention: 'error-resolution', isDiagnosis: false };
+  const salience = scoreSalience(text, { role, matcher, original });
+  const hasSubstance = salience.specifics > 0 || topicWords(prose).length >= 2;
+  if (!isDeadEnd && !isQuestion && hasSubstance && ((hasFix && (hasCause || hasSymptom)) || (hasCause && hasSymptom))) {
+    return { ...base, retention: 'error-resolution', isDiagnosis: false, salience: salience.score };
   }
   const isDiagnosis = !isDeadEnd && !isQuestion && hasCause;
-  if (isTaskRequest) return { ...base, retention: 'task-status', isDiagnosis };
-  if ((matcher.test('leaving', prose) || matcher.test('chitChat', prose)) && identifierCount === 0) {
-    return { ...base, retention: 'chit-chat', isDiagnosis };
+  // Small talk and leaving ("brb, quick call") stay small talk unless they carry specifics.
+  if ((matcher.test('leaving', prose) || matcher.test('chitChat', prose)) && identifierCount === 0 && salience.specifics < 1) {
+    return { ...base, retention: 'chit-chat', isDiagnosis, salience: 0 };
   }
-
-  const durable = durableClass({ prose, original, role, matcher, isUpdate, hasMarker, identifierCount });
-  if (durable !== undefined && !isQuestion && !isDeadEnd) {
-    return { ...base, retention: durable, isDiagnosis };
+  if (salience.isDurable && !isDeadEnd) {
+    return { ...base, retention: retentionOf(salience.category), isDiagnosis, salience: salience.score };
+  }
+  const rest = { ...base, isDiagnosis, salience: salience.score };
+  if (isTaskRequest) return { ...rest, retention: 'task-status' };
+  if ((matcher.test('leaving', prose) || matcher.test('chitChat', prose)) && identifierCount === 0) {
+    return { ...rest, retention: 'chit-chat' };
   }
   if (isCompletion && (role === 'assistant' || wordCount(text) <= 12)) {
-    return { ...base, retention: 'task-status', isDiagnosis };
+    return { ...rest, retention: 'task-status' };
   }
   const isSmallTalk =
     matcher.test('greeting', prose) ||
     matcher.test('acknowledgement', prose) ||
     matcher.test('chitChat', prose);
   if (isSmallTalk && identifierCount === 0 && (wordCount(text) <= 12 || matcher.test('chitChat', prose))) {
-    return { ...base, retention: 'chit-chat', isDiagnosis };
+    return { ...rest, retention: 'chit-chat' };
   }
-  return { ...base, retention: 'routine', isDiagnosis };
+  return { ...rest, retention: 'routine' };
 }
 
-function durableClass(options: {
-  prose: string;
-  original: string;
-  role: SentenceRole;
-  matcher: PatternMatcher;
-  isUpdate: boolean;
-  hasMarker: boolean;
-  identifierCount: number;
-}): RetentionClass | undefined {
-  const { prose, original, role, matcher, isUpdate, hasMarker } = options;
-  if (matcher.test('transient', prose) && !hasMarker && !isUpdate) return undefined;
-  const hasSubstance = topicWords(prose).length >= 2 || options.identifierCount > 0;
-  if (!hasSubstance || wordCount(prose) > 60) return undefined;
-  if (role !== 'user' && !hasMarker) {
-    // Assistants narrate their own work ("I'll keep…", "the naming here…"); only generic
-    // statements about the project, with at least two durable cues, read as facts.
-    if (FIRST_PERSON.test(original) || DEICTIC.test(prose) || FILE_REFERENCE.test(original)) return undefined;
-    const cues = DURABLE_ORDER.reduce((sum, { group }) => sum + matcher.count(group, prose), 0);
-    if (cues < 2) return undefined;
-  }
-  // Tested on the sentence as said: a leading "ok" is filler in English but part of the
-  // Vietnamese "ok làm vậy" (let's do that).
-  const said = original.replace(CODE_SPAN, '`…`');
-  for (const { group, retention } of DURABLE_ORDER) {
-    if (matcher.test(group, prose) || matcher.test(group, said)) return retention;
-  }
-  // A user stating a concrete value ("timeouts are 8s with two retries") is specifying something.
-  if (role === 'user' && (isUpdate || VALUE.test(prose))) return 'decision';
-  // Marked as worth keeping ("note:", "for the record"), but no wording says which kind.
-  if (hasMarker) return 'convention';
-  return undefined;
+function retentionOf(category: FactCategory | undefined): RetentionClass {
+  return FACT_RETENTION_CLASSES.find((retention) => factCategoryFor(retention) === category) ?? 'decision';
 }
 
 function stripLeading(sentence: string, matcher: PatternMatcher): string {
@@ -434,54 +408,6 @@ function wordCount(text: string): number {
   return text.split(/\s+/u).filter((word) => word.length > 0).length;
 }
 
-const IDENTIFIER_PATTERNS: readonly { regex: RegExp; group: number }[] = [
-  // `code spans`
-  { regex: /`([^`\n]{1,120})`/gu, group: 1 },
-  // paths with a directory or a known extension, with an optional :line(:column)
-  {
-    regex:
-      /(?<![\w/.@-])((?:\.{1,2}\/|~\/|\/)?(?:[\w@.-]+\/)+[\w.-]*(?::\d+(?::\d+)?)?|[\w.-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|php|cs|c|h|cpp|hpp|sql|json|ya?ml|toml|md|sh|css|scss|html|txt|csv|lock|env|ini|cfg)(?::\d+(?::\d+)?)?)(?![\w/])/gu,
-    group: 1,
-  },
-  // --flags
-  { regex: /(?<![\w-])(--[A-Za-z][\w-]*(?:=[^\s,;`'"]+)?)/gu, group: 1 },
-  // error names
-  { regex: /\b([A-Z][A-Za-z]*(?:Error|Exception)|E[A-Z]{3,})\b/gu, group: 1 },
-  // ticket keys
-  { regex: /\b([A-Z][A-Z0-9]{1,9}-\d+)\b/gu, group: 1 },
-  // versions after a product name
-  { regex: /\b([A-Z][A-Za-z]+ v?\d+\.\d+(?:\.\d+)?)\b/gu, group: 1 },
-  // dotted calls and members: pool.close(), Math.round, db.end(), Date.now
-  {
-    regex:
-      /(?<![\w.])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\(\)|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\.[a-z_$]*[A-Z][\w$]*|[A-Z][a-zA-Z]+\.[a-z][\w$]*)(?![\w])/gu,
-    group: 1,
-  },
-  // camelCase, PascalCase with two humps, snake_case, SCREAMING_SNAKE, names with digits
-  {
-    regex:
-      /(?<![\w$])([a-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Z]{2,}[a-z][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Za-z]+\d+[A-Za-z0-9]*)(?![\w$])/gu,
-    group: 1,
-  },
-  // numbers with units or counted nouns: 5s, 250ms, 4GB, 12 retries, 30 requests per minute
-  {
-    regex:
-      /(?<![\w.])((?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|hundred)(?:\s?(?:ms|s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?|days?|weeks?|[kKMGT]i?B|%|px|k)\b|\s(?:[a-z-]+\s)?[a-z]{2,}s\b(?:\s(?:per|a|an|each)\s[a-z]+)*))(?![\w])/giu,
-    group: 1,
-  },
-];
-
-function trimIdentifier(value: string): string {
-  let text = value.replace(/^[([{<"']+/u, '').replace(/[\]}>"',;:!?]+$/u, '').replace(/\.+$/u, '');
-  // Keep the parentheses of `pool.close()`; drop a closing one that belongs to the prose.
-  while (text.endsWith(')') && count(text, ')') > count(text, '(')) text = text.slice(0, -1).replace(/\.+$/u, '');
-  return text;
-}
-
-function count(text: string, char: string): number {
-  return text.split(char).length - 1;
-}
-
 function stemWord(word: string): string {
   if (/[._-]/u.test(word)) return word;
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
@@ -510,7 +436,7 @@ const UNIT_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 // Function words plus the verbs and adverbs that frame a statement rather than name its topic
-// ("let's change … to", "always use", "from now on"), so that a restated or updated fact shares
+// ("change … to", "adopt", "no longer"), so that a restated or updated fact shares
 // the topic words of the original.
 const STOPWORDS: ReadonlySet<string> = new Set([
   'a', 'an', 'the', 'and', 'or', 'but', 'if', 'then', 'else', 'so', 'to', 'of', 'in', 'on', 'at',

@@ -123,6 +123,8 @@ interface Note {
   readonly isUser: boolean;
   readonly isIntention: boolean;
   readonly identifiers: readonly string[];
+  /** How much durable content it carries (see `scoreSalience`). */
+  readonly salience: number;
 }
 
 /** A failure and what happened until the next green run. */
@@ -193,7 +195,9 @@ function summarizeChunk(request: SummarizeRequest, language: Language): Summariz
 function readMessage(options: { entry: Entry; order: number; state: ChunkState; language: Language }): void {
   const { entry, order, state, language } = options;
   const role = entry.kind === 'note' ? 'user' : entry.role;
-  const sentences = splitSentences(entry.text);
+  // Agents also talk through tools (a plan, a question, a completion report in a call's input).
+  const spoken = [entry.text, ...(entry.toolCalls ?? []).flatMap((call) => proseIn(call.input))].join('\n');
+  const sentences = joinCauseAndFix(splitSentences(spoken), language.matcher);
   const analyses = sentences.map((sentence) => analyzeSentence(sentence, { role, patterns: language.patterns }));
   const completion = role === 'assistant' ? taskCompletion(entry.text, analyses) : undefined;
   const consumed = new Set(completion?.consumed ?? []);
@@ -206,7 +210,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     }
     if (consumed.has(position)) return;
     if (analysis.isUpdate && analysis.retention === 'routine' && topicWords(analysis.text).length === 0) {
-      // "that replaces what I said earlier": the update wording belongs to the previous fact.
+      // "which overrides my earlier note": the update wording belongs to the previous fact.
       const previous = state.facts[lastFact];
       if (previous !== undefined) state.facts[lastFact] = { ...previous, isUpdate: true };
       return;
@@ -216,6 +220,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       state.facts.push({
         category,
         value: analysis.text,
+        salience: analysis.salience,
         ...(analysis.isUpdate ? { isUpdate: true } : {}),
       });
       lastFact = state.facts.length - 1;
@@ -228,7 +233,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       return;
     }
     if (episode !== undefined && role !== 'user' && !analysis.isQuestion && !analysis.isIntention) {
-      // While a failure is open, a short lead ("Got it.", "Found it:") announces the cause.
+      // While a failure is open, a short lead ("Aha.", "Got it:") announces the cause.
       if (wordsIn(analysis.text) <= 3 && (analysis.retention === 'chit-chat' || analysis.isDiagnosis)) {
         episode.isExpectingCause = true;
         return;
@@ -247,11 +252,61 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       isUser: role === 'user',
       isIntention: analysis.isIntention || analysis.isQuestion,
       identifiers,
+      salience: analysis.salience,
     });
   });
   if (completion !== undefined) recordCompletion(state, { completion, order });
   const commit = COMMIT_NOTE.exec(entry.text);
   if (commit?.[1] !== undefined && role === 'assistant') addCompleted(state, { text: `Committed "${commit[1]}"`, order });
+}
+
+/**
+ * Collects the prose inside a tool call's input: string values (also inside JSON-encoded strings)
+ * that read as sentences rather than code, paths or data.
+ */
+function proseIn(input: JsonValue, depth = 0): string[] {
+  if (depth > 8) return [];
+  if (typeof input === 'string') {
+    const trimmed = input.trim();
+    if (/^[[{]/u.test(trimmed)) {
+      try {
+        return proseIn(JSON.parse(trimmed) as JsonValue, depth + 1);
+      } catch {
+        // Not JSON after all: read it as text.
+      }
+    }
+    return isProse(trimmed) ? [trimmed] : [];
+  }
+  if (typeof input !== 'object' || input === null) return [];
+  const values = Array.isArray(input) ? input : Object.values(input);
+  return values.flatMap((value) => proseIn(value, depth + 1));
+}
+
+function isProse(text: string): boolean {
+  if (text.length < 40) return false;
+  const words = text.match(/\p{L}{2,}/gu)?.length ?? 0;
+  const code = text.match(/[{};=<>()[\]]/gu)?.length ?? 0;
+  return words >= 8 && code / text.length < 0.02 && /[.!?:](?:\s|$)/u.test(text);
+}
+
+/**
+ * Joins a sentence that explains a failure with the next one when that one says how it was fixed
+ * ("Root cause: …. Fixed by …"), so the error resolution keeps its symptom, cause and fix together.
+ */
+function joinCauseAndFix(sentences: readonly string[], matcher: PatternMatcher): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < sentences.length; index += 1) {
+    const sentence = sentences[index] ?? '';
+    const next = sentences[index + 1];
+    const explains = matcher.test('errorCause', sentence) || matcher.test('errorSymptom', sentence);
+    if (next !== undefined && explains && matcher.test('errorResolution', next) && !matcher.test('errorResolution', sentence)) {
+      joined.push(`${sentence} ${next}`);
+      index += 1;
+    } else {
+      joined.push(sentence);
+    }
+  }
+  return joined;
 }
 
 function readToolResult(options: { entry: Entry; order: number; state: ChunkState; language: Language }): void {
@@ -374,9 +429,9 @@ function selectNotes(state: ChunkState, items: readonly Item[]): Item[] {
         .reduce((sum, identifier) => sum + (COUNTED.test(identifier) ? 1 : 3), 0);
       const words = wordsIn(note.text);
       const userBonus = note.isUser && (words >= 5 || note.identifiers.length > 0) ? 2 : 0;
-      const score = fresh + userBonus - words / 12 - (note.isIntention ? 3 : 0);
-      // Sentences that add no identifier are kept only for the user's own words.
-      if (fresh === 0 && userBonus === 0) return;
+      const score = fresh + userBonus + note.salience - words / 12 - (note.isIntention ? 3 : 0);
+      // Sentences that add no identifier are kept only for the user's own words or what they carry.
+      if (fresh === 0 && userBonus === 0 && note.salience < 1) return;
       if (score > bestScore) {
         bestScore = score;
         bestIndex = index;
@@ -433,7 +488,7 @@ function recordCompletion(
     }
   }
   const details = [...new Set(completion.bullets.map((bullet) => lowerFirst(bullet)))].slice(0, 4).join('; ');
-  const head = `${title ?? 'Task done'}${state.lastRun === 'pass' ? ' (tests green)' : ''}`;
+  const head = `${title ?? 'Finished task'}${state.lastRun === 'pass' ? ' (tests green)' : ''}`;
   addCompleted(state, { text: details.length > 0 ? `${head}: ${details}` : head, order });
 }
 
@@ -468,7 +523,7 @@ function addCompleted(state: ChunkState, options: { text: string; order: number 
 }
 
 function taskTitle(analysis: SentenceAnalysis, matcher: PatternMatcher): string | undefined {
-  // The intro that ends last wins: "let's switch to something else: X" over "let's switch to".
+  // The intro that ends last wins: "moving on to the next item: X" over "moving on".
   const ends = [matcher.find('taskStatus', analysis.text), matcher.find('topicChange', analysis.text)]
     .filter((match) => match !== undefined && match.index <= 24)
     .map((match) => (match === undefined ? 0 : match.index + match.text.length));

@@ -111,7 +111,7 @@ export const arbitraries: {
 
 /** What the driver expects, to check invariants against. */
 export interface OperationModel {
-  /** The last content given for each path (whether or not it is still open). */
+  /** The last content given for each path (whether or not it is still open), as recorded: secrets redacted. */
   readonly lastContent: Map<string, string>;
   /** Ids of pins that were added. */
   readonly pinIds: string[];
@@ -149,7 +149,8 @@ export function applyOperations(manager: ContextManager, operations: readonly Se
       }
       case 'open':
         manager.openFile({ path: operation.path, content: operation.content });
-        model.lastContent.set(operation.path, operation.content);
+        // The scratchpad holds what was recorded: the content with any secrets redacted.
+        model.lastContent.set(operation.path, manager.redact(operation.content));
         break;
       case 'update':
         if (isOpen(operation.path)) {
@@ -157,7 +158,7 @@ export function applyOperations(manager: ContextManager, operations: readonly Se
         } else {
           manager.openFile({ path: operation.path, content: operation.content });
         }
-        model.lastContent.set(operation.path, operation.content);
+        model.lastContent.set(operation.path, manager.redact(operation.content));
         break;
       case 'close':
         if (isOpen(operation.path)) manager.closeFile({ path: operation.path });

@@ -20,6 +20,8 @@ export function createEntry(options: {
   exchange: number;
   toolCalls?: readonly ToolCall[] | undefined;
   callId?: string | undefined;
+  callSeq?: number | undefined;
+  isLate?: boolean | undefined;
   toolName?: string | undefined;
   isError?: boolean | undefined;
   path?: string | undefined;
@@ -47,6 +49,8 @@ export function createEntry(options: {
       ? {}
       : { displayToolCalls }),
     ...(options.callId === undefined ? {} : { callId: options.callId }),
+    ...(options.callSeq === undefined ? {} : { callSeq: options.callSeq }),
+    ...(options.isLate === true ? { isLate: true } : {}),
     ...(options.toolName === undefined ? {} : { toolName: options.toolName }),
     ...(options.isError === undefined ? {} : { isError: options.isError }),
     ...(options.path === undefined ? {} : { path: options.path }),

@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { factKeyFor, isSameTopic, topicWords } from '../graduation/retention.js';
+import { factKeyFor, hasDifferentQualifiers, isSameSubject, isSameTopic, topicWords } from '../graduation/retention.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type {
   ArchivedItem,
@@ -82,29 +82,37 @@ export function createFactStore(options: {
   for (const fact of options.initial?.facts ?? []) facts.set(fact.key, fact);
   for (const task of options.initial?.tasks ?? []) tasks.set(normalizeTitle(task.title), task);
   let version = 0;
-  let cache: { version: number; maxTokens: number; rendered: RenderedFacts } | undefined;
+  // Renders by room, for the current version only: build() asks for its planned room and, when the
+  // window has space left, for a larger one.
+  let cache: { version: number; byRoom: Map<number, RenderedFacts> } = { version: 0, byRoom: new Map() };
 
   const findKey = (update: FactUpdate): string => {
     if (update.key !== undefined) return update.key;
     let match: Fact | undefined;
+    const isUpdate = update.isUpdate === true;
     for (const fact of facts.values()) {
-      // Newest wins only for the same topic, and only when the wording says it replaces the old
-      // value or the two are near restatements: two distinct facts that share words both stay.
-      if (!isSameTopic(fact.value, update.value)) continue;
-      const isUpdate = update.isUpdate === true;
+      // Newest wins only for the same subject: two distinct facts that share words both stay.
+      if (!isSameSubject(fact.value, update.value, { isUpdate })) continue;
       if (isUpdate || (fact.category === update.category && topicOverlap(fact.value, update.value) >= 0.5)) match = fact;
     }
     if (match !== undefined) return match.key;
-    // An explicit update ("… instead", "change … to", "that replaces what I said") that shares no
-    // topic with any fact still replaces the closest fact of its category, if any word is shared.
-    if (update.isUpdate === true) {
+    // An explicit update worded differently from the fact it replaces ("the export formats are now
+    // NDJSON and Parquet") replaces the one fact of its category it overlaps most — only when that
+    // fact is a clear best and names no other thing (not "… for svc5" when the update says svc15).
+    if (isUpdate) {
       let best: { fact: Fact; overlap: number } | undefined;
+      let runnerUp = 0;
       for (const fact of facts.values()) {
-        if (fact.category !== update.category) continue;
+        if (fact.category !== update.category || hasDifferentQualifiers(fact.value, update.value)) continue;
         const overlap = topicOverlap(fact.value, update.value);
-        if (overlap > 0 && (best === undefined || overlap >= best.overlap)) best = { fact, overlap };
+        if (best === undefined || overlap > best.overlap) {
+          runnerUp = best?.overlap ?? 0;
+          best = { fact, overlap };
+        } else if (overlap > runnerUp) {
+          runnerUp = overlap;
+        }
       }
-      if (best !== undefined) return best.fact.key;
+      if (best !== undefined && best.overlap > 0 && best.overlap > runnerUp) return best.fact.key;
     }
     const base = factKeyFor(update.value, update.category);
     let key = base;
@@ -125,7 +133,7 @@ export function createFactStore(options: {
         if (existing !== undefined && existing.value === value) continue;
         const tokens = counter.count(`  ${key}: ${value}`);
         if (existing === undefined) {
-          const fact: Fact = Object.freeze({ key, category: update.category, value, source, history: [], tokens });
+          const fact: Fact = Object.freeze({ key, category: update.category, value, source, history: [], tokens, ...salienceOf(update.salience) });
           facts.set(key, fact);
           added.push(fact);
           continue;
@@ -140,6 +148,7 @@ export function createFactStore(options: {
             { value: existing.value, source: existing.source, supersededAt: seq },
           ],
           tokens,
+          ...salienceOf(update.salience ?? existing.salience),
         });
         // Re-insert so that a changed fact moves to the end: most recent facts render last.
         facts.delete(key);
@@ -191,11 +200,12 @@ export function createFactStore(options: {
     tasks: () => [...tasks.values()],
     get: (key) => facts.get(key),
     render({ maxTokens }) {
-      if (cache !== undefined && cache.version === version && cache.maxTokens === maxTokens) {
-        return cache.rendered;
-      }
+      if (cache.version !== version) cache = { version, byRoom: new Map() };
+      const cached = cache.byRoom.get(maxTokens);
+      if (cached !== undefined) return cached;
       const rendered = renderWithin({ facts: [...facts.values()], tasks: [...tasks.values()], maxTokens, counter });
-      cache = { version, maxTokens, rendered };
+      if (cache.byRoom.size >= 16) cache.byRoom.clear();
+      cache.byRoom.set(maxTokens, rendered);
       return rendered;
     },
     toJSON: () => ({ facts: [...facts.values()], tasks: [...tasks.values()] }),
@@ -217,23 +227,54 @@ function renderWithin(options: {
   if (options.facts.length === 0 && options.tasks.length === 0) {
     return { text: '', tokens: 0, omitted: 0 };
   }
-  // Drop the oldest facts first (by the position of their source) until the block fits.
-  const byAge = [...options.facts].sort((a, b) => a.source.to - b.source.to || compareText(a.key, b.key));
-  let kept = new Set(options.facts);
+  // What is dropped first when the block must shrink: the facts that carry least, oldest first.
+  const byAge = [...options.facts].sort(
+    (a, b) => dropRank(a) - dropRank(b) || a.source.to - b.source.to || compareText(a.key, b.key),
+  );
   let doneShown = DONE_TASKS_SHOWN;
+  // Estimate from the cached per-fact counts, then correct with exact counts of the rendered text:
+  // YAML quoting and category headings make the sum a little off, never by much.
+  let dropped = 0;
+  let estimate = options.facts.reduce((sum, fact) => sum + fact.tokens, 0) + FACT_CATEGORIES.length * 2 + tasksEstimate(options.tasks);
+  while (dropped < byAge.length && estimate > maxTokens) {
+    estimate -= byAge[dropped]?.tokens ?? 0;
+    dropped += 1;
+  }
   for (;;) {
+    const kept = new Set(byAge.slice(dropped));
     const text = renderYaml({ facts: options.facts.filter((fact) => kept.has(fact)), tasks: options.tasks, doneShown });
-    const tokens = counter.count(text);
-    const omitted = options.facts.length - kept.size;
-    if (tokens <= maxTokens) return { text, tokens, omitted };
+    const tokens = text.length === 0 ? 0 : counter.count(text);
+    if (tokens <= maxTokens) return { text, tokens, omitted: dropped };
     if (doneShown > 0) {
       doneShown = 0;
       continue;
     }
-    const oldest = byAge.find((fact) => kept.has(fact));
-    if (oldest === undefined) return { text: '', tokens: 0, omitted: options.facts.length };
-    kept = new Set([...kept].filter((fact) => fact !== oldest));
+    if (dropped >= byAge.length) return { text: '', tokens: 0, omitted: options.facts.length };
+    // Drop about as many facts as the overshoot is worth, at least one.
+    let overshoot = tokens - maxTokens;
+    do {
+      overshoot -= byAge[dropped]?.tokens ?? overshoot;
+      dropped += 1;
+    } while (overshoot > 0 && dropped < byAge.length);
   }
+}
+
+/** Facts without a salience (from a custom summarizer or an older snapshot) rank as durable. */
+const DEFAULT_SALIENCE = 4;
+
+function dropRank(fact: Fact): number {
+  // Coarse bands, so that among facts of about the same weight the oldest goes first.
+  return Math.min(6, Math.floor(fact.salience ?? DEFAULT_SALIENCE));
+}
+
+function salienceOf(salience: number | undefined): { salience?: number } {
+  return salience === undefined ? {} : { salience: Math.round(salience * 100) / 100 };
+}
+
+function tasksEstimate(tasks: readonly Task[]): number {
+  const open = tasks.filter((task) => task.status === 'open').slice(-OPEN_TASKS_SHOWN);
+  const done = tasks.filter((task) => task.status === 'done').slice(-DONE_TASKS_SHOWN);
+  return [...open, ...done].reduce((sum, task) => sum + task.tokens, 0) + (tasks.length > 0 ? 6 : 0);
 }
 
 function renderYaml(options: { facts: readonly Fact[]; tasks: readonly Task[]; doneShown: number }): string {

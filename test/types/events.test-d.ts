@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { ContextManager } from '../../src/index.js';
-import type { BuiltContext, ContextMessage, GraduationReport, Summarizer } from '../../src/index.js';
+import type { BuiltContext, ContextMessage, GraduationReport, SecretRedaction, Summarizer } from '../../src/index.js';
 
 describe('ContextManager types', () => {
   it('types event payloads by event name', () => {
@@ -10,6 +10,12 @@ describe('ContextManager types', () => {
       expectTypeOf(report.removed[0]?.archivedAs).toEqualTypeOf<string | undefined>();
     });
     manager.on('file-close', (event) => expectTypeOf(event.cause).toEqualTypeOf<'explicit' | 'auto' | 'evicted'>());
+    manager.on('secret-redact', (event) => expectTypeOf(event.redactions).toEqualTypeOf<readonly SecretRedaction[]>());
+    // @ts-expect-error: the payload carries redactions, never a secret
+    manager.on('secret-redact', (event) => event.secret);
+    manager.on('tool-call-orphan', (event) => expectTypeOf(event.reason).toEqualTypeOf<'later-message' | 'id-reused'>());
+    // @ts-expect-error: the orphan event names the call by `callId`
+    manager.on('tool-call-orphan', (event) => event.id);
     // @ts-expect-error: not an event
     manager.on('graduation-finish', () => undefined);
     // @ts-expect-error: wrong payload type

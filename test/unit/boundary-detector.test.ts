@@ -105,7 +105,7 @@ describe('createBoundaryDetector()', () => {
       const inputs = [
         assistant('Here is the patch:\n```ts\nif (user) {'),
         assistant('  return user.active;\n}'),
-        assistant('```\nThat should do it.'),
+        assistant('```\nDone, the guard is in.'),
         user('Great'),
       ];
       const scores = createBoundaryDetector().scoreGaps(makeEntries(inputs));

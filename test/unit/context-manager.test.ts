@@ -67,11 +67,11 @@ describe('ContextManager', () => {
       expect(manager.state()).toEqual(before);
     });
 
-    it('refuses a duplicate tool-call id', () => {
+    it('refuses two calls with the same id in one message, naming the second', () => {
       const manager = new ContextManager();
-      manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'bash', input: { command: 'ls' } }] });
-      manager.addToolResult({ callId: 'c1', output: 'a.ts' });
-      expect(() => manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'bash', input: {} }] })).toThrow(/already recorded/);
+      const calls = [{ id: 'c1', name: 'bash', input: { command: 'ls' } }, { id: 'c1', name: 'bash', input: {} }];
+      expect(() => manager.addMessage({ role: 'assistant', content: '', toolCalls: calls })).toThrow(/toolCalls\[1\]\.id repeats the id/);
+      expect(manager.state().lastSeq).toBe(0);
     });
   });
 

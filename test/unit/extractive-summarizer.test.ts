@@ -66,11 +66,11 @@ const JEST_GREEN = [
 
 /** A realistic chunk: a task with a failing test, a dead end, the fix and a done summary. */
 const SESSION: readonly EntryInput[] = [
-  user('Good morning! Ready to get going?'),
-  assistant('Morning! What are we tackling first?'),
+  user('Hey, morning! Ready when you are.'),
+  assistant('Morning! What should we start with?'),
   user(
-    'First thing: adding an archive endpoint for stale comments. The problem shows up when `archivedAt` is empty, the service throws a 500. ' +
-      "Oh and production runs Node 18.19, don't use APIs newer than that.",
+    'Task: adding an archive endpoint for stale comments. It breaks when `archivedAt` is empty, the service throws a 500. ' +
+      'Also, production is pinned to Node 18.19, never use APIs newer than that.',
   ),
   assistant('Okay, let me open `src/repositories/commentRepository.ts` first.'),
   opened('src/repositories/commentRepository.ts', 312),
@@ -81,21 +81,21 @@ const SESSION: readonly EntryInput[] = [
   output('c1', JEST_RED, true),
   assistant("Let me add a temporary debug print in `archiveRows` to see what it receives."),
   edited('src/repositories/commentRepository.ts', 90, 'return rows;', 'console.log(rows); return rows;'),
-  assistant('No luck — the data going in is fine. Reverted the temporary logging.'),
+  assistant('Ruled that out — the data going in is fine. Rolled back the temporary logging.'),
   edited('src/repositories/commentRepository.ts', 90, 'console.log(rows); return rows;', 'return rows;'),
   assistant(
-    'The ECONNRESET in the repository tests came from the pool being closed while queries were still in flight; awaiting `pool.end()` in afterAll fixed it.',
+    'The ECONNRESET in the repository tests was caused by the pool closing while queries were still in flight; awaiting `pool.end()` in afterAll fixed it.',
   ),
   opened('test/setup.ts', 40),
   edited('test/setup.ts', 12, 'pool.end();', 'await pool.end();'),
   run('c2', 'npx jest test/repo.test.ts'),
   output('c2', JEST_GREEN),
   assistant(
-    'Done, all tests pass. Summary of adding an archive endpoint for stale comments:\n\n- Filtered stale rows in `archiveRows`\n- Awaited `pool.end()` in the test setup',
+    'Finished, the suite is green. Summary of adding an archive endpoint for stale comments:\n\n- Filtered stale rows in `archiveRows`\n- Awaited `pool.end()` in the test setup',
   ),
-  user('Nice work. My coffee machine is broken again, send help'),
-  user("Actually, change of plan: let's use Luxon for all date handling. That replaces what I said earlier."),
-  user("Now let's work on the CSV export for archived comments."),
+  user('Nice work. The coffee machine is broken again, ugh'),
+  user('Btw, switch all date handling over to Luxon instead.'),
+  user("Next, let's work on the CSV export for archived comments."),
 ];
 
 function summarize(entries: readonly Entry[], targetTokens = 200): SummarizeResult {
@@ -144,8 +144,8 @@ describe('createExtractiveSummarizer()', () => {
     const facts = result.facts ?? [];
 
     it('extracts decisions, constraints and error resolutions as facts', () => {
-      expect(facts).toContainEqual({ category: 'constraints', value: "Production runs Node 18.19, don't use APIs newer than that." });
-      expect(facts).toContainEqual({ category: 'decisions', value: "Let's use Luxon for all date handling.", isUpdate: true });
+      expect(facts).toContainEqual(expect.objectContaining({ category: 'constraints', value: 'Production is pinned to Node 18.19, never use APIs newer than that.' }));
+      expect(facts).toContainEqual(expect.objectContaining({ value: 'Switch all date handling over to Luxon instead.', isUpdate: true }));
       const resolution = facts.find((fact) => fact.category === 'error-resolutions');
       expect(resolution?.value).toContain('ECONNRESET');
       expect(resolution?.value).toContain('`pool.end()`');
@@ -177,7 +177,7 @@ describe('createExtractiveSummarizer()', () => {
     });
 
     it('drops greetings, small talk, dead-end debugging and code blocks', () => {
-      for (const dropped of ['morning', 'coffee', 'debug print', 'No luck', 'console.log', 'SECRET_CODE_LINE', '```']) {
+      for (const dropped of ['morning', 'coffee', 'debug print', 'Ruled that out', 'console.log', 'SECRET_CODE_LINE', '```']) {
         expect(result.summary.toLowerCase()).not.toContain(dropped.toLowerCase());
       }
     });
@@ -201,13 +201,13 @@ describe('createExtractiveSummarizer()', () => {
       const entries = makeEntries([
         run('c1', 'npx jest'),
         output('c1', JEST_RED.replace('Error: read ECONNRESET', 'Expected: 777\n    Received: 773'), true),
-        assistant('Found it: the real cause is that `archiveRows` reads `archivedAt` from the stale object.'),
+        assistant('The culprit is the stale object being read.'),
         edited('src/repositories/commentRepository.ts', 40, 'stale.archivedAt', 'fresh.archivedAt'),
         run('c2', 'npx jest'),
         output('c2', JEST_GREEN),
       ]);
       const { summary } = summarize(entries);
-      expect(summary).toMatch(/Problems solved: 'archives stale rows': Expected: 777 → Found it: the real cause is that `archiveRows` reads/u);
+      expect(summary).toMatch(/Problems solved: 'archives stale rows': Expected: 777 → The culprit is the stale object being read/u);
     });
 
     it('lists a failure that is still open at the end of the chunk', () => {
@@ -258,7 +258,7 @@ describe('createExtractiveSummarizer()', () => {
         countTokens,
         signal: new AbortController().signal,
       }) as SummarizeResult;
-      expect(result.facts).toEqual([{ category: 'decisions', value: 'Làm vậy, dùng Redis cho cache phiên đăng nhập' }]);
+      expect(result.facts).toEqual([expect.objectContaining({ category: 'decisions', value: 'Làm vậy, dùng Redis cho cache phiên đăng nhập' })]);
     });
   });
 

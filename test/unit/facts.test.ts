@@ -99,3 +99,49 @@ describe('FactStore explicit updates', () => {
     expect(values).not.toContain('The ticket export has to support CSV and XLSX');
   });
 });
+
+describe('FactStore newest wins on the same subject only', () => {
+  // Sentences written for this test: the same subject reworded, and distinct subjects that share words.
+  const apply = (store: ReturnType<typeof createFactStore>, values: readonly (readonly [string, boolean])[], category: 'decisions' | 'constraints' = 'decisions'): void => {
+    values.forEach(([value, isUpdate], index) => {
+      store.apply({ updates: [{ category, value, isUpdate }], source: { from: index * 2 + 1, to: index * 2 + 1 }, seq: index * 2 + 2 });
+    });
+  };
+
+  it.each<readonly [string, string]>([
+    ['The payments client uses a request timeout of 8s.', 'Bump the payments client request timeout to 12s.'],
+    ['Product page cache TTL is 10 minutes.', 'The product page cache TTL is now 25 minutes.'],
+    ['Logs are shipped to Datadog.', 'We are moving the logs to Grafana Loki instead.'],
+    ['Background jobs run on BullMQ.', 'Switch the background jobs over to pg-boss.'],
+  ])('lets %j be replaced by %j', (older, newer) => {
+    const store = createFactStore({ counter });
+    apply(store, [[older, false], [newer, true]]);
+    expect(store.facts().map((fact) => fact.value)).toEqual([newer]);
+    expect(store.facts()[0]?.history.map((version) => version.value)).toEqual([older]);
+  });
+
+  it('keeps per-service values apart even when every sentence says "retry budget"', () => {
+    const store = createFactStore({ counter });
+    apply(store, [
+      ['Retry budget is 5 for svc5.', false],
+      ['Retry budget is 15 for svc15.', false],
+      ['Retry budget is 3 for billing.', false],
+      ['Retry budget is 7 for search.', false],
+    ]);
+    expect(store.facts()).toHaveLength(4);
+    apply(store, [['Retry budget for svc15 is now 20.', true]]);
+    const values = store.facts().map((fact) => fact.value);
+    expect(values).toHaveLength(4);
+    expect(values).toContain('Retry budget for svc15 is now 20.');
+    expect(values).toContain('Retry budget is 5 for svc5.');
+    expect(values).not.toContain('Retry budget is 15 for svc15.');
+  });
+
+  it('keeps one constraint per service and day', () => {
+    const store = createFactStore({ counter });
+    const services = ['billing', 'search', 'auth', 'gateway', 'reports', 'ledger', 'mailer', 'uploads'];
+    const days = ['Mondays', 'Tuesdays', 'Wednesdays', 'Thursdays', 'Fridays', 'Saturdays', 'Sundays', 'holidays'];
+    apply(store, services.map((service, index) => [`Never deploy the ${service} service on ${days[index]}.`, false] as const), 'constraints');
+    expect(store.facts()).toHaveLength(8);
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * Extracts the identifiers a summary must not lose, deduplicated in first-seen order: file paths
+ * (with `:line`), `` `code spans` `` (without the backticks), `--flags`, error names
+ * (`TypeError`, `ECONNRESET`), symbols with a case change, an underscore, a dot call or a digit
+ * (`camelCase`, `snake_case`, `PascalCase`, `pool.close()`, `UUIDv7`), ticket keys (`ABC-142`),
+ * versions (`Node 18.19`) and numbers with units (`5s`, `250ms`, `4GB`, `12 retries`,
+ * `30 requests per minute`). Overlapping matches keep the earliest, longest one.
+ */
+export function extractIdentifiers(text: string): string[] {
+  const found: { start: number; end: number; value: string }[] = [];
+  for (const { regex, group } of IDENTIFIER_PATTERNS) {
+    for (const match of text.matchAll(regex)) {
+      const raw = match[group] ?? match[0];
+      const offset = match[0].indexOf(raw);
+      const value = trimIdentifier(raw);
+      if (value.length < 2 || value.length > 120) continue;
+      const start = match.index + Math.max(offset, 0);
+      found.push({ start, end: start + value.length, value });
+    }
+  }
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const identifiers: string[] = [];
+  const seen = new Set<string>();
+  let coveredUntil = -1;
+  for (const item of found) {
+    if (item.start < coveredUntil) continue;
+    coveredUntil = item.end;
+    if (seen.has(item.value)) continue;
+    seen.add(item.value);
+    identifiers.push(item.value);
+  }
+  return identifiers;
+}
+
+// --- Internal helpers ---
+
+const IDENTIFIER_PATTERNS: readonly { regex: RegExp; group: number }[] = [
+  // `code spans`
+  { regex: /`([^`\n]{1,120})`/gu, group: 1 },
+  // paths with a directory or a known extension, with an optional :line(:column)
+  {
+    regex:
+      /(?<![\w/.@-])((?:\.{1,2}\/|~\/|\/)?(?:[\w@.-]+\/)+[\w.-]*(?::\d+(?::\d+)?)?|[\w.-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|php|cs|c|h|cpp|hpp|sql|json|ya?ml|toml|md|sh|css|scss|html|txt|csv|lock|env|ini|cfg)(?::\d+(?::\d+)?)?)(?![\w/])/gu,
+    group: 1,
+  },
+  // --flags
+  { regex: /(?<![\w-])(--[A-Za-z][\w-]*(?:=[^\s,;`'"]+)?)/gu, group: 1 },
+  // error names
+  { regex: /\b([A-Z][A-Za-z]*(?:Error|Exception)|E[A-Z]{3,})\b/gu, group: 1 },
+  // ticket keys
+  { regex: /\b([A-Z][A-Z0-9]{1,9}-\d+)\b/gu, group: 1 },
+  // versions after a product name
+  { regex: /\b([A-Z][A-Za-z]+ v?\d+\.\d+(?:\.\d+)?)\b/gu, group: 1 },
+  // dotted calls and members: pool.close(), Math.round, db.end(), Date.now
+  {
+    regex:
+      /(?<![\w.])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\(\)|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\.[a-z_$]*[A-Z][\w$]*|[A-Z][a-zA-Z]+\.[a-z][\w$]*)(?![\w])/gu,
+    group: 1,
+  },
+  // camelCase, PascalCase with two humps, snake_case, SCREAMING_SNAKE, names with digits
+  {
+    regex:
+      /(?<![\w$])([a-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Z]{2,}[a-z][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Za-z]+\d+[A-Za-z0-9]*)(?![\w$])/gu,
+    group: 1,
+  },
+  // numbers with units or counted nouns: 5s, 250ms, 4GB, 12 retries, 30 requests per minute
+  {
+    regex:
+      /(?<![\w.])((?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|hundred)(?:\s?(?:ms|s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?|days?|weeks?|[kKMGT]i?B|%|px|k)\b|\s(?:[a-z-]+\s)?[a-z]{2,}s\b(?:\s(?:per|a|an|each)\s[a-z]+)*))(?![\w])/giu,
+    group: 1,
+  },
+];
+
+function trimIdentifier(value: string): string {
+  let text = value.replace(/^[([{<"']+/u, '').replace(/[\]}>"',;:!?]+$/u, '').replace(/\.+$/u, '');
+  // Keep the parentheses of `pool.close()`; drop a closing one that belongs to the prose.
+  while (text.endsWith(')') && count(text, ')') > count(text, '(')) text = text.slice(0, -1).replace(/\.+$/u, '');
+  return text;
+}
+
+function count(text: string, char: string): number {
+  return text.split(char).length - 1;
+}

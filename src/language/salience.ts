@@ -1,0 +1,176 @@
+import type { PatternGroup, PatternMatcher } from '../boundaries/pattern-pack.js';
+import type { Entry, FactCategory } from '../types.js';
+import { extractIdentifiers } from './identifiers.js';
+
+/** Who said a sentence, for {@link scoreSalience}. */
+export type SalienceRole = Entry['role'];
+
+/** What {@link scoreSalience} found in one sentence. */
+export interface Salience {
+  /** How much durable content the sentence carries; 0 when it carries none. */
+  readonly score: number;
+  /** Identifiers, values and names it carries (paths, `code`, `5s`, `Fastify`, `svc5`…). */
+  readonly specifics: number;
+  /** Whether the sentence is a durable statement worth keeping as a fact. */
+  readonly isDurable: boolean;
+  /** The fact category its cues point to, when it is durable. */
+  readonly category: FactCategory | undefined;
+}
+
+/** Score at or above which a sentence is a durable statement. */
+export const DURABLE_SCORE = 2;
+
+/**
+ * Scores how durable a sentence is from what it carries, whoever said it and however it is
+ * worded: identifiers, paths, numbers with units, library/tool/service names and code spans give
+ * substance; cue words of the pattern pack (modals and negations, choices, conventions, fixes and
+ * causes, "note"/"policy") add weight; intentions ("let me check …"), questions, dead-end
+ * debugging, wording limited to the current task and narration of one's own edits take weight
+ * away. No single phrase decides: a statement with substance and one cue is durable, and so is a
+ * user's statement with several cues; an assistant's statement without any specifics needs a
+ * marker ("Note: …") or strong general wording ("always", "every", "must") with no first person,
+ * since assistants narrate their own work at length.
+ */
+export function scoreSalience(
+  sentence: string,
+  options: { role: SalienceRole; matcher: PatternMatcher; original?: string | undefined },
+): Salience {
+  const { role, matcher } = options;
+  const text = sentence.trim();
+  // Leading markers ("note:", "fyi:") are stripped from `sentence` but still count.
+  const isMarked = matcher.test('factMarker', (options.original ?? text).replace(CODE_SPAN, '`…`'));
+  // Cue words inside `code spans` say nothing about the sentence. Cues count on the sentence as
+  // said: a leading "ok" is filler in English but part of the Vietnamese "ok làm vậy".
+  const prose = (options.original ?? text).replace(CODE_SPAN, '`…`');
+  const specifics = countSpecifics(text, { role });
+  const cues = CUE_WEIGHTS.map(({ group, weight }) => ({ group, value: Math.min(2, matcher.count(group, prose)) * weight }));
+  const markerBonus = isMarked && !cues.some((cue) => cue.group === 'factMarker' && cue.value > 0) ? MARKER_WEIGHT : 0;
+  const cueTotal = cues.reduce((sum, cue) => sum + cue.value, 0) + markerBonus;
+  const words = prose.split(/\s+/u).filter((word) => word.length > 0).length;
+
+  let penalty = 0;
+  const isQuestion = QUESTION.test(text) && !TAG_QUESTION.test(text);
+  // "Can you make the export stream rows?" is a request, which may well carry a requirement.
+  const isRequest = REQUEST.test(text);
+  if (isQuestion && !isRequest) penalty += 2;
+  if (matcher.test('intention', prose)) penalty += 3;
+  if (matcher.test('deadEnd', prose)) penalty += 3;
+  if (matcher.test('transient', prose) && !isMarked) penalty += 2;
+  if (matcher.test('taskStatus', prose)) penalty += isRequest ? 0.5 : 1.5;
+  const isFix = cues.some((cue) => (cue.group === 'errorResolution' || cue.group === 'errorCause') && cue.value > 0);
+  if (NARRATION.test(text) && !isFix) penalty += FILE_PATH.test(text) ? 2.5 : 1;
+  // A remark whose subject is a piece of code describes the code as it is now.
+  if (role !== 'user' && CODE_SUBJECT.test(text)) penalty += 1;
+  if (words > 50) penalty += 1.5;
+  // Table rows, pasted prompts and log lines are output, not statements.
+  if (TABLE_ROW.test(text) || SHELL_PROMPT.test(text)) penalty += 3;
+  if (words < 3) penalty += 2;
+
+  const content = Math.min(3, specifics);
+  const score = content >= 0.4
+    ? content + cueTotal - penalty
+    : words >= 4 && cueTotal >= 1.5 && (role === 'user' || isMarked || (cueTotal >= 3 && !FIRST_PERSON.test(text)))
+      ? cueTotal - penalty + (role === 'user' || isMarked ? 0.5 : 0)
+      : 0;
+  // Without a cue word, a user stating two values ("timeouts are 8s, two retries") is specifying.
+  const isDurable = score >= DURABLE_SCORE && (cueTotal > 0 || (role === 'user' && specifics >= 2));
+  return {
+    score: Math.max(0, score),
+    specifics,
+    isDurable,
+    category: isDurable ? categoryOf(cues) : undefined,
+  };
+}
+
+/**
+ * Counts what makes a statement specific. Values count fully: numbers (with units or not),
+ * versions, flags, error names and codes, ticket keys, quoted or assigned values, and capitalised
+ * names inside the sentence (`Fastify`, `BullMQ`, `Postgres`; acronyms such as `CI` at half
+ * weight). References to code (`camelCase`, `snake_case`, paths, `pool.close()`) count for less:
+ * assistants mention them in every remark about the code, durable or not.
+ */
+export function countSpecifics(text: string, options: { role: SalienceRole }): number {
+  const identifiers = extractIdentifiers(text);
+  const covered = identifiers.join(' ');
+  let values = 0;
+  let references = 0;
+  for (const identifier of identifiers) {
+    if (VALUE_LIKE.test(identifier)) values += 1;
+    else references += 1;
+  }
+  const withoutCode = text.replace(CODE_SPAN, ' ');
+  // In a Title Case heading every word looks like a name.
+  const wordsOf = withoutCode.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
+  const capitalised = wordsOf.filter((word) => /^\p{Lu}/u.test(word)).length;
+  const isTitleCase = wordsOf.length >= 3 && capitalised / wordsOf.length > 0.5;
+  for (const match of isTitleCase ? [] : withoutCode.matchAll(NAME)) {
+    const name = match[0];
+    // The first word of a sentence or of a clause is capitalised anyway.
+    const before = withoutCode.slice(0, match.index).trimEnd();
+    if (before.length === 0 || /[.!?:;—–-]$/u.test(before) || covered.includes(name)) continue;
+    values += /^[A-Z]{2,6}s?$/u.test(name) ? 0.5 : 1;
+  }
+  for (const match of withoutCode.matchAll(NUMBER)) {
+    if (!covered.includes(match[0])) values += 1;
+  }
+  // Users rarely narrate code: a path or symbol they name is part of what they ask for.
+  return values + references * (options.role === 'user' ? 0.75 : CODE_REFERENCE_WEIGHT);
+}
+
+// --- Internal helpers ---
+
+const CODE_SPAN = /`[^`\n]*`/gu;
+const QUESTION = /\?\s*["')\]]*$/u;
+// "We're going with Hono, right?" states a choice and asks for a nod.
+const REQUEST = /^(?:(?:and|also|so|ok(?:ay)?|oh)[,\s]+)*(?:can|could|would|will) you\b|^please\b/iu;
+const TAG_QUESTION = /(?:,\s*|\b)(?:right|correct|ok|okay|yes|yeah|agreed|fine)\s*\?\s*["')\]]*$/iu;
+// First person reporting one's own finished edit: "I added …", "I've renamed …".
+const NARRATION = /(?:^|\s)I(?:['’]ve| have| just)?\s+(?:\w+ed|made|wrote|ran|put|took|kept|left|did|found|saw|read|set)\b/u;
+const TABLE_ROW = /^\|.*\|$|^\|?\s*:?-{3,}/u;
+const SHELL_PROMPT = /^(?:\(\S+\)\s*)?\S+@\S+:\S*[$#]|^[$#>]\s|^>>>\s|^PS [A-Z]:\\/u;
+const CODE_SUBJECT = /^(?:`[^`]+`|[a-z]+[A-Z]\w*|[\w.-]+\/[\w./-]+)/u;
+const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:I|I['’](?:m|ve|ll|d)|me|my)(?![\p{L}\p{N}_'’])/u;
+const FILE_PATH = /(?:[\w.-]+\/)+[\w.-]+\.\w{1,5}\b|\b[\w-]+\.(?:ts|tsx|js|jsx|py|go|rs|java|rb|sql|json|ya?ml|toml|md|css)\b/u;
+// Capitalised words, CamelCase names and acronyms; `I` and one-letter words are left out.
+const NAME = /(?<![\p{L}\p{N}_$.'’-])(?:[A-Z][a-z]+(?:[A-Z][a-z0-9]*)*(?:\.[a-z]+)?|[A-Z]{2,6}s?)(?![\p{L}\p{N}_$'’-])/gu;
+// Identifiers that state a value rather than point at code.
+const VALUE_LIKE = /\d|^--|^[A-Z]|[="'\s]/u;
+const CODE_REFERENCE_WEIGHT = 0.4;
+const NUMBER = /(?<![\p{L}\p{N}_.])\d+(?:\.\d+)?(?:[a-zA-Z%µ]{1,4}|_)?(?![\p{L}\p{N}_])/gu;
+
+const MARKER_WEIGHT = 1.5;
+
+const CUE_WEIGHTS: readonly { group: PatternGroup; weight: number }[] = [
+  { group: 'errorResolution', weight: 1.5 },
+  { group: 'errorCause', weight: 1.5 },
+  { group: 'constraint', weight: 1.5 },
+  { group: 'requirement', weight: 1.5 },
+  { group: 'preference', weight: 1.5 },
+  { group: 'convention', weight: 1.5 },
+  { group: 'decision', weight: 1 },
+  { group: 'factMarker', weight: MARKER_WEIGHT },
+  { group: 'update', weight: 1 },
+];
+
+const CATEGORY_ORDER: readonly { groups: readonly PatternGroup[]; category: FactCategory }[] = [
+  { groups: ['errorResolution', 'errorCause'], category: 'error-resolutions' },
+  { groups: ['constraint'], category: 'constraints' },
+  { groups: ['requirement'], category: 'requirements' },
+  { groups: ['preference'], category: 'preferences' },
+  { groups: ['convention'], category: 'conventions' },
+  { groups: ['decision', 'update', 'factMarker'], category: 'decisions' },
+];
+
+function categoryOf(cues: readonly { group: PatternGroup; value: number }[]): FactCategory {
+  const valueOf = (group: PatternGroup): number => cues.find((cue) => cue.group === group)?.value ?? 0;
+  const fix = valueOf('errorResolution');
+  const cause = valueOf('errorCause');
+  // A fix or a cause names an error resolution on its own only together with the other.
+  if (fix > 0 && cause > 0) return 'error-resolutions';
+  let best: { category: FactCategory; value: number } = { category: 'decisions', value: 0 };
+  for (const { groups, category } of CATEGORY_ORDER) {
+    const value = groups.reduce((sum, group) => sum + valueOf(group), 0);
+    if (value > best.value) best = { category, value };
+  }
+  return best.category;
+}
