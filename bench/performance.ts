@@ -8,6 +8,8 @@ import type { SessionLine } from '../examples/replay.js';
 import { HARNESS_ONLY, MODEL_EVENTS, SYSTEM_PROMPT } from './run-session.js';
 import { eventTexts } from './session-source.js';
 import type { BenchSession } from './session-source.js';
+import { measurePersistence } from './persistence.js';
+import type { PersistenceResult } from './persistence.js';
 import { summarizeSamples } from './statistics.js';
 import type { SampleSummary } from './statistics.js';
 
@@ -73,6 +75,8 @@ export interface PerformanceResult {
   readonly repeatLatency: SampleSummary;
   readonly heap: HeapResult;
   readonly throughput: ThroughputResult;
+  /** Bytes written to storage by the long session with automatic saves on. */
+  readonly persistence: PersistenceResult;
 }
 
 /**
@@ -103,6 +107,8 @@ export async function measurePerformance(options: {
   const long = await replayConcatenated({ base, budget, turns: HEAP_TURNS });
   log('ingestion throughput against the tokenizer');
   const throughput = await measureThroughput({ sessions: options.sessions, budget });
+  log(`bytes written to storage with automatic saves: ${HEAP_TURNS.toLocaleString('en-US')} turns`);
+  const persistence = await measurePersistence({ base, budget, turns: HEAP_TURNS });
   return {
     baseSession: base.name,
     eventsPerCopy: base.eventCount,
@@ -111,6 +117,7 @@ export async function measurePerformance(options: {
     repeatLatency: long.repeatLatency,
     heap: long.heap,
     throughput,
+    persistence,
   };
 }
 

@@ -11,6 +11,7 @@ import {
   formatTokens,
 } from './format.js';
 import { LATENCY_COPIES } from './performance.js';
+import { PERSISTENCE_BLOCK_TURNS } from './persistence.js';
 import type { BenchResults, SetResult } from './results.js';
 import { AGE_BUCKETS } from './scoring.js';
 import type { Share } from './statistics.js';
@@ -109,6 +110,9 @@ export function renderMarkdownReport(results: BenchResults): string {
   lines.push(row(['ingestion', `${formatInteger(throughput.mobiusEventsPerSecond)} events/s, ${throughput.mobiusMegabytesPerSecond.toFixed(2)} MB/s = ${throughput.ratio.toFixed(2)}× the tokenizer alone (${throughput.tokenizerMegabytesPerSecond.toFixed(2)} MB/s)`]));
   const heap = performance.heap;
   lines.push(row([`heap, ${formatInteger(heap.turns)}-turn session (${formatMegabytes(heap.textBytes)} of text)`, heap.heapBytes === undefined ? 'not measured (run with --expose-gc)' : `${formatMegabytes(heap.heapBytes)} (${formatInteger(heap.bytesPerTurn ?? 0)} bytes/turn; ${formatInteger(heap.archived)} archived items)`]));
+  const persistence = performance.persistence;
+  lines.push(row([`storage writes, ${formatInteger(persistence.turns)}-turn session with automatic saves`, `${formatMegabytes(persistence.totalBytes)} in total = ${(persistence.totalBytes / Math.max(1, persistence.logBytes)).toFixed(2)}× the ${formatMegabytes(persistence.logBytes)} log; ${formatInteger(persistence.snapshots)} snapshots; ${formatInteger(persistence.pendingEvents)} events not durable at the end`]));
+  lines.push(row([`storage writes per ${formatInteger(PERSISTENCE_BLOCK_TURNS)} turns`, persistence.blocks.map((block) => formatMegabytes(block.appendedBytes + block.snapshotBytes)).join(', ')]));
   for (const [name, cost] of Object.entries(aggregate.summarizer)) {
     lines.push(row([`summarizer: ${labelOf(name)}`, `${cost.calls} calls, ${formatInteger(cost.inputTokens)} input tokens ÷ ${formatInteger(cost.graduatedTokens)} graduated = ${cost.inputRatio.toFixed(2)}×`]));
   }

@@ -197,6 +197,10 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   readonly #constructorOptions: ContextManagerOptions;
   readonly #matcher: PatternMatcher;
   #messagesSinceSave = 0;
+  /** Serialised size of the events appended since the last snapshot (for the snapshot schedule). */
+  #journalBytes = 0;
+  /** Serialised size of the last snapshot written. */
+  #snapshotBytes = 0;
   #isUnderPressure = false;
   #autoSave: Promise<void> = Promise.resolve();
   #isAutoSaving = false;
@@ -617,6 +621,16 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       if (ConflictError.isInstance(this.#lastAppendError)) throw this.#lastAppendError;
       throw new StorageError({ storage: storage.name, operation: 'append', message: `save(): ${this.#unsaved.length} events could not be appended to storage "${storage.name}"; the snapshot was not written so that the log stays complete. Fix the storage and call save() again.` });
     }
+    // Every event is in the log now. A snapshot only makes loading faster, so an automatic save
+    // writes one when the log has grown by the size of the last one: the bytes written over a
+    // session stay proportional to the session instead of to its square.
+    const autoSave = this.#options.autoSave;
+    if (options.reason !== 'explicit' && options.reason !== 'leaving' && autoSave !== false && this.#journalBytes < this.#snapshotBytes * autoSave.snapshotGrowth) {
+      this.#messagesSinceSave = 0;
+      this.#emitSafely('session-save', { version: this.#storageVersion, reason: options.reason, isSnapshot: false });
+      this.#listenerErrors = [];
+      return;
+    }
     const snapshot: SessionSnapshot = {
       formatVersion: SNAPSHOT_FORMAT_VERSION,
       seq: this.#view.lastSeq,
@@ -624,12 +638,15 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       ...(parsed.label === undefined ? {} : { label: parsed.label }),
     };
     try {
-      const version = await storage.saveSnapshot(this.#options.sessionId, JSON.parse(JSON.stringify(snapshot)) as SessionSnapshot, {
+      const serialized = JSON.stringify(snapshot);
+      const version = await storage.saveSnapshot(this.#options.sessionId, JSON.parse(serialized) as SessionSnapshot, {
         expectedVersion: this.#storageVersion,
       });
       this.#storageVersion = typeof version === 'number' ? version : this.#storageVersion + 1;
       this.#messagesSinceSave = 0;
-      this.#emitSafely('session-save', { version: this.#storageVersion, reason: options.reason });
+      this.#snapshotBytes = serialized.length;
+      this.#journalBytes = 0;
+      this.#emitSafely('session-save', { version: this.#storageVersion, reason: options.reason, isSnapshot: true });
       this.#listenerErrors = [];
     } catch (error) {
       if (ConflictError.isInstance(error)) {
@@ -904,6 +921,8 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       maxEntryTokens: this.#options.maxEntryTokens,
       scratchpadBudget: this.#options.budgets.scratchpad,
       autoCloseAfter: this.#options.autoCloseAfter,
+      maxDiffBytes: this.#options.maxDiffBytes,
+      isPathCaseInsensitive: this.#options.pathCase === 'insensitive',
       initial,
     });
   }
@@ -999,7 +1018,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   #emitEffects(effects: EventEffects): void {
     if (effects.entry !== undefined) this.#emitSafely('entry-add', { entry: effects.entry });
     if (effects.file !== undefined) {
-      const payload = { file: effects.file.file, lines: effects.file.lines };
+      const payload = { file: effects.file.file, lines: effects.file.lines, isDiffSkipped: effects.file.isDiffSkipped };
       if (effects.file.kind === 'open') this.#emitSafely('file-open', payload);
       else this.#emitSafely('file-update', payload);
     }
@@ -1289,6 +1308,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     try {
       await storage.append(this.#options.sessionId, batch);
       this.#unsaved = this.#unsaved.slice(batch.length);
+      if (this.#options.autoSave !== false) this.#journalBytes += JSON.stringify(batch).length;
       this.#lastAppendError = undefined;
       this.#retryAttempt = 0;
       if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
@@ -1415,6 +1435,8 @@ function resolveOptions(options: ContextManagerOptions): ResolvedOptions {
     summarizerTimeoutMs: parsed.summarizerTimeoutMs ?? DEFAULTS.summarizerTimeoutMs,
     summarizerRetries: parsed.summarizerRetries ?? DEFAULTS.summarizerRetries,
     maxSummaryRatio: parsed.maxSummaryRatio ?? DEFAULTS.maxSummaryRatio,
+    maxDiffBytes: parsed.maxDiffBytes ?? DEFAULTS.maxDiffBytes,
+    pathCase: parsed.pathCase ?? DEFAULTS.pathCase,
     tokenCounter: parsed.tokenCounter,
     patterns: parsed.patterns,
     retriever: parsed.retriever,
@@ -1427,6 +1449,7 @@ function resolveOptions(options: ContextManagerOptions): ResolvedOptions {
             everyMessages: parsed.autoSave?.everyMessages ?? 15,
             onLeaving: parsed.autoSave?.onLeaving ?? true,
             pressureThreshold: parsed.autoSave?.pressureThreshold ?? 0.8,
+            snapshotGrowth: parsed.autoSave?.snapshotGrowth ?? 1,
           },
     projectMemory: parsed.projectMemory,
     storage: parsed.storage,

@@ -82,9 +82,21 @@ export class SummarizerError extends MobiusError {
   override name = 'SummarizerError';
   /** The `name` of the summarizer that failed. */
   readonly summarizer: string;
-  constructor(options: { summarizer: string; message: string; cause?: unknown }) {
+  /** What it was asked to do: summarise a chunk of T0 or consolidate T1 summaries. */
+  readonly mode: 'chunk' | 'consolidate' | undefined;
+  /** The sequence range of the request. */
+  readonly source: { readonly from: number; readonly to: number } | undefined;
+  constructor(options: {
+    summarizer: string;
+    message: string;
+    mode?: 'chunk' | 'consolidate' | undefined;
+    source?: { readonly from: number; readonly to: number } | undefined;
+    cause?: unknown;
+  }) {
     super('SUMMARIZER_FAILED', options.message, { cause: options.cause });
     this.summarizer = options.summarizer;
+    this.mode = options.mode;
+    this.source = options.source;
   }
 
   /** Tells whether `error` is a {@link SummarizerError}. */

@@ -25,6 +25,11 @@ export interface FileOpenEvent {
   readonly file: OpenFile;
   /** The history lines recorded for it, exactly as in the T0 entry. */
   readonly lines: readonly string[];
+  /**
+   * Whether a re-read with changed content was too large a change to diff line by line
+   * (`maxDiffBytes`): it is recorded as `+N/-M lines` and `fileHistory()` restarts here.
+   */
+  readonly isDiffSkipped: boolean;
 }
 
 /** Payload of `file-update`. */
@@ -33,6 +38,11 @@ export interface FileUpdateEvent {
   readonly file: OpenFile;
   /** The history lines recorded, exactly as in the T0 entry: one compact line per hunk. */
   readonly lines: readonly string[];
+  /**
+   * Whether the change was too large to diff line by line (`maxDiffBytes`): it is recorded as
+   * `+N/-M lines` and `fileHistory()` restarts at this content.
+   */
+  readonly isDiffSkipped: boolean;
 }
 
 /** Payload of `file-close`. */
@@ -258,12 +268,17 @@ export interface PressureEvent {
 /** Why an automatic save ran. */
 export type AutoSaveReason = 'task-done' | 'decision' | 'every-messages' | 'leaving' | 'pressure';
 
-/** Payload of `session-save`: a save (automatic or explicit) completed. */
+/**
+ * Payload of `session-save`: a save (automatic or explicit) completed; every event recorded before
+ * it is in storage.
+ */
 export interface SessionSaveEvent {
-  /** The storage version written. */
+  /** The newest snapshot version in storage: the one written, or the previous one when `isSnapshot` is false. */
   readonly version: number;
   /** What triggered it; `'explicit'` for `save()`, `snapshot()`, `rollback()` and `fork()`. */
   readonly reason: AutoSaveReason | 'explicit';
+  /** Whether a snapshot was written; an automatic save writes one only as the log grows (`autoSave.snapshotGrowth`). */
+  readonly isSnapshot: boolean;
 }
 
 /**

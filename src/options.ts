@@ -48,6 +48,14 @@ export interface AutoSaveOptions {
   onLeaving?: boolean | undefined;
   /** Save (and emit `pressure`) when the window passes this share of its budget; 0 turns it off. @default 0.8 */
   pressureThreshold?: number | undefined;
+  /**
+   * Every recorded event is appended to storage as it happens; a snapshot only makes `load()`
+   * faster. An automatic save therefore writes a full snapshot only once the events appended since
+   * the last one add up to this many times its size (serialised), and otherwise just checks that
+   * every event is appended (`session-save` with `isSnapshot: false`). `save()`, `snapshot()` and a
+   * save on leaving always write one. 0 writes a snapshot on every automatic save. @default 1
+   */
+  snapshotGrowth?: number | undefined;
 }
 
 /**
@@ -87,7 +95,20 @@ export interface ContextManagerOptions {
   orphanCallsAfter?: number | undefined;
   /** Largest T0 entry shown in full; longer ones show a head/tail excerpt with a marker. @default 2_000 */
   maxEntryTokens?: number | undefined;
-  /** Share of the working budget that T0 is brought down to by a graduation. @default 0.5 */
+  /**
+   * Largest changed region of a file update (UTF-8 bytes of the changed lines, old and new
+   * together) that is diffed line by line. A larger change is recorded as `+N/-M lines` without
+   * a line diff, `file-update` says `isDiffSkipped`, and `fileHistory()` restarts at the new
+   * content, so that rewriting a huge file costs about as much as reading it. @default 2_097_152
+   */
+  maxDiffBytes?: number | undefined;
+  /**
+   * Whether file paths that differ only in letter case name the same file (`'insensitive'`, as
+   * on Windows and macOS). Paths are always normalised: `\` → `/`, no `./`, repeated or
+   * trailing slashes, so `C:\x\a.ts` and `C:/x/a.ts` are one scratchpad entry. @default 'sensitive'
+   */
+  pathCase?: 'sensitive' | 'insensitive' | undefined;
+  /** Share of its limit that T0 is brought down to by a graduation. @default 0.75 */
   graduationTarget?: number | undefined;
   /** Turns T0 chunks into T1 summaries and T2 facts. @default createExtractiveSummarizer() */
   summarizer?: Summarizer | undefined;
@@ -154,6 +175,8 @@ export const DEFAULTS: {
   readonly summarizerTimeoutMs: number;
   readonly summarizerRetries: number;
   readonly maxSummaryRatio: number;
+  readonly maxDiffBytes: number;
+  readonly pathCase: 'sensitive' | 'insensitive';
   readonly storageRetry: { readonly retries: number; readonly delayMs: number; readonly maxDelayMs: number };
   readonly sessionId: string;
   readonly redact: { readonly entropy: number };
@@ -168,6 +191,8 @@ export const DEFAULTS: {
   summarizerTimeoutMs: 60_000,
   summarizerRetries: 1,
   maxSummaryRatio: 0.9,
+  maxDiffBytes: 2_097_152,
+  pathCase: 'sensitive',
   storageRetry: { retries: 5, delayMs: 250, maxDelayMs: 8_000 },
   sessionId: 'default',
   redact: { entropy: DEFAULT_ENTROPY_THRESHOLD },
@@ -209,6 +234,8 @@ export interface ResolvedOptions {
   readonly summarizerTimeoutMs: number;
   readonly summarizerRetries: number;
   readonly maxSummaryRatio: number;
+  readonly maxDiffBytes: number;
+  readonly pathCase: 'sensitive' | 'insensitive';
   readonly tokenCounter: TokenCounter | undefined;
   readonly patterns: PatternPack | undefined;
   readonly retriever: Retriever | undefined;
@@ -218,6 +245,7 @@ export interface ResolvedOptions {
     readonly everyMessages: number;
     readonly onLeaving: boolean;
     readonly pressureThreshold: number;
+    readonly snapshotGrowth: number;
   } | false;
   readonly projectMemory: ProjectMemory | undefined;
   readonly storage: Storage | undefined;
@@ -266,6 +294,8 @@ export const contextManagerOptionsSchema: z.ZodType<unknown> = z.strictObject({
   summarizerTimeoutMs: z.number().int().positive().optional(),
   summarizerRetries: z.number().int().min(0).max(10).optional(),
   maxSummaryRatio: z.number().gt(0).lt(1).optional(),
+  maxDiffBytes: z.number().int().positive().optional(),
+  pathCase: z.enum(['sensitive', 'insensitive']).optional(),
   tokenCounter: z
     .custom<TokenCounter>(
       (value) =>
@@ -307,6 +337,7 @@ export const contextManagerOptionsSchema: z.ZodType<unknown> = z.strictObject({
         everyMessages: z.number().int().min(0).optional(),
         onLeaving: z.boolean().optional(),
         pressureThreshold: z.number().min(0).max(1).optional(),
+        snapshotGrowth: z.number().min(0).max(1_000).optional(),
       }),
     ])
     .optional(),

@@ -19,7 +19,7 @@ export interface EventEffects {
   /** T0 entry created by the event. */
   readonly entry?: Entry | undefined;
   /** File opened or updated, with its history lines. */
-  readonly file?: { readonly kind: 'open' | 'update'; readonly file: OpenFile; readonly lines: readonly string[] } | undefined;
+  readonly file?: { readonly kind: 'open' | 'update'; readonly file: OpenFile; readonly lines: readonly string[]; readonly isDiffSkipped: boolean } | undefined;
   /** File closed. */
   readonly closed?: { readonly path: string; readonly cause: 'explicit' | 'auto' | 'evicted'; readonly edits: number } | undefined;
   /** Tool call closed without a result. */
@@ -95,6 +95,8 @@ export function createSessionView(options: {
   maxEntryTokens: number;
   scratchpadBudget: number;
   autoCloseAfter: number;
+  maxDiffBytes?: number | undefined;
+  isPathCaseInsensitive?: boolean | undefined;
   initial?: SessionViewData | undefined;
 }): SessionView {
   const { counter, maxEntryTokens } = options;
@@ -103,6 +105,8 @@ export function createSessionView(options: {
     counter,
     budget: options.scratchpadBudget,
     autoCloseAfter: options.autoCloseAfter,
+    maxDiffBytes: options.maxDiffBytes,
+    isCaseInsensitive: options.isPathCaseInsensitive,
     initial: options.initial?.scratchpad,
   });
   let lastSeq = options.initial?.lastSeq ?? 0;
@@ -221,20 +225,20 @@ export function createSessionView(options: {
                   ...(event.reason === undefined ? {} : { reason: event.reason }),
                   ...(event.at === undefined ? {} : { at: event.at }),
                 });
-          const lines = change.lines.length > 0 ? change.lines : [`[updated ${displayPath(event.path)}, no changes]`];
+          const lines = change.lines.length > 0 ? change.lines : [`[updated ${displayPath(change.file.path)}, no changes]`];
           if (event.callId !== undefined) calls.answer({ id: event.callId, seq: event.seq });
           const entry = entryFor(event, {
             kind: event.type,
             role: role.role,
             text: lines.join('\n'),
-            path: event.path,
+            path: change.file.path,
             callId: role.callId,
             callSeq: role.callSeq,
             isLate: role.isLate,
             toolName: role.toolName,
           });
           addEntry(entry);
-          effects = { entry, file: { kind: event.type === 'file-open' && !isOpen ? 'open' : 'update', file: change.file, lines } };
+          effects = { entry, file: { kind: event.type === 'file-open' && !isOpen ? 'open' : 'update', file: change.file, lines, isDiffSkipped: change.diff?.isSkipped === true } };
           break;
         }
         case 'file-close': {
@@ -253,14 +257,14 @@ export function createSessionView(options: {
             kind: 'file-close',
             role: role.role,
             text: change.lines.join('\n'),
-            path: event.path,
+            path: change.file.path,
             callId: role.callId,
             callSeq: role.callSeq,
             isLate: role.isLate,
             toolName: role.toolName,
           });
           addEntry(entry);
-          effects = { entry, closed: { path: event.path, cause: event.cause, edits: change.edits } };
+          effects = { entry, closed: { path: change.file.path, cause: event.cause, edits: change.edits } };
           break;
         }
         case 'note': {

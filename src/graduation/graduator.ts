@@ -4,7 +4,7 @@ import { SummarizerError } from '../errors.js';
 import type { SummarizerFallbackEvent } from '../events.js';
 import type { SummarizeRequest, SummarizeResult, Summarizer } from '../summarizer/summarizer.js';
 import { FACT_CATEGORIES } from '../tiers/facts.js';
-import type { Entry, FactCategory } from '../types.js';
+import type { Entry, FactCategory, SequenceRange } from '../types.js';
 import { extractIdentifiers } from './retention.js';
 
 /** Where to cut T0: the oldest `count` entries graduate. */
@@ -50,6 +50,9 @@ export function planChunk(options: {
   return best ?? firstBeyond;
 }
 
+/** Smallest summary limit worth asking for; below it a chunk cannot be summarised smaller. */
+export const MIN_SUMMARY_TOKENS = 8;
+
 /** The outcome of asking a summarizer, after validation, retries and fallback. */
 export interface SummarizeOutcome {
   /** The validated result that will be committed. */
@@ -60,11 +63,20 @@ export interface SummarizeOutcome {
   readonly isFallback: boolean;
   /** Set when the configured summarizer failed. */
   readonly failure: SummarizerFallbackEvent | undefined;
+  /**
+   * Set when even the fallback's summary was not smaller than its input and was cut to
+   * `maxSummaryTokens`: the tokens it had before the cut.
+   */
+  readonly trimmedFrom: number | undefined;
 }
 
 /**
  * Calls `summarizer` with a timeout and retries, validates what it returns, and falls back to
- * `fallback` when it throws, hangs or returns garbage. Throws only when the fallback fails too.
+ * `fallback` when it throws, hangs, returns garbage or a summary above `maxSummaryTokens`. The
+ * summarizers receive frozen deep copies of the entries and summaries, never the caller's
+ * arrays; reading the result (getters included) happens inside the retry path. When the fallback's
+ * summary is too large too, it is asked again for half the limit, then cut to the limit
+ * (`trimmedFrom`). Throws a {@link SummarizerError} only when the fallback fails as well.
  */
 export async function summarizeSafely(options: {
   summarizer: Summarizer;
@@ -72,24 +84,51 @@ export async function summarizeSafely(options: {
   request: Omit<SummarizeRequest, 'signal'>;
   timeoutMs: number;
   retries: number;
+  /** Most tokens the summary text may have. @default Infinity */
+  maxSummaryTokens?: number | undefined;
+  /** Sequence range being summarised, named in errors. @default the range of the request */
+  source?: SequenceRange | undefined;
 }): Promise<SummarizeOutcome> {
-  const { summarizer, fallback, request } = options;
+  const { summarizer, fallback } = options;
+  const maxSummaryTokens = options.maxSummaryTokens ?? Number.POSITIVE_INFINITY;
+  // The summarizer is untrusted code: it gets its own frozen copy, so that emptying or editing
+  // what it was given cannot change what is committed.
+  const request = isolateRequest(options.request);
+  const context: AttemptContext = {
+    request,
+    timeoutMs: options.timeoutMs,
+    maxSummaryTokens,
+    subject: describeRequest(request, options.source ?? sourceOf(options.request)),
+  };
   let failure: SummarizerFallbackEvent | undefined;
   if (summarizer !== fallback) {
     const attempts = 1 + options.retries;
     for (let attempt = 1; attempt <= attempts; attempt += 1) {
-      const outcome = await attemptOnce({ summarizer, request, timeoutMs: options.timeoutMs });
+      const outcome = await attemptOnce({ ...context, summarizer });
       if (outcome.result !== undefined) {
-        return { result: outcome.result, summarizer: summarizer.name, isFallback: false, failure: undefined };
+        return { result: outcome.result, summarizer: outcome.name, isFallback: false, failure: undefined, trimmedFrom: undefined };
       }
       failure = { error: outcome.error, reason: outcome.reason, attempts: attempt };
       // A hang is not retried: the same call would most likely hang again.
       if (outcome.reason === 'timeout') break;
     }
   }
-  const outcome = await attemptOnce({ summarizer: fallback, request, timeoutMs: options.timeoutMs });
+  let outcome = await attemptOnce({ ...context, summarizer: fallback });
+  let trimmedFrom: number | undefined;
+  if (outcome.reason === 'oversized' && Number.isFinite(maxSummaryTokens)) {
+    // The fallback keeps essential items up to twice its target: ask for half the limit.
+    const tighter = Object.freeze({ ...request, targetTokens: Math.max(1, Math.floor(maxSummaryTokens / 2)) });
+    outcome = await attemptOnce({ ...context, request: tighter, summarizer: fallback });
+    if (outcome.reason === 'oversized' && outcome.oversized !== undefined) {
+      const summary = trimToTokens({ text: outcome.oversized.summary, maxTokens: maxSummaryTokens, countTokens: request.countTokens });
+      if (summary !== undefined) {
+        trimmedFrom = request.countTokens(outcome.oversized.summary);
+        outcome = { result: { ...outcome.oversized, summary }, name: outcome.name };
+      }
+    }
+  }
   if (outcome.result === undefined) throw outcome.error;
-  return { result: outcome.result, summarizer: fallback.name, isFallback: failure !== undefined, failure };
+  return { result: outcome.result, summarizer: outcome.name, isFallback: failure !== undefined, failure, trimmedFrom };
 }
 
 /**
@@ -165,6 +204,8 @@ function identifierRank(identifier: string): 0 | 1 | 2 | 3 | undefined {
   return undefined;
 }
 
+const MAX_RESULT_ITEMS = 1_000;
+
 const resultSchema = z.object({
   summary: z.string().trim().min(1, 'the summary is empty'),
   facts: z
@@ -174,30 +215,52 @@ const resultSchema = z.object({
         category: z.enum(FACT_CATEGORIES as [FactCategory, ...FactCategory[]]),
         value: z.string().trim().min(1).max(2_000),
         isUpdate: z.boolean().optional(),
+        salience: z.number().min(0).max(1_000).optional(),
       }),
     )
-    .max(200)
     .optional(),
   tasks: z
     .array(z.object({ title: z.string().trim().min(1).max(300), status: z.enum(['open', 'done']) }))
-    .max(200)
     .optional(),
 });
 
+type FailureReason = SummarizerFallbackEvent['reason'];
+
 type AttemptOutcome =
-  | { readonly result: SummarizeResult; readonly error?: undefined; readonly reason?: undefined }
+  | { readonly result: SummarizeResult; readonly name: string; readonly error?: undefined; readonly reason?: undefined }
   | {
       readonly result: undefined;
+      readonly name: string;
       readonly error: SummarizerError;
-      readonly reason: 'threw' | 'timeout' | 'invalid-output';
+      readonly reason: FailureReason;
+      /** The valid but too large result, kept so that the fallback's can be cut to size. */
+      readonly oversized?: SummarizeResult | undefined;
     };
 
-async function attemptOnce(options: {
-  summarizer: Summarizer;
-  request: Omit<SummarizeRequest, 'signal'>;
-  timeoutMs: number;
-}): Promise<AttemptOutcome> {
-  const { summarizer, request } = options;
+interface AttemptContext {
+  readonly request: Omit<SummarizeRequest, 'signal'>;
+  readonly timeoutMs: number;
+  readonly maxSummaryTokens: number;
+  /** `chunk #12–40`, for messages. */
+  readonly subject: RequestSubject;
+}
+
+interface RequestSubject {
+  readonly mode: SummarizeRequest['mode'];
+  readonly source: SequenceRange;
+  readonly text: string;
+}
+
+async function attemptOnce(options: AttemptContext & { summarizer: Summarizer }): Promise<AttemptOutcome> {
+  const { summarizer, request, subject } = options;
+  const name = nameOf(summarizer);
+  const fail = (reason: FailureReason, message: string, cause?: unknown, oversized?: SummarizeResult): AttemptOutcome => ({
+    result: undefined,
+    name,
+    reason,
+    error: new SummarizerError({ summarizer: name, mode: subject.mode, source: subject.source, message, cause }),
+    ...(oversized === undefined ? {} : { oversized }),
+  });
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = Symbol('timeout');
@@ -209,68 +272,120 @@ async function attemptOnce(options: {
   });
   let raw: unknown;
   try {
-    const call = Promise.resolve().then(() => summarizer.summarize({ ...request, signal: controller.signal }));
+    const call = Promise.resolve().then(() => summarizer.summarize(Object.freeze({ ...request, signal: controller.signal })));
     raw = await Promise.race([call, timeout]);
   } catch (error) {
-    return {
-      result: undefined,
-      reason: 'threw',
-      error: new SummarizerError({
-        summarizer: summarizer.name,
-        message: `Summarizer "${summarizer.name}" threw while summarising a ${request.mode}: ${errorMessage(error)}. The extractive fallback was used; check the summarizer's model call and credentials.`,
-        cause: error,
-      }),
-    };
+    return fail('threw', `Summarizer "${name}" threw while summarising ${subject.text}: ${errorMessage(error)}. The extractive fallback was used; check the summarizer's model call and credentials.`, error);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }
   if (raw === timedOut) {
-    return {
-      result: undefined,
-      reason: 'timeout',
-      error: new SummarizerError({
-        summarizer: summarizer.name,
-        message: `Summarizer "${summarizer.name}" did not answer within ${options.timeoutMs} ms and was aborted. The extractive fallback was used; raise \`summarizerTimeoutMs\` if the model is slow.`,
-      }),
-    };
+    return fail('timeout', `Summarizer "${name}" did not answer within ${options.timeoutMs} ms while summarising ${subject.text} and was aborted. The extractive fallback was used; raise \`summarizerTimeoutMs\` if the model is slow.`);
   }
-  const parsed = resultSchema.safeParse(raw);
+  // Reading the result runs the summarizer's code too (getters, proxies): a throw here is a
+  // failure of the summarizer like any other, retried and then replaced by the fallback.
+  let parsed: ReturnType<typeof resultSchema.safeParse>;
+  let summaryTokens: number;
+  try {
+    parsed = resultSchema.safeParse(raw);
+    summaryTokens = parsed.success ? request.countTokens(parsed.data.summary) : 0;
+  } catch (error) {
+    return fail('invalid-output', `Summarizer "${name}" returned a result that throws when read while summarising ${subject.text}: ${errorMessage(error)}. Return plain data: { summary: string, facts?: FactUpdate[], tasks?: TaskUpdate[] }. The extractive fallback was used.`, error);
+  }
   if (!parsed.success) {
-    return {
-      result: undefined,
-      reason: 'invalid-output',
-      error: new SummarizerError({
-        summarizer: summarizer.name,
-        message: `Summarizer "${summarizer.name}" returned an invalid result:\n${z.prettifyError(parsed.error)}\nIt must return { summary: string, facts?: FactUpdate[], tasks?: TaskUpdate[] }. The extractive fallback was used.`,
-        cause: parsed.error,
-      }),
-    };
+    return fail('invalid-output', `Summarizer "${name}" returned an invalid result while summarising ${subject.text}:\n${z.prettifyError(parsed.error)}\nIt must return { summary: string, facts?: FactUpdate[], tasks?: TaskUpdate[] }. The extractive fallback was used.`, parsed.error);
   }
   const limit = Math.max(request.targetTokens * 4, request.targetTokens + 400);
-  const summaryTokens = request.countTokens(parsed.data.summary);
   if (summaryTokens > limit) {
-    return {
-      result: undefined,
-      reason: 'invalid-output',
-      error: new SummarizerError({
-        summarizer: summarizer.name,
-        message: `Summarizer "${summarizer.name}" returned a summary of ${summaryTokens} tokens for a target of ${request.targetTokens}; the limit is ${limit}. Make it respect \`targetTokens\`. The extractive fallback was used.`,
-      }),
-    };
+    return fail('invalid-output', `Summarizer "${name}" returned a summary of ${summaryTokens} tokens for a target of ${request.targetTokens} while summarising ${subject.text}; the limit is ${limit}. Make it respect \`targetTokens\`. The extractive fallback was used.`);
   }
-  return { result: stripUndefined(parsed.data) };
+  const result = stripUndefined(parsed.data);
+  if (summaryTokens > options.maxSummaryTokens) {
+    return fail('oversized', `Summarizer "${name}" returned a summary of ${summaryTokens} tokens while summarising ${subject.text}, which is not smaller than its input: at most ${options.maxSummaryTokens} are accepted (\`maxSummaryRatio\` of the input, less the summary header). Make it respect \`targetTokens\`. The extractive fallback was used.`, undefined, result);
+  }
+  return { result, name };
+}
+
+function isolateRequest(request: Omit<SummarizeRequest, 'signal'>): Omit<SummarizeRequest, 'signal'> {
+  return Object.freeze({
+    mode: request.mode,
+    entries: deepFreeze(structuredClone(request.entries)),
+    summaries: deepFreeze(structuredClone(request.summaries)),
+    targetTokens: request.targetTokens,
+    countTokens: request.countTokens,
+  });
+}
+
+// Iterative: entries are plain data, but a chunk can hold many of them with nested tool inputs.
+function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (typeof current !== 'object' || current === null || Object.isFrozen(current)) continue;
+    Object.freeze(current);
+    for (const key of Object.keys(current)) stack.push((current as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+function sourceOf(request: Omit<SummarizeRequest, 'signal'>): SequenceRange {
+  const seqs = request.mode === 'chunk' ? request.entries.map((entry) => entry.seq) : request.summaries.flatMap((summary) => [summary.source.from, summary.source.to]);
+  return seqs.length === 0 ? { from: 0, to: 0 } : { from: Math.min(...seqs), to: Math.max(...seqs) };
+}
+
+function describeRequest(request: Omit<SummarizeRequest, 'signal'>, source: SequenceRange): RequestSubject {
+  const what = request.mode === 'chunk' ? `a chunk of ${request.entries.length} entries` : `a consolidation of ${request.summaries.length} summaries`;
+  return { mode: request.mode, source, text: `${what} (#${source.from}–${source.to})` };
+}
+
+function nameOf(summarizer: Summarizer): string {
+  try {
+    const name: unknown = summarizer.name;
+    return typeof name === 'string' ? name : String(name);
+  } catch {
+    return '(unnamed summarizer)';
+  }
+}
+
+/** Cuts `text` to at most `maxTokens`: whole lines first, then characters, with a `…` marker. */
+function trimToTokens(options: { text: string; maxTokens: number; countTokens: (text: string) => number }): string | undefined {
+  const { countTokens, maxTokens } = options;
+  const marker = '\n…';
+  if (countTokens(marker) >= maxTokens) return undefined;
+  const lines = options.text.split('\n');
+  let low = 0;
+  let high = lines.length;
+  // Binary search on prefixes: counting is linear, so this stays O(n log n) for any text.
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (countTokens(lines.slice(0, middle).join('\n') + marker) <= maxTokens) low = middle;
+    else high = middle - 1;
+  }
+  if (low > 0) return lines.slice(0, low).join('\n').trimEnd() + marker;
+  const first = lines[0] ?? '';
+  let chars = 0;
+  let top = first.length;
+  while (chars < top) {
+    const middle = Math.ceil((chars + top) / 2);
+    if (countTokens(first.slice(0, middle) + marker) <= maxTokens) chars = middle;
+    else top = middle - 1;
+  }
+  const head = first.slice(0, chars).trimEnd();
+  return head.length === 0 ? undefined : head + marker;
 }
 
 function stripUndefined(data: z.infer<typeof resultSchema>): SummarizeResult {
   return {
     summary: data.summary,
-    facts: (data.facts ?? []).map((fact) => ({
+    // A huge chunk (everything recorded before the first graduation ran) can carry more facts
+    // than any window shows: keep the newest, which win over older values of the same key anyway.
+    facts: (data.facts ?? []).slice(-MAX_RESULT_ITEMS).map((fact) => ({
       category: fact.category,
       value: fact.value,
       ...(fact.key === undefined ? {} : { key: fact.key }),
       ...(fact.isUpdate === undefined ? {} : { isUpdate: fact.isUpdate }),
     })),
-    tasks: (data.tasks ?? []).map((task) => ({ title: task.title, status: task.status })),
+    tasks: (data.tasks ?? []).slice(-MAX_RESULT_ITEMS).map((task) => ({ title: task.title, status: task.status })),
   };
 }
 

@@ -52,7 +52,7 @@ export function scoreSalience(
   const isQuestion = QUESTION.test(text) && !TAG_QUESTION.test(text);
   // "Can you make the export stream rows?" is a request, which may well carry a requirement.
   const isRequest = REQUEST.test(text);
-  if (isQuestion && !isRequest) penalty += 2;
+  if (isQuestion && !isRequest) penalty += 3;
   if (matcher.test('intention', prose)) penalty += 3;
   if (matcher.test('deadEnd', prose)) penalty += 3;
   if (matcher.test('transient', prose) && !isMarked) penalty += 2;
@@ -62,8 +62,14 @@ export function scoreSalience(
   // A remark whose subject is a piece of code describes the code as it is now.
   if (role !== 'user' && CODE_SUBJECT.test(text)) penalty += 1;
   if (words > 50) penalty += 1.5;
-  // Table rows, pasted prompts and log lines are output, not statements.
-  if (TABLE_ROW.test(text) || SHELL_PROMPT.test(text)) penalty += 3;
+  // Table rows, pasted prompts, log lines and code are output, not statements; a line that ends
+  // in a colon introduces what follows rather than stating something.
+  const isOutput =
+    TABLE_ROW.test(text) || text.includes('\t') || SHELL_PROMPT.test(text) || LOG_LINE.test(text) ||
+    matcher.test('traceContinuation', text) || looksLikeCode(text);
+  if (isOutput) penalty += 3;
+  if (/:\**\s*$/u.test(text)) penalty += 2;
+  if (role !== 'user' && PAST_LEAD.test(text) && !isFix) penalty += 1;
   if (words < 3) penalty += 2;
 
   const content = Math.min(3, specifics);
@@ -73,7 +79,7 @@ export function scoreSalience(
       ? cueTotal - penalty + (role === 'user' || isMarked ? 0.5 : 0)
       : 0;
   // Without a cue word, a user stating two values ("timeouts are 8s, two retries") is specifying.
-  const isDurable = score >= DURABLE_SCORE && (cueTotal > 0 || (role === 'user' && specifics >= 2));
+  const isDurable = !isOutput && score >= DURABLE_SCORE && (cueTotal > 0 || (role === 'user' && specifics >= 2));
   return {
     score: Math.max(0, score),
     specifics,
@@ -119,6 +125,17 @@ export function countSpecifics(text: string, options: { role: SalienceRole }): n
 
 // --- Internal helpers ---
 
+/** Source code and markup read as statements by accident: assignments, calls, comments, tags. */
+function looksLikeCode(text: string): boolean {
+  const withoutSpans = text.replace(CODE_SPAN, ' ');
+  if (/^(?:\/\/|#(?!\s*\d)|\/\*|<\/?[a-z]|import\s|from\s\S+\simport\s|def\s|class\s\w+[:({]|const\s\w+\s=|let\s\w+\s=|var\s|return\s)/iu.test(withoutSpans)) return true;
+  // A call with keyword arguments or an assignment to a call, or a line left open for more.
+  if (/[\w.]\((?:[^)]*[=,])?/u.test(withoutSpans) && /\w\s?=\s?\S/u.test(withoutSpans)) return true;
+  if (/[,({[]\s*$/u.test(withoutSpans)) return true;
+  const symbols = withoutSpans.match(/[{}();=[\]|$]/gu)?.length ?? 0;
+  return withoutSpans.length > 0 && symbols / withoutSpans.length > 0.06;
+}
+
 const CODE_SPAN = /`[^`\n]*`/gu;
 const QUESTION = /\?\s*["')\]]*$/u;
 // "We're going with Hono, right?" states a choice and asks for a nod.
@@ -128,6 +145,9 @@ const TAG_QUESTION = /(?:,\s*|\b)(?:right|correct|ok|okay|yes|yeah|agreed|fine)\
 const NARRATION = /(?:^|\s)I(?:['’]ve| have| just)?\s+(?:\w+ed|made|wrote|ran|put|took|kept|left|did|found|saw|read|set)\b/u;
 const TABLE_ROW = /^\|.*\|$|^\|?\s*:?-{3,}/u;
 const SHELL_PROMPT = /^(?:\(\S+\)\s*)?\S+@\S+:\S*[$#]|^[$#>]\s|^>>>\s|^PS [A-Z]:\\/u;
+const LOG_LINE = /^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}|^\[?\d{2}:\d{2}:\d{2}[\].,\s]|^(?:DEBUG|INFO|WARN(?:ING)?|ERROR|TRACE)\b/u;
+// A report that leads with what was done ("Added …", "Improved …") narrates finished work.
+const PAST_LEAD = /^(?:\*\*)?[A-Z][a-z]+ed\b/u;
 const CODE_SUBJECT = /^(?:`[^`]+`|[a-z]+[A-Z]\w*|[\w.-]+\/[\w./-]+)/u;
 const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:I|I['’](?:m|ve|ll|d)|me|my)(?![\p{L}\p{N}_'’])/u;
 const FILE_PATH = /(?:[\w.-]+\/)+[\w.-]+\.\w{1,5}\b|\b[\w-]+\.(?:ts|tsx|js|jsx|py|go|rs|java|rb|sql|json|ya?ml|toml|md|css)\b/u;

@@ -50,6 +50,13 @@ export interface DiffRecord {
    */
   readonly isApproximate: boolean;
   /**
+   * Whether the changed region (the lines between what both versions share at their start and
+   * end) was larger than `maxDiffBytes`, so that no line diff was computed: `hunks` is empty,
+   * `addedLines` / `removedLines` count the lines of that region, and `patch` is empty (a
+   * scratchpad restarts the file's history at the new version).
+   */
+  readonly isSkipped: boolean;
+  /**
    * Unified patch (hunks only, no file headers, no context lines) that turns the old version
    * into the new one with `applyPatch` from `diff`; `''` when nothing changed.
    */
@@ -72,6 +79,18 @@ export interface ComputeDiffRecordOptions {
    * quadratic (seconds for 5,000 lines). @default 1000
    */
   maxEditLength?: number | undefined;
+  /**
+   * Size (characters of both versions together) above which the lines the versions share at
+   * their start and end are set aside before diffing, so that an edit of a large file costs time
+   * in proportion to the changed region, not to the file. The patch stays exact. @default 262_144
+   */
+  trimCommonLinesAbove?: number | undefined;
+  /**
+   * Largest changed region (UTF-8 bytes of both versions' changed lines together) that is diffed
+   * line by line; above it the record only says how many lines changed (`isSkipped`), so that a
+   * rewrite of a huge file costs no more than reading it. @default Infinity
+   */
+  maxDiffBytes?: number | undefined;
 }
 
 /**
@@ -108,16 +127,38 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
       removedLines: 0,
       isRewrite: false,
       isApproximate: false,
+      isSkipped: false,
+      patch: '',
+    };
+  }
+  const maxDiffBytes = options.maxDiffBytes ?? Number.POSITIVE_INFINITY;
+  const trim =
+    before.length + after.length > Math.min(options.trimCommonLinesAbove ?? DEFAULT_TRIM_ABOVE, maxDiffBytes)
+      ? commonLines(before, after)
+      : { prefixChars: 0, prefixLines: 0, suffixChars: 0 };
+  const oldMiddle = before.slice(trim.prefixChars, before.length - trim.suffixChars);
+  const newMiddle = after.slice(trim.prefixChars, after.length - trim.suffixChars);
+  // A UTF-16 unit is at least one UTF-8 byte: only a region short in units needs its bytes counted.
+  if (oldMiddle.length + newMiddle.length > maxDiffBytes || utf8ByteLength(oldMiddle) + utf8ByteLength(newMiddle) > maxDiffBytes) {
+    const removedLines = countLines(oldMiddle);
+    return {
+      ...base,
+      hunks: [],
+      addedLines: countLines(newMiddle),
+      removedLines,
+      isRewrite: oldLineCount > REWRITE_MIN_OLD_LINES && removedLines / oldLineCount > REWRITE_RATIO,
+      isApproximate: false,
+      isSkipped: true,
       patch: '',
     };
   }
   const minimal = isBinary
     ? undefined
-    : structuredPatch('', '', before, after, undefined, undefined, {
+    : structuredPatch('', '', oldMiddle, newMiddle, undefined, undefined, {
         context: 0,
         maxEditLength: options.maxEditLength ?? DEFAULT_MAX_EDIT_LENGTH,
       });
-  const structured = minimal ?? anchoredPatch(before, after);
+  const structured = shiftHunks(minimal ?? anchoredPatch(oldMiddle, newMiddle), trim.prefixLines);
   const hunks = structured.hunks.map(toDiffHunk);
   let addedLines = 0;
   let removedLines = 0;
@@ -133,6 +174,7 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
     isRewrite:
       oldLineCount > REWRITE_MIN_OLD_LINES && removedLines / oldLineCount > REWRITE_RATIO,
     isApproximate: minimal === undefined,
+    isSkipped: false,
     patch: formatPatch(structured, OMIT_HEADERS),
   };
 }
@@ -200,6 +242,7 @@ export function utf8ByteLength(content: string): number {
 // --- Internal helpers ---
 
 const DEFAULT_MAX_EDIT_LENGTH = 1000;
+const DEFAULT_TRIM_ABOVE = 262_144;
 // Old files with at most this many lines are never reported as rewritten.
 const REWRITE_MIN_OLD_LINES = 5;
 // Share of the old lines that must be removed for a change to count as a rewrite.
@@ -208,6 +251,35 @@ const NO_NEWLINE_MARKER = '\\ No newline at end of file';
 
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
+}
+
+// The longest run of whole lines the two versions start with, and the longest run of whole
+// lines they end with that does not overlap it. Both cut at line starts, so each middle part
+// keeps its own end-of-file newline (or lack of one).
+function commonLines(before: string, after: string): { prefixChars: number; prefixLines: number; suffixChars: number } {
+  const shorter = Math.min(before.length, after.length);
+  let mismatch = 0;
+  while (mismatch < shorter && before.charCodeAt(mismatch) === after.charCodeAt(mismatch)) mismatch += 1;
+  const prefixChars = mismatch === 0 ? 0 : before.lastIndexOf('\n', mismatch - 1) + 1;
+  let prefixLines = 0;
+  for (let index = before.indexOf('\n'); index !== -1 && index < prefixChars; index = before.indexOf('\n', index + 1)) prefixLines += 1;
+  const room = shorter - prefixChars;
+  let common = 0;
+  while (common < room && before.charCodeAt(before.length - 1 - common) === after.charCodeAt(after.length - 1 - common)) common += 1;
+  // The suffix starts after the first line break inside the common tail: there both versions
+  // are at the start of a line.
+  const tail = before.length - common;
+  const firstBreak = before.indexOf('\n', tail);
+  const suffixChars = firstBreak === -1 ? 0 : before.length - firstBreak - 1;
+  return { prefixChars, prefixLines, suffixChars };
+}
+
+function shiftHunks(patch: StructuredPatch, lines: number): StructuredPatch {
+  if (lines === 0) return patch;
+  return {
+    ...patch,
+    hunks: patch.hunks.map((hunk) => ({ ...hunk, oldStart: hunk.oldStart + lines, newStart: hunk.newStart + lines })),
+  };
 }
 
 function toDiffHunk(hunk: StructuredPatchHunk): DiffHunk {

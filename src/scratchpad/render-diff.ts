@@ -57,6 +57,14 @@ export interface RenderCloseLineOptions {
  * the first line. Returns an empty array when nothing changed.
  */
 export function renderDiffLines(record: DiffRecord, options: RenderDiffOptions = {}): string[] {
+  if (record.isSkipped) {
+    const line =
+      `[${displayPath(record.path)}] changed: +${formatCount(record.addedLines)}/-${formatCount(record.removedLines)}` +
+      ` lines, now ${formatCount(record.newLineCount)} ${plural(record.newLineCount, 'line')}` +
+      ` (no line diff: the changed region is over \`maxDiffBytes\`)`;
+    const reason = record.reason === undefined ? '' : clip(record.reason.replace(/\s+/g, ' ').trim(), options.excerptLength ?? DEFAULT_EXCERPT_LENGTH);
+    return [reason === '' ? line : `${line} (${reason})`];
+  }
   if (record.hunks.length === 0) return [];
   const maxHunks = options.maxHunks ?? DEFAULT_MAX_HUNKS;
   const excerptLength = options.excerptLength ?? DEFAULT_EXCERPT_LENGTH;

@@ -9,6 +9,7 @@ import {
 } from './diff-record.js';
 import type { DiffRecord } from './diff-record.js';
 import { formatCount } from '../format.js';
+import { filePathKey, normalizeFilePath } from './file-path.js';
 import {
   displayPath,
   plural,
@@ -30,6 +31,17 @@ export interface ScratchpadOptions {
   budget: number;
   /** Exchanges (user turns) without a touch after which a file is due to close. */
   autoCloseAfter: number;
+  /**
+   * Largest changed region of an update (UTF-8 bytes, both versions) that is diffed line by line;
+   * above it the update is recorded as `+N/-M lines` without a line diff and the file's history
+   * (`history()`) restarts at the new content. @default Infinity
+   */
+  maxDiffBytes?: number | undefined;
+  /**
+   * Whether two paths that differ only in letter case are the same file (as on Windows and
+   * macOS). Paths are always normalised (see {@link normalizeFilePath}). @default false
+   */
+  isCaseInsensitive?: boolean | undefined;
   /** State from {@link Scratchpad.toJSON} to start from. @default undefined (empty) */
   initial?: ScratchpadData | undefined;
 }
@@ -56,7 +68,10 @@ export interface ScratchpadFileData {
 
 /** Arguments of {@link Scratchpad.open}. */
 export interface ScratchpadOpenOptions {
-  /** The file's path; any non-empty string, compared exactly. */
+  /**
+   * The file's path; any non-empty string. It is normalised (`\` → `/`, no `./`, repeated or
+   * trailing slashes), so `./src/a.ts` and `src\a.ts` name the same file as `src/a.ts`.
+   */
   path: string;
   /** The file's full content. */
   content: string;
@@ -219,25 +234,28 @@ export interface Scratchpad {
  */
 export function createScratchpad(options: ScratchpadOptions): Scratchpad {
   const { counter, budget, autoCloseAfter } = options;
+  // Keyed by the path's identity; a file keeps the (normalised) spelling it was opened with.
   const states = new Map<string, FileState>();
+  const keyOptions = { isCaseInsensitive: options.isCaseInsensitive ?? false };
+  const keyOf = (path: string): string => filePathKey(path, keyOptions);
   let total = 0;
   let insertions = 0;
   for (const data of options.initial?.files ?? []) {
     insertions += 1;
     const state = restoreState({ data, isSameBudget: options.initial?.budget === budget, budget, counter });
-    states.set(state.file.path, { ...state, insertion: insertions });
+    states.set(keyOf(state.file.path), { ...state, insertion: insertions });
     total += state.file.tokens;
   }
 
   const requireState = (method: string, path: string): FileState => {
-    const state = states.get(path);
+    const state = states.get(keyOf(path));
     if (state === undefined) throw unknownFileError(method, path);
     return state;
   };
 
   const commit = (previous: FileState | undefined, next: FileState): void => {
     total += next.file.tokens - (previous?.file.tokens ?? 0);
-    states.set(next.file.path, next);
+    states.set(keyOf(next.file.path), next);
   };
 
   const touch = (state: FileState, event: TouchEvent): FileState => {
@@ -285,6 +303,7 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
       before: previous.content,
       after: event.content,
       reason: event.reason,
+      maxDiffBytes: options.maxDiffBytes,
     });
     const lineCount = diff.newLineCount;
     const edits = previous.edits + 1;
@@ -320,7 +339,8 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
       file,
       section: section.text,
       fullTokens: section.fullTokens,
-      patches: state.patches,
+      // Without a line diff there is no patch to replay: the history restarts here.
+      ...(diff.isSkipped ? { openContent: event.content, patches: [] } : { patches: state.patches }),
     };
     return { next, lines, diff };
   };
@@ -332,23 +352,24 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
     commit(state, result.next);
     // The patch list is shared between the old and new state object; extend it only now that
     // nothing can throw any more.
-    result.next.patches.push(result.diff.patch);
+    if (!result.diff.isSkipped) result.next.patches.push(result.diff.patch);
   };
 
   return {
     open(event: ScratchpadOpenOptions): ScratchpadOpenResult {
-      const { path, content } = event;
-      const existing = states.get(path);
+      const { content } = event;
+      const path = normalizeFilePath(event.path);
+      const existing = states.get(keyOf(path));
       if (existing !== undefined) {
         if (existing.file.content === content) {
           const next = touch(existing, event);
           commit(existing, next);
-          const line = renderReReadLine({ path, lineCount: next.file.lineCount, isChanged: false });
+          const line = renderReReadLine({ path: existing.file.path, lineCount: next.file.lineCount, isChanged: false });
           return { lines: [line], file: next.file, outcome: 'unchanged' };
         }
         const result = change(existing, event);
         applyChange(existing, result);
-        const line = renderReReadLine({ path, lineCount: result.next.file.lineCount, isChanged: true });
+        const line = renderReReadLine({ path: existing.file.path, lineCount: result.next.file.lineCount, isChanged: true });
         return {
           lines: [line, ...result.lines],
           file: result.next.file,
@@ -433,14 +454,14 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
         cause: event.cause,
         untouchedExchanges,
       });
-      states.delete(file.path);
+      states.delete(keyOf(file.path));
       total -= file.tokens;
       return { lines: [line], file, edits: file.edits };
     },
 
-    get: (path: string): OpenFile | undefined => states.get(path)?.file,
+    get: (path: string): OpenFile | undefined => states.get(keyOf(path))?.file,
 
-    has: (path: string): boolean => states.has(path),
+    has: (path: string): boolean => states.has(keyOf(path)),
 
     files: (): readonly OpenFile[] => ordered(states).map((state) => state.file),
 
@@ -450,7 +471,7 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
     },
 
     isStale(query: { path: string; content: string }): boolean | undefined {
-      const state = states.get(query.path);
+      const state = states.get(keyOf(query.path));
       // An exact comparison: same cost as hashing, and no collisions.
       return state === undefined ? undefined : state.file.content !== query.content;
     },
@@ -465,7 +486,7 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
       let remaining = total;
       if (remaining <= budget) return [];
       const candidates = [...states.values()]
-        .filter((state) => state.file.path !== query.keep)
+        .filter((state) => query.keep === undefined || keyOf(state.file.path) !== keyOf(query.keep))
         .sort(
           (left, right) =>
             left.file.touchedAt - right.file.touchedAt || left.insertion - right.insertion,
@@ -505,48 +526,67 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
  * stored in `OpenFile.hash`. Not cryptographic: it detects changes, not tampering.
  */
 export function hashContent(content: string): string {
-  // Two 32-bit halves: BigInt arithmetic is an order of magnitude slower on large files.
-  let high = 0xcbf29ce4;
-  let low = 0x84222325;
-  const mix = (byte: number): void => {
-    low = (low ^ byte) >>> 0;
-    // Multiply by the prime 2^40 + 0x1b3 modulo 2^64.
-    const lowProduct = low * 0x1b3;
-    const carry = Math.floor(lowProduct / 0x100000000);
-    high = (high * 0x1b3 + carry + ((low << 8) >>> 0)) >>> 0;
-    low = lowProduct >>> 0;
-  };
+  // Four 16-bit limbs: integer-only arithmetic, several times faster than 32-bit halves with a
+  // floating-point carry (or BigInt) on multi-megabyte files.
+  let h0 = 0x2325;
+  let h1 = 0x8422;
+  let h2 = 0x9ce4;
+  let h3 = 0xcbf2;
+  const bytes = [0, 0, 0, 0];
   for (let index = 0; index < content.length; index += 1) {
     let code = content.charCodeAt(index);
-    if (code >= 0xd800 && code <= 0xdfff) {
-      const next = content.charCodeAt(index + 1);
-      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-        code = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
-        index += 1;
+    let count = 1;
+    if (code < 0x80) {
+      bytes[0] = code;
+    } else {
+      if (code >= 0xd800 && code <= 0xdfff) {
+        const next = content.charCodeAt(index + 1);
+        if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+          code = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
+          index += 1;
+        } else {
+          code = 0xfffd;
+        }
+      }
+      if (code < 0x800) {
+        bytes[0] = 0xc0 | (code >> 6);
+        bytes[1] = 0x80 | (code & 0x3f);
+        count = 2;
+      } else if (code < 0x10000) {
+        bytes[0] = 0xe0 | (code >> 12);
+        bytes[1] = 0x80 | ((code >> 6) & 0x3f);
+        bytes[2] = 0x80 | (code & 0x3f);
+        count = 3;
       } else {
-        code = 0xfffd;
+        bytes[0] = 0xf0 | (code >> 18);
+        bytes[1] = 0x80 | ((code >> 12) & 0x3f);
+        bytes[2] = 0x80 | ((code >> 6) & 0x3f);
+        bytes[3] = 0x80 | (code & 0x3f);
+        count = 4;
       }
     }
-    if (code < 0x80) {
-      mix(code);
-    } else if (code < 0x800) {
-      mix(0xc0 | (code >> 6));
-      mix(0x80 | (code & 0x3f));
-    } else if (code < 0x10000) {
-      mix(0xe0 | (code >> 12));
-      mix(0x80 | ((code >> 6) & 0x3f));
-      mix(0x80 | (code & 0x3f));
-    } else {
-      mix(0xf0 | (code >> 18));
-      mix(0x80 | ((code >> 12) & 0x3f));
-      mix(0x80 | ((code >> 6) & 0x3f));
-      mix(0x80 | (code & 0x3f));
+    for (let byte = 0; byte < count; byte += 1) {
+      h0 ^= bytes[byte] as number;
+      // Multiply by the prime 2^40 + 0x1b3 modulo 2^64: 0x1b3 times each limb, plus the limbs
+      // shifted by 40 bits (two limbs and 8 bits).
+      const t0 = h0 * 0x1b3;
+      const t1 = h1 * 0x1b3 + (t0 >>> 16);
+      const t2 = h2 * 0x1b3 + (h0 << 8) + (t1 >>> 16);
+      const t3 = h3 * 0x1b3 + (h1 << 8) + (t2 >>> 16);
+      h0 = t0 & 0xffff;
+      h1 = t1 & 0xffff;
+      h2 = t2 & 0xffff;
+      h3 = t3 & 0xffff;
     }
   }
-  return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
+  return hex16(h3) + hex16(h2) + hex16(h1) + hex16(h0);
 }
 
 // --- Internal helpers ---
+
+function hex16(limb: number): string {
+  return limb.toString(16).padStart(4, '0');
+}
 
 interface FileState {
   readonly file: OpenFile;
@@ -594,6 +634,11 @@ const LONG_LINE_LIMIT = 2000;
 const HEAD_SHARE = 0.6;
 const WINDOW_SAFETY = 0.9;
 const WINDOW_ATTEMPTS = 6;
+// A file of more bytes than this and than MAX_BYTES_PER_TOKEN per budget token is not counted in
+// full: no tokenizer packs 16 bytes of ordinary text into one token on average.
+const ESTIMATE_MIN_BYTES = 1_048_576;
+const MAX_BYTES_PER_TOKEN = 16;
+const CHARS_PER_TOKEN = 4;
 
 const LANGUAGES: Readonly<Record<string, string>> = {
   ts: 'ts', tsx: 'tsx', mts: 'ts', cts: 'ts', js: 'js', jsx: 'jsx', mjs: 'js', cjs: 'js',
@@ -696,7 +741,11 @@ function buildSection(input: SectionInput): Section {
   const opening = `${fenceFor(content)}${languageFor(path)}\n`;
   const closing = fenceFor(content);
   const full = `${header}${opening}${withFinalNewline(content)}${closing}`;
-  const tokens = input.knownFullTokens ?? counter.count(full);
+  // Counting a multi-megabyte file only to learn that it does not fit costs hundreds of
+  // milliseconds per edit. Far above the budget an estimate decides; the window that is shown is
+  // still counted exactly.
+  const isEstimated = input.knownFullTokens === undefined && input.bytes > Math.max(ESTIMATE_MIN_BYTES, budget * MAX_BYTES_PER_TOKEN);
+  const tokens = input.knownFullTokens ?? (isEstimated ? Math.ceil(full.length / CHARS_PER_TOKEN) : counter.count(full));
   if (tokens <= budget) {
     // A known count may belong to a slightly different header: count this exact text.
     const exact = input.knownFullTokens === undefined ? tokens : counter.count(full);
@@ -704,7 +753,7 @@ function buildSection(input: SectionInput): Section {
   }
 
   const lines = splitLines(content);
-  const frame = { header, opening, closing, lines, budget, fullTokens: tokens };
+  const frame = { header, opening, closing, lines, budget, fullTokens: tokens, isEstimated };
   let charBudget = Math.floor((budget / tokens) * full.length * WINDOW_SAFETY);
   for (let attempt = 0; attempt < WINDOW_ATTEMPTS; attempt += 1) {
     const window = pickWindow(lines, charBudget);
@@ -784,6 +833,8 @@ function renderWindow(
     lines: readonly string[];
     budget: number;
     fullTokens: number;
+    /** Whether `fullTokens` is an estimate from the file's size. */
+    isEstimated: boolean;
   },
   window: { head: number; tail: number },
 ): string {
@@ -802,7 +853,7 @@ function renderWindow(
   const shown = ranges.length === 0 ? 'no lines shown' : `${label} ${ranges.join(' and ')} shown`;
   const marker =
     `[… ${formatCount(hidden)} ${plural(hidden, 'line')} not shown: file (` +
-    `${formatCount(frame.fullTokens)} tokens) exceeds the scratchpad budget of ` +
+    `${frame.isEstimated ? 'about ' : ''}${formatCount(frame.fullTokens)} tokens) exceeds the scratchpad budget of ` +
     `${formatCount(frame.budget)} tokens; ${shown}` +
     `${isCut ? `, lines over ${formatCount(LONG_LINE_LIMIT)} characters cut` : ''} …]\n`;
   const body = `${headLines.join('')}${marker}${withFinalNewline(tailLines.join(''))}`;

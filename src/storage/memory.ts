@@ -47,7 +47,9 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
         }
         fresh.push({ seq: event.seq, text });
       }
-      logs.set(sessionId, [...log, ...fresh]);
+      // In place: copying the whole log on every append would make a session quadratic.
+      if (!logs.has(sessionId)) logs.set(sessionId, log);
+      for (const item of fresh) log.push(item);
     },
     read(sessionId, { afterSeq }) {
       const log = logs.get(sessionId) ?? [];

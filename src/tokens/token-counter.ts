@@ -58,30 +58,52 @@ const tokenCounterOptionsSchema = z.strictObject({
 });
 
 const NO_SPECIAL = { disallowedSpecial: new Set<string>() };
-const LONG_RUN = /\S{256,}/g;
+/** Runs of non-whitespace at least this long are counted in slices. */
+const LONG_RUN = 256;
 const SLICE = 128;
+/** Texts are handed to the tokenizer in pieces of about this size, split at whitespace. */
+const PIECE = 65_536;
 
 type RawCount = (text: string, options: typeof NO_SPECIAL) => number;
 
 // Byte-pair encoding is quadratic in the length of one pre-token, so a 1 MB string without
-// whitespace would take minutes. Long runs are counted in fixed slices: a slightly higher count
-// (safe for budgets) in linear time.
+// whitespace (or of whitespace only) would take minutes, and a regular expression over a
+// multi-megabyte run overflows the regexp stack. One loop over the characters finds the runs
+// instead: runs of whitespace or non-whitespace longer than LONG_RUN are counted in fixed slices
+// (a slightly higher count, safe for budgets), the rest in pieces cut where whitespace starts, so
+// that the work and the stack stay linear in the text.
 function countLinear(text: string, countRaw: RawCount): number {
-  if (text.length === 0) return 0;
-  LONG_RUN.lastIndex = 0;
-  if (!LONG_RUN.test(text)) return countRaw(text, NO_SPECIAL);
-  LONG_RUN.lastIndex = 0;
+  if (text.length <= LONG_RUN) return text.length === 0 ? 0 : countRaw(text, NO_SPECIAL);
   let total = 0;
-  let start = 0;
-  for (const match of text.matchAll(LONG_RUN)) {
-    const index = match.index;
-    if (index > start) total += countRaw(text.slice(start, index), NO_SPECIAL);
-    const run = match[0];
-    for (let offset = 0; offset < run.length; offset += SLICE) {
-      total += countRaw(run.slice(offset, offset + SLICE), NO_SPECIAL);
+  let pieceStart = 0;
+  let runStart = 0;
+  let isSpaceRun = isWhitespace(text.charCodeAt(0));
+  const flush = (end: number): void => {
+    if (end > pieceStart) total += countRaw(text.slice(pieceStart, end), NO_SPECIAL);
+    pieceStart = end;
+  };
+  for (let index = 1; index <= text.length; index += 1) {
+    const isSpace = index < text.length && isWhitespace(text.charCodeAt(index));
+    if (index < text.length && isSpace === isSpaceRun) continue;
+    // A run [runStart, index) just ended.
+    if (index - runStart >= LONG_RUN) {
+      flush(runStart);
+      for (let offset = runStart; offset < index; offset += SLICE) {
+        total += countRaw(text.slice(offset, Math.min(offset + SLICE, index)), NO_SPECIAL);
+      }
+      pieceStart = index;
+    } else if (isSpace && index - pieceStart >= PIECE) {
+      flush(index);
     }
-    start = index + run.length;
+    runStart = index;
+    isSpaceRun = isSpace;
   }
-  if (start < text.length) total += countRaw(text.slice(start), NO_SPECIAL);
+  flush(text.length);
   return total;
+}
+
+// The characters `\s` matches, without a regular expression per character.
+function isWhitespace(code: number): boolean {
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
 }

@@ -106,7 +106,13 @@ const pinCommand = (text: string): Command =>
     },
   });
 
-const settleCommand = (): Command => command({ name: 'settle()', run: (_model, real) => real.settle() });
+const settleCommand = (): Command =>
+  command({
+    name: 'settle()',
+    run: async (_model, real) => {
+      await real.settle();
+    },
+  });
 
 const commands = [
   fc.tuple(paths, content).map(([path, text]) => openCommand(path, text)),

@@ -62,6 +62,56 @@ describe('summarizeSafely()', () => {
   });
 });
 
+describe('summarizeSafely() isolation and validation', () => {
+  const request = { mode: 'chunk' as const, entries: entries(3), summaries: [], targetTokens: 50, countTokens: (text: string) => counter.count(text) };
+  const call = (summarizer: ReturnType<typeof createMockSummarizer>, extra: { maxSummaryTokens?: number; retries?: number } = {}) =>
+    summarizeSafely({ summarizer, fallback: createExtractiveSummarizer(), request, timeoutMs: 1_000, retries: extra.retries ?? 0, maxSummaryTokens: extra.maxSummaryTokens, source: { from: 1, to: 3 } });
+
+  it('hands the summarizer a frozen deep copy, never the caller\'s entries', async () => {
+    const summarizer = createMockSummarizer({ summary: 'ok' });
+    await call(summarizer);
+    const received = summarizer.calls[0];
+    expect(received?.entries).not.toBe(request.entries);
+    expect(received?.entries).toEqual(request.entries);
+    expect(Object.isFrozen(received)).toBe(true);
+    expect(Object.isFrozen(received?.entries)).toBe(true);
+    expect(Object.isFrozen(received?.entries[0])).toBe(true);
+  });
+
+  it('keeps the caller\'s entries intact when the summarizer tries to empty or rewrite them', async () => {
+    const before = request.entries.map((entry) => ({ seq: entry.seq, text: entry.text }));
+    const outcome = await call(createMockSummarizer('mutate'));
+    expect(request.entries.map((entry) => ({ seq: entry.seq, text: entry.text }))).toEqual(before);
+    expect(outcome.result.summary).toContain('tried to change');
+  });
+
+  it('treats a result whose getter throws as a failure, retries, then falls back', async () => {
+    const summarizer = createMockSummarizer('throwing-getter', { name: 'getter-bot' });
+    const outcome = await call(summarizer, { retries: 2 });
+    expect(summarizer.calls).toHaveLength(3);
+    expect(outcome).toMatchObject({ isFallback: true, summarizer: 'extractive' });
+    expect(outcome.failure?.reason).toBe('invalid-output');
+    expect(outcome.failure?.error).toMatchObject({ code: 'SUMMARIZER_FAILED', summarizer: 'getter-bot', mode: 'chunk', source: { from: 1, to: 3 } });
+    expect(outcome.failure?.error.message).toContain('getter-bot');
+    expect(outcome.failure?.error.message).toContain('#1–3');
+  });
+
+  it('rejects a summary above maxSummaryTokens as oversized and falls back', async () => {
+    const outcome = await call(createMockSummarizer({ summary: 'word '.repeat(120) }), { maxSummaryTokens: 100 });
+    expect(outcome.failure?.reason).toBe('oversized');
+    expect(outcome.failure?.error.message).toContain('maxSummaryRatio');
+    expect(counter.count(outcome.result.summary)).toBeLessThanOrEqual(100);
+  });
+
+  it('cuts the fallback\'s own summary to the limit when it cannot fit, and says from how many tokens', async () => {
+    const longer = { ...request, entries: [createEntry({ seq: 1, kind: 'user', role: 'user', text: 'We decided to keep src/db/pool.ts at 250ms timeouts because the ECONNRESET came back. '.repeat(6), counter, maxEntryTokens: 2_000, exchange: 1 })] };
+    const outcome = await summarizeSafely({ summarizer: createExtractiveSummarizer(), fallback: createExtractiveSummarizer(), request: longer, timeoutMs: 1_000, retries: 0, maxSummaryTokens: 12 });
+    expect(counter.count(outcome.result.summary)).toBeLessThanOrEqual(12);
+    expect(outcome.result.summary.endsWith('…')).toBe(true);
+    expect(outcome.trimmedFrom).toBeGreaterThan(12);
+  });
+});
+
 describe('restoreIdentifiers()', () => {
   it('appends paths, error names and numbers with units that the summary dropped', () => {
     const chunk = [createEntry({ seq: 1, kind: 'user', role: 'user', text: 'The ECONNRESET in src/db/pool.ts shows up after 250ms', counter, maxEntryTokens: 2_000, exchange: 1 })];

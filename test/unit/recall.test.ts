@@ -143,7 +143,11 @@ describe('automatic saves', () => {
     const storage = createMemoryStorage();
     const manager = new ContextManager({ storage, autoSave: { everyMessages: 3, pressureThreshold: 0 } });
     const reasons: string[] = [];
-    manager.on('session-save', (event) => reasons.push(event.reason));
+    const snapshots: boolean[] = [];
+    manager.on('session-save', (event) => {
+      reasons.push(event.reason);
+      snapshots.push(event.isSnapshot);
+    });
     manager.addMessage({ role: 'user', content: "Let's use PostgreSQL for the queue, we decided." });
     await manager.settle();
     manager.addMessage({ role: 'assistant', content: 'ok' });
@@ -153,7 +157,9 @@ describe('automatic saves', () => {
     manager.addMessage({ role: 'user', content: 'bye, signing off for today' });
     await manager.settle();
     expect(reasons).toEqual(['decision', 'every-messages', 'leaving']);
-    expect((await manager.listVersions()).length).toBe(3);
+    // The log grew by less than the first snapshot: the second save only checked the appends.
+    expect(snapshots).toEqual([true, false, true]);
+    expect((await manager.listVersions()).length).toBe(2);
   });
 
   it('emits pressure once when the window passes the threshold, and saves', async () => {
