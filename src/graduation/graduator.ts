@@ -384,6 +384,7 @@ function stripUndefined(data: z.infer<typeof resultSchema>): SummarizeResult {
       value: fact.value,
       ...(fact.key === undefined ? {} : { key: fact.key }),
       ...(fact.isUpdate === undefined ? {} : { isUpdate: fact.isUpdate }),
+      ...(fact.salience === undefined ? {} : { salience: fact.salience }),
     })),
     tasks: (data.tasks ?? []).slice(-MAX_RESULT_ITEMS).map((task) => ({ title: task.title, status: task.status })),
   };
