@@ -108,7 +108,7 @@ export interface ContextManagerOptions {
    * trailing slashes, so `C:\x\a.ts` and `C:/x/a.ts` are one scratchpad entry. @default 'sensitive'
    */
   pathCase?: 'sensitive' | 'insensitive' | undefined;
-  /** Share of its limit that T0 is brought down to by a graduation. @default 0.75 */
+  /** Share of its limit that T0 is brought down to by a graduation. @default 0.8 */
   graduationTarget?: number | undefined;
   /** Turns T0 chunks into T1 summaries and T2 facts. @default createExtractiveSummarizer() */
   summarizer?: Summarizer | undefined;
@@ -187,7 +187,7 @@ export const DEFAULTS: {
   autoCloseAfter: 10,
   orphanCallsAfter: 1,
   maxEntryTokens: 2_000,
-  graduationTarget: 0.75,
+  graduationTarget: 0.8,
   summarizerTimeoutMs: 60_000,
   summarizerRetries: 1,
   maxSummaryRatio: 0.9,

@@ -48,4 +48,4 @@ export function tierLimits(options: {
 // --- Internal helpers ---
 
 /** Share of the budget kept free for message framing and estimates that run a little short. */
-const MARGIN = 0.04;
+const MARGIN = 0.02;
