@@ -32,6 +32,7 @@ import {
 import type { SessionEvent } from './session-event.js';
 import type { EventEffects, SessionView, SessionViewData } from './session-view.js';
 import { createSessionView, renderSummary } from './session-view.js';
+import { plainTextSections } from './summarizer/summary-sections.js';
 import type { SessionSnapshot, Storage, VersionInfo } from './storage/storage.js';
 import { isStorage } from './storage/storage.js';
 import { createExtractiveSummarizer } from './summarizer/extractive.js';
@@ -1146,7 +1147,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       source,
       entrySeqs: chunk.map((entry) => entry.seq),
       summaryIds: [],
-      summary: { id: summaryId, text: result.summary, level: 1 },
+      summary: { id: summaryId, text: result.summary, level: 1, sections: result.sections ?? plainTextSections({ text: result.summary, source }) },
       facts: result.facts ?? [],
       tasks: result.tasks ?? [],
       summarizer: outcome.summarizer,
@@ -1194,6 +1195,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     const seq = this.#view.lastSeq + 1;
     const level = Math.max(...oldest.map((summary) => summary.level)) + 1;
     const text = outcome.result.summary;
+    const sections = outcome.result.sections ?? plainTextSections({ text, source });
     const freed = this.#commitGraduation({
       type: 'graduation',
       seq,
@@ -1201,7 +1203,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
       source,
       entrySeqs: [],
       summaryIds: oldest.map((summary) => summary.id),
-      summary: { id: `s${seq}`, text, level },
+      summary: { id: `s${seq}`, text, level, sections },
       facts: outcome.result.facts ?? [],
       tasks: outcome.result.tasks ?? [],
       summarizer: outcome.summarizer,

@@ -1,6 +1,6 @@
 import type { SecretRecord } from './redaction/secret-ledger.js';
 import type { ToolCallOrphanReason } from './tool-calls.js';
-import type { Fact, FactUpdate, SequenceRange, TaskUpdate, ToolCall } from './types.js';
+import type { Fact, FactUpdate, SequenceRange, SummarySectionData, TaskUpdate, ToolCall } from './types.js';
 
 /**
  * One event of a session's append-only log. The tiers are a fold of this log: replaying the same
@@ -108,8 +108,16 @@ export type SessionEvent =
       readonly entrySeqs: readonly number[];
       /** Ids of the summaries that were merged (consolidate mode). */
       readonly summaryIds: readonly string[];
-      /** The summary that now represents them. */
-      readonly summary: { readonly id: string; readonly text: string; readonly level: number };
+      /**
+       * The summary that now represents them: its text (as shown) and, in logs written since
+       * summaries are structured, its sections as data.
+       */
+      readonly summary: {
+        readonly id: string;
+        readonly text: string;
+        readonly level: number;
+        readonly sections?: readonly SummarySectionData[] | undefined;
+      };
       readonly facts: readonly FactUpdate[];
       readonly tasks: readonly TaskUpdate[];
       /** Name of the summarizer whose output was committed. */

@@ -301,6 +301,7 @@ export function createSessionView(options: {
             source: event.source,
             text: event.summary.text,
             level: event.summary.level,
+            ...(event.summary.sections === undefined ? {} : { sections: event.summary.sections }),
           };
           let period: Summary['period'];
           if (event.mode === 'chunk' && (first?.at !== undefined || last?.at !== undefined)) {

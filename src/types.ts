@@ -178,14 +178,53 @@ export interface Task {
   readonly tokens: number;
 }
 
+/**
+ * A section of a structured summary. `Text` holds free text (what a summarizer that returns only
+ * `summary: string` wrote), rendered as is; the others render as `Name: item` or a bullet list.
+ */
+export type SummarySectionName = 'Completed' | 'Problems solved' | 'Files' | 'Commands' | 'Notes' | 'Open' | 'Text';
+
+/** One item of a structured summary section, with where it came from. */
+export interface SummaryItem {
+  /** The item as rendered (without the bullet marker). */
+  readonly text: string;
+  /** The sequence range of the entries it came from (provenance). */
+  readonly source: SequenceRange;
+  /** How much durable content a note carries; when consolidating, notes with less are dropped first. */
+  readonly salience?: number | undefined;
+  /** `Files`: the file's path. */
+  readonly path?: string | undefined;
+  /** `Files`: edits counted to the file (0 or absent: only read). */
+  readonly edits?: number | undefined;
+  /** `Commands`: the command, the key under which runs of it are merged. */
+  readonly command?: string | undefined;
+  /** `Commands`: whether the command is a graded run (tests, type checks, linters). */
+  readonly isTestRun?: boolean | undefined;
+  /** `Open`: a failure that was still failing at the end of the chunk. */
+  readonly isStillFailing?: boolean | undefined;
+}
+
+/** A section of a structured summary: its name and items, rendered in order. */
+export interface SummarySectionData {
+  /** The section's name, also its header when rendered. */
+  readonly name: SummarySectionName;
+  /** The section's items, oldest first. */
+  readonly items: readonly SummaryItem[];
+}
+
 /** A T1 summary of a graduated chunk of T0 (or of older summaries). */
 export interface Summary {
   /** Identifier, e.g. `"s12"`. */
   readonly id: string;
   /** The sequence range of the entries it represents (provenance). */
   readonly source: SequenceRange;
-  /** Markdown text of the summary. */
+  /** Markdown text of the summary (the rendering of `sections` when it has them). */
   readonly text: string;
+  /**
+   * The summary as data: sections of items with provenance. Absent on summaries committed before
+   * structured summaries existed; those are read from `text`.
+   */
+  readonly sections?: readonly SummarySectionData[] | undefined;
   /** Tokens of `text`, counted once. */
   readonly tokens: number;
   /** 1 for a summary of T0 entries, 2+ for a consolidation of summaries. */

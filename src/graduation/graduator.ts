@@ -3,8 +3,9 @@ import type { BoundaryScore } from '../boundaries/boundary-detector.js';
 import { SummarizerError } from '../errors.js';
 import type { SummarizerFallbackEvent } from '../events.js';
 import type { SummarizeRequest, SummarizeResult, Summarizer } from '../summarizer/summarizer.js';
+import { plainTextSections, renderSections, SUMMARY_SECTIONS } from '../summarizer/summary-sections.js';
 import { FACT_CATEGORIES } from '../tiers/facts.js';
-import type { Entry, FactCategory, SequenceRange } from '../types.js';
+import type { Entry, FactCategory, SequenceRange, SummaryItem, SummarySectionData, SummarySectionName } from '../types.js';
 import { extractIdentifiers } from './retention.js';
 
 /** Where to cut T0: the oldest `count` entries graduate. */
@@ -123,7 +124,9 @@ export async function summarizeSafely(options: {
       const summary = trimToTokens({ text: outcome.oversized.summary, maxTokens: maxSummaryTokens, countTokens: request.countTokens });
       if (summary !== undefined) {
         trimmedFrom = request.countTokens(outcome.oversized.summary);
-        outcome = { result: { ...outcome.oversized, summary }, name: outcome.name };
+        // A summary cut mid-section is no longer the sections' rendering: keep it as text.
+        const sections = plainTextSections({ text: summary, source: options.source ?? sourceOf(options.request) });
+        outcome = { result: { ...outcome.oversized, summary, sections }, name: outcome.name };
       }
     }
   }
@@ -176,7 +179,13 @@ export function restoreIdentifiers(options: {
     line = candidate;
   }
   if (line.length === 0) return options.result;
-  return { ...options.result, summary: `${options.result.summary.trimEnd()}\n${line}` };
+  const summary = `${options.result.summary.trimEnd()}\n${line}`;
+  if (options.result.sections === undefined) return { ...options.result, summary };
+  // The line renders as a section of its own after the others, exactly as appended to the text.
+  const seqs = options.entries.map((entry) => entry.seq);
+  const source = { from: Math.min(...seqs), to: Math.max(...seqs) };
+  const added: SummarySectionData = { name: 'Notes', items: [{ text: line.slice('Notes: '.length), source }] };
+  return { ...options.result, summary, sections: [...options.result.sections, added] };
 }
 
 // --- Internal helpers ---
@@ -221,6 +230,28 @@ const resultSchema = z.object({
     .optional(),
   tasks: z
     .array(z.object({ title: z.string().trim().min(1).max(300), status: z.enum(['open', 'done']) }))
+    .optional(),
+  sections: z
+    .array(
+      z.object({
+        name: z.enum(SUMMARY_SECTIONS as [SummarySectionName, ...SummarySectionName[]]),
+        items: z
+          .array(
+            z.object({
+              text: z.string().max(4_000).refine((text) => text.trim().length > 0, 'the item is empty'),
+              source: z.object({ from: z.number().int().min(0), to: z.number().int().min(0) }),
+              salience: z.number().finite().optional(),
+              path: z.string().min(1).max(1_000).optional(),
+              edits: z.number().int().min(0).optional(),
+              command: z.string().min(1).max(1_000).optional(),
+              isTestRun: z.boolean().optional(),
+              isStillFailing: z.boolean().optional(),
+            }),
+          )
+          .max(MAX_RESULT_ITEMS),
+      }),
+    )
+    .max(100)
     .optional(),
 });
 
@@ -285,21 +316,23 @@ async function attemptOnce(options: AttemptContext & { summarizer: Summarizer })
   // Reading the result runs the summarizer's code too (getters, proxies): a throw here is a
   // failure of the summarizer like any other, retried and then replaced by the fallback.
   let parsed: ReturnType<typeof resultSchema.safeParse>;
+  let result: SummarizeResult | undefined;
   let summaryTokens: number;
   try {
     parsed = resultSchema.safeParse(raw);
-    summaryTokens = parsed.success ? request.countTokens(parsed.data.summary) : 0;
+    result = parsed.success ? stripUndefined(parsed.data) : undefined;
+    summaryTokens = result === undefined ? 0 : request.countTokens(result.summary);
   } catch (error) {
     return fail('invalid-output', `Summarizer "${name}" returned a result that throws when read while summarising ${subject.text}: ${errorMessage(error)}. Return plain data: { summary: string, facts?: FactUpdate[], tasks?: TaskUpdate[] }. The extractive fallback was used.`, error);
   }
   if (!parsed.success) {
     return fail('invalid-output', `Summarizer "${name}" returned an invalid result while summarising ${subject.text}:\n${z.prettifyError(parsed.error)}\nIt must return { summary: string, facts?: FactUpdate[], tasks?: TaskUpdate[] }. The extractive fallback was used.`, parsed.error);
   }
+  if (result === undefined) throw new Error('unreachable: a parsed result is always converted');
   const limit = Math.max(request.targetTokens * 4, request.targetTokens + 400);
   if (summaryTokens > limit) {
     return fail('invalid-output', `Summarizer "${name}" returned a summary of ${summaryTokens} tokens for a target of ${request.targetTokens} while summarising ${subject.text}; the limit is ${limit}. Make it respect \`targetTokens\`. The extractive fallback was used.`);
   }
-  const result = stripUndefined(parsed.data);
   if (summaryTokens > options.maxSummaryTokens) {
     return fail('oversized', `Summarizer "${name}" returned a summary of ${summaryTokens} tokens while summarising ${subject.text}, which is not smaller than its input: at most ${options.maxSummaryTokens} are accepted (\`maxSummaryRatio\` of the input, less the summary header). Make it respect \`targetTokens\`. The extractive fallback was used.`, undefined, result);
   }
@@ -375,8 +408,12 @@ function trimToTokens(options: { text: string; maxTokens: number; countTokens: (
 }
 
 function stripUndefined(data: z.infer<typeof resultSchema>): SummarizeResult {
+  const sections = data.sections?.map((section): SummarySectionData => ({ name: section.name, items: section.items.map(cleanItem) }));
+  const rendered = sections === undefined ? '' : renderSections(sections);
   return {
-    summary: data.summary,
+    // Sections are what is shown: the text is their rendering, whatever `summary` said.
+    summary: rendered.trim().length > 0 ? rendered.trim() : data.summary,
+    ...(sections === undefined || rendered.trim().length === 0 ? {} : { sections }),
     // A huge chunk (everything recorded before the first graduation ran) can carry more facts
     // than any window shows: keep the newest, which win over older values of the same key anyway.
     facts: (data.facts ?? []).slice(-MAX_RESULT_ITEMS).map((fact) => ({
@@ -387,6 +424,19 @@ function stripUndefined(data: z.infer<typeof resultSchema>): SummarizeResult {
       ...(fact.salience === undefined ? {} : { salience: fact.salience }),
     })),
     tasks: (data.tasks ?? []).slice(-MAX_RESULT_ITEMS).map((task) => ({ title: task.title, status: task.status })),
+  };
+}
+
+function cleanItem(item: NonNullable<z.infer<typeof resultSchema>['sections']>[number]['items'][number]): SummaryItem {
+  return {
+    text: item.text,
+    source: { from: item.source.from, to: item.source.to },
+    ...(item.salience === undefined ? {} : { salience: item.salience }),
+    ...(item.path === undefined ? {} : { path: item.path }),
+    ...(item.edits === undefined ? {} : { edits: item.edits }),
+    ...(item.command === undefined ? {} : { command: item.command }),
+    ...(item.isTestRun === undefined ? {} : { isTestRun: item.isTestRun }),
+    ...(item.isStillFailing === undefined ? {} : { isStillFailing: item.isStillFailing }),
   };
 }
 

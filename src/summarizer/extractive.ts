@@ -8,8 +8,19 @@ import {
   topicWords,
   type SentenceAnalysis,
 } from '../graduation/retention.js';
-import type { Entry, FactUpdate, JsonValue, Summary, TaskUpdate, ToolCall } from '../types.js';
+import type {
+  Entry,
+  FactUpdate,
+  JsonValue,
+  SequenceRange,
+  SummaryItem,
+  SummarySectionData,
+  SummarySectionName,
+  TaskUpdate,
+  ToolCall,
+} from '../types.js';
 import type { SummarizeRequest, SummarizeResult, Summarizer } from './summarizer.js';
+import { fileItemText, plainTextSections, renderSections, sectionsOf, STILL_FAILING, SUMMARY_SECTIONS } from './summary-sections.js';
 import { parse } from '../validation.js';
 import { patternOptionsSchema } from '../boundaries/pattern-pack.js';
 
@@ -19,18 +30,8 @@ export interface ExtractiveSummarizerOptions {
   patterns?: PatternPack | undefined;
 }
 
-/** The sections of an extractive summary, in the order they are rendered. */
-export type SummarySection = 'Completed' | 'Problems solved' | 'Files' | 'Commands' | 'Notes' | 'Open';
-
-/** Section names in rendering order. */
-export const SUMMARY_SECTIONS: readonly SummarySection[] = [
-  'Completed',
-  'Problems solved',
-  'Files',
-  'Commands',
-  'Notes',
-  'Open',
-];
+/** The sections an extractive summary is made of (all but free `Text`). */
+export type SummarySection = Exclude<SummarySectionName, 'Text'>;
 
 /**
  * Creates the deterministic, offline summarizer that Mobius uses by default and falls back to.
@@ -43,9 +44,12 @@ export const SUMMARY_SECTIONS: readonly SummarySection[] = [
  * `Notes` (the remaining sentences that carry the most identifiers not shown elsewhere) and `Open`.
  * Greetings, acknowledgements, small talk, dead-end debugging (and debug edits that were
  * reverted) and code blocks are dropped. Sections are filled by priority until `targetTokens`;
- * the text never exceeds twice the target. When consolidating, the sections of the summaries are
- * merged (lines deduplicated, edit counts added, open items that were completed later removed),
- * dropping `Notes` first.
+ * the text never exceeds twice the target. The result carries the sections as data too
+ * (`sections`), each item with the sequence range it came from and, for notes, its salience.
+ * When consolidating, the sections of the summaries are merged as data (items deduplicated, edit
+ * counts added, open items that were completed later removed); over the target, notes are
+ * dropped first, those with the least salience before the others. Plain text summaries (from
+ * another summarizer) are merged line by line as notes.
  *
  * @example
  * ```ts
@@ -73,6 +77,8 @@ export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions 
 interface Item {
   readonly section: SummarySection;
   readonly text: string;
+  /** Provenance and section data of the item (everything but its text). */
+  readonly detail: Omit<SummaryItem, 'text'>;
   /** Lower is kept first when the budget is tight. */
   readonly priority: number;
   /** Position in the chunk, for rendering in chronological order. */
@@ -89,6 +95,7 @@ interface Language {
 interface FileStat {
   readonly path: string;
   readonly order: number;
+  lastOrder: number;
   reads: number;
   edits: number;
   changes: { readonly before: string; readonly after: string }[];
@@ -108,6 +115,7 @@ interface RunDigest {
 interface CommandStat {
   readonly command: string;
   readonly order: number;
+  lastOrder: number;
   readonly runs: RunDigest[];
 }
 
@@ -144,13 +152,15 @@ interface ChunkState {
   readonly tasks: TaskUpdate[];
   readonly openTasks: OpenTask[];
   readonly completed: { text: string; order: number }[];
-  readonly problems: { text: string; order: number }[];
+  readonly problems: { text: string; order: number; firstOrder: number }[];
   readonly notes: Note[];
   readonly files: Map<string, FileStat>;
   readonly commands: Map<string, CommandStat>;
   readonly calls: Map<string, ToolCall>;
   episode: Episode | undefined;
   lastRun: RunStatus | undefined;
+  /** Position of the last entry of the chunk. */
+  readonly lastOrder: number;
 }
 
 const MAX_ITEM_WORDS = 40;
@@ -170,6 +180,7 @@ function summarizeChunk(request: SummarizeRequest, language: Language): Summariz
     calls: new Map(),
     episode: undefined,
     lastRun: undefined,
+    lastOrder: Math.max(0, entries.length - 1),
   };
   entries.forEach((entry, order) => {
     for (const call of entry.toolCalls ?? []) state.calls.set(call.id, call);
@@ -182,11 +193,16 @@ function summarizeChunk(request: SummarizeRequest, language: Language): Summariz
     }
   });
 
-  const items = chunkItems(state);
-  const summary = fitItems({ items, targetTokens: request.targetTokens, countTokens: request.countTokens });
-  const text = summary.length > 0 ? summary : fallbackLine(entries, state.facts);
+  const items = chunkItems(state, (from, to = from) => ({ from: entries[from]?.seq ?? 0, to: entries[to]?.seq ?? 0 }));
+  const fitted = fitItems({ items, targetTokens: request.targetTokens, countTokens: request.countTokens });
+  const first = entries[0];
+  const last = entries[entries.length - 1];
+  const sections = fitted.text.length > 0
+    ? fitted.sections
+    : plainTextSections({ text: fallbackLine(entries, state.facts), source: { from: first?.seq ?? 0, to: last?.seq ?? 0 } });
   return {
-    summary: text,
+    summary: renderSections(sections),
+    sections,
     facts: dedupeFacts(state.facts),
     tasks: state.tasks,
   };
@@ -314,7 +330,8 @@ function readToolResult(options: { entry: Entry; order: number; state: ChunkStat
   const call = entry.callId === undefined ? undefined : state.calls.get(entry.callId);
   const command = commandOf(call, entry);
   const digest = digestOutput(entry, language.matcher);
-  const stat = state.commands.get(command) ?? { command, order, runs: [] };
+  const stat = state.commands.get(command) ?? { command, order, lastOrder: order, runs: [] };
+  stat.lastOrder = order;
   stat.runs.push(digest);
   state.commands.set(command, stat);
   if (digest.status !== 'neutral') state.lastRun = digest.status;
@@ -341,7 +358,8 @@ function readFileRecord(options: { entry: Entry; order: number; state: ChunkStat
   const { entry, order, state } = options;
   const path = entry.path ?? RECORD_PATH.exec(entry.text)?.[1];
   if (path === undefined) return;
-  const stat = state.files.get(path) ?? { path, order, reads: 0, edits: 0, changes: [] };
+  const stat = state.files.get(path) ?? { path, order, lastOrder: order, reads: 0, edits: 0, changes: [] };
+  stat.lastOrder = order;
   state.files.set(path, stat);
   if (entry.kind === 'file-open') {
     stat.reads += 1;
@@ -364,30 +382,34 @@ function readFileRecord(options: { entry: Entry; order: number; state: ChunkStat
   stat.edits += 1;
 }
 
-function chunkItems(state: ChunkState): Item[] {
+function chunkItems(state: ChunkState, range: (from: number, to?: number) => SequenceRange): Item[] {
   const items: Item[] = [];
   for (const { text, order } of state.completed) {
-    items.push({ section: 'Completed', text: clip(text), priority: 0, order, isEssential: true });
+    items.push({ section: 'Completed', text: clip(text), detail: { source: range(order) }, priority: 0, order, isEssential: true });
   }
-  for (const { text, order } of state.problems) {
-    items.push({ section: 'Problems solved', text: clip(text), priority: 2, order, isEssential: false });
+  for (const { text, order, firstOrder } of state.problems) {
+    items.push({ section: 'Problems solved', text: clip(text), detail: { source: range(firstOrder, order) }, priority: 2, order, isEssential: false });
   }
   for (const task of state.openTasks) {
-    if (!task.isDone) items.push({ section: 'Open', text: clip(task.title), priority: 0, order: task.order, isEssential: true });
+    if (!task.isDone) {
+      items.push({ section: 'Open', text: clip(task.title), detail: { source: range(task.order) }, priority: 0, order: task.order, isEssential: true });
+    }
   }
   const episode = state.episode;
   if (episode !== undefined) {
     const cause = episode.causes[episode.firstLive];
     const text = `${STILL_FAILING}${episode.failure}${cause === undefined ? '' : `; suspected: ${cause}`}`;
-    items.push({ section: 'Open', text: clip(text), priority: 1, order: episode.order, isEssential: true });
+    const detail = { source: range(episode.order, state.lastOrder), isStillFailing: true };
+    items.push({ section: 'Open', text: clip(text), detail, priority: 1, order: episode.order, isEssential: true });
   }
   const files = [...state.files.values()].sort((a, b) => b.edits - a.edits || a.order - b.order);
   files.forEach((file, rank) => {
+    const detail = { source: range(file.order, file.lastOrder), path: file.path, edits: file.edits };
     if (file.edits > 0) {
-      const text = `${file.path} (${file.edits} ${file.edits === 1 ? 'edit' : 'edits'})`;
-      items.push({ section: 'Files', text, priority: 1, order: file.order, isEssential: rank < 3 });
+      const text = fileItemText({ path: file.path, edits: file.edits });
+      items.push({ section: 'Files', text, detail, priority: 1, order: file.order, isEssential: rank < 3 });
     } else if (file.reads > 0) {
-      items.push({ section: 'Files', text: `${file.path} (read)`, priority: 5, order: file.order, isEssential: false });
+      items.push({ section: 'Files', text: fileItemText({ path: file.path, edits: 0 }), detail, priority: 5, order: file.order, isEssential: false });
     }
   });
   for (const stat of state.commands.values()) {
@@ -395,12 +417,13 @@ function chunkItems(state: ChunkState): Item[] {
     items.push({
       section: 'Commands',
       text: renderCommand(stat),
+      detail: { source: range(stat.order, stat.lastOrder), command: stat.command, isTestRun: isTest },
       priority: isTest ? 3 : 6,
       order: stat.order,
       isEssential: false,
     });
   }
-  items.push(...selectNotes(state, items));
+  items.push(...selectNotes(state, { items, range }));
   return items;
 }
 
@@ -408,7 +431,11 @@ function chunkItems(state: ChunkState): Item[] {
  * Picks notes greedily: each round takes the sentence that adds the most identifiers not yet
  * shown anywhere (summary items or facts), with a bonus for user sentences, and a cost for length.
  */
-function selectNotes(state: ChunkState, items: readonly Item[]): Item[] {
+function selectNotes(
+  state: ChunkState,
+  options: { items: readonly Item[]; range: (from: number, to?: number) => SequenceRange },
+): Item[] {
+  const { items, range } = options;
   const covered = new Set<string>();
   const cover = (text: string): void => {
     for (const identifier of extractIdentifiers(text)) covered.add(identifier);
@@ -444,7 +471,14 @@ function selectNotes(state: ChunkState, items: readonly Item[]): Item[] {
     if (seenTexts.has(key)) continue;
     seenTexts.add(key);
     cover(note.text);
-    picked.push({ section: 'Notes', text: clip(note.text), priority: 4 + round / 100, order: note.order, isEssential: false });
+    picked.push({
+      section: 'Notes',
+      text: clip(note.text),
+      detail: { source: range(note.order), salience: note.salience },
+      priority: 4 + round / 100,
+      order: note.order,
+      isEssential: false,
+    });
   }
   return picked;
 }
@@ -499,9 +533,9 @@ function closeEpisode(state: ChunkState, options: { episode: Episode; order: num
   const cause = episode.causes[episode.firstLive];
   const files = [...episode.files].slice(0, 3).join(', ');
   if (cause !== undefined) {
-    state.problems.push({ text: `${episode.failure} → ${cause}`, order });
+    state.problems.push({ text: `${episode.failure} → ${cause}`, order, firstOrder: episode.order });
   } else if (files.length > 0) {
-    state.problems.push({ text: `${episode.failure} → fixed in ${files}`, order });
+    state.problems.push({ text: `${episode.failure} → fixed in ${files}`, order, firstOrder: episode.order });
   }
 }
 
@@ -744,13 +778,13 @@ function fallbackLine(entries: readonly Entry[], facts: readonly FactUpdate[]): 
 
 /**
  * Chooses items by priority until the target is reached (essential items up to twice the target)
- * and renders them in section order, items in chronological order.
+ * and returns them as sections in section order, items in chronological order, with their text.
  */
 function fitItems(options: {
   items: readonly Item[];
   targetTokens: number;
   countTokens: (text: string) => number;
-}): string {
+}): { text: string; sections: SummarySectionData[] } {
   const { items, countTokens } = options;
   const target = Number.isFinite(options.targetTokens) ? Math.max(1, Math.floor(options.targetTokens)) : 1;
   const ceiling = target * 2;
@@ -773,87 +807,117 @@ function fitItems(options: {
   }
   // The sum is an estimate; the exact count of the rendering decides. Drop the last chosen items
   // (the least important) until the text is within the ceiling.
-  let text = renderItems(chosen);
+  let sections = toSections(chosen);
+  let text = renderSections(sections);
   while (chosen.length > 0 && countTokens(text) > ceiling) {
     chosen.pop();
-    text = renderItems(chosen);
+    sections = toSections(chosen);
+    text = renderSections(sections);
   }
-  return text;
+  return { text, sections };
 }
 
-function renderItems(items: readonly Item[]): string {
-  const lines: string[] = [];
-  for (const section of SUMMARY_SECTIONS) {
-    const texts = items
-      .filter((item) => item.section === section)
+function toSections(items: readonly Item[]): SummarySectionData[] {
+  const sections: SummarySectionData[] = [];
+  for (const name of SUMMARY_SECTIONS) {
+    const inSection = items
+      .filter((item) => item.section === name)
       .sort((a, b) => a.order - b.order)
-      .map((item) => item.text);
-    if (texts.length === 0) continue;
-    if (section === 'Files' || texts.length === 1) {
-      lines.push(`${section}: ${texts.join(', ')}`);
-    } else {
-      lines.push(`${section}:`, ...texts.map((text) => `- ${text}`));
-    }
+      .map((item): SummaryItem => ({ text: item.text, ...item.detail }));
+    if (inSection.length > 0) sections.push({ name, items: inSection });
   }
-  return lines.join('\n');
+  return sections;
 }
 
 // --- Consolidation ---
 
+/**
+ * Merges the sections of the summaries as data. Summaries without sections (committed before
+ * summaries were structured) are read from their text; free `Text` becomes one note per line.
+ */
 function consolidate(request: SummarizeRequest): SummarizeResult {
-  const parsed = request.summaries.map((summary, index) => ({ index, sections: parseSummary(summary) }));
-  const items: Item[] = [];
-  const seen = new Set<string>();
-  const files = new Map<string, { order: number; edits: number; reads: number }>();
+  const inputs = request.summaries.map((summary) => byName(sectionsOf(summary)));
+  const queued: Item[] = [];
+  const seen = new Map<string, number>();
+  const files = new Map<string, { order: number; edits: number; source: SequenceRange }>();
   const commands = new Map<string, Item>();
   const completed: string[] = [];
   let order = 0;
-  for (const { sections } of parsed) {
-    for (const text of sections.get('Completed') ?? []) completed.push(text);
+  for (const sections of inputs) {
+    for (const item of sections.get('Completed') ?? []) completed.push(item.text);
   }
-  for (const { index, sections } of parsed) {
-    const age = parsed.length - index;
+  inputs.forEach((sections, index) => {
+    const age = inputs.length - index;
     for (const section of SUMMARY_SECTIONS) {
-      for (const text of sections.get(section) ?? []) {
+      if (section === 'Text') continue;
+      for (const entry of sections.get(section) ?? []) {
         order += 1;
+        const { text, ...detail } = entry;
         if (section === 'Files') {
-          mergeFile(files, text, order);
+          const path = entry.path ?? text;
+          const file = files.get(path) ?? { order, edits: 0, source: entry.source };
+          file.edits += entry.edits ?? 0;
+          file.source = union(file.source, entry.source);
+          files.set(path, file);
           continue;
         }
         if (section === 'Commands') {
-          const name = text.split(': ', 1)[0] ?? text;
-          const isTest = /: (?:\d+ runs|passed|failed)\b/u.test(text);
-          commands.set(name, { section, text, priority: isTest ? 5 : 6, order, isEssential: false });
+          const name = entry.command ?? text.split(': ', 1)[0] ?? text;
+          const isTest = entry.isTestRun ?? false;
+          commands.set(name, { section, text, detail, priority: isTest ? 5 : 6, order, isEssential: false });
           continue;
         }
         // A failure still open in an older summary was followed by more work; only the newest
         // summary knows whether it is still failing.
-        if (section === 'Open' && text.startsWith(STILL_FAILING) && age > 1) continue;
+        if (section === 'Open' && (entry.isStillFailing ?? false) && age > 1) continue;
         const key = `${section}\u0000${text.toLowerCase()}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
+        const duplicate = seen.get(key);
+        if (duplicate !== undefined) {
+          const first = queued[duplicate];
+          if (first !== undefined) queued[duplicate] = mergeInto(first, entry);
+          continue;
+        }
         if (section === 'Open' && completed.some((done) => sameTitle(done.split(' (', 1)[0] ?? done, text))) continue;
-        items.push({
+        seen.set(key, queued.length);
+        queued.push({
           section,
           text,
+          detail,
           priority: CONSOLIDATE_PRIORITY[section] + age / 1000,
           order,
           isEssential: section === 'Completed' || section === 'Open',
         });
       }
     }
-  }
+  });
+  const items = queued.filter((item) => item.section !== 'Notes');
+  // Over the target, the notes that carry the least are left out first (newer before older on a
+  // tie: the priority of a note already grows with its age).
+  const notes = queued
+    .filter((item) => item.section === 'Notes')
+    .sort((a, b) => (b.detail.salience ?? 0) - (a.detail.salience ?? 0) || a.priority - b.priority || a.order - b.order);
+  notes.forEach((item, rank) => {
+    items.push({ ...item, priority: CONSOLIDATE_PRIORITY.Notes + rank / (notes.length + 1) });
+  });
   for (const [path, file] of files) {
-    const text = file.edits > 0 ? `${path} (${file.edits} ${file.edits === 1 ? 'edit' : 'edits'})` : `${path} (read)`;
-    items.push({ section: 'Files', text, priority: file.edits > 0 ? 2 : 5, order: file.order, isEssential: false });
+    items.push({
+      section: 'Files',
+      text: fileItemText({ path, edits: file.edits }),
+      detail: { source: file.source, path, edits: file.edits },
+      priority: file.edits > 0 ? 2 : 5,
+      order: file.order,
+      isEssential: false,
+    });
   }
   items.push(...commands.values());
-  const summary = fitItems({ items, targetTokens: request.targetTokens, countTokens: request.countTokens });
-  if (summary.length > 0) return { summary };
+  const fitted = fitItems({ items, targetTokens: request.targetTokens, countTokens: request.countTokens });
   const first = request.summaries[0];
   const last = request.summaries[request.summaries.length - 1];
-  const range = first === undefined || last === undefined ? '' : `, seq ${first.source.from}–${last.source.to}`;
-  return { summary: `Routine exchanges (${request.summaries.length} summaries${range}).` };
+  const source = { from: first?.source.from ?? 0, to: last?.source.to ?? 0 };
+  const sections = fitted.text.length > 0
+    ? fitted.sections
+    : plainTextSections({ text: `Routine exchanges (${request.summaries.length} summaries${first === undefined || last === undefined ? '' : `, seq ${source.from}–${source.to}`}).`, source });
+  return { summary: renderSections(sections), sections };
 }
 
 const CONSOLIDATE_PRIORITY: Readonly<Record<SummarySection, number>> = {
@@ -865,55 +929,40 @@ const CONSOLIDATE_PRIORITY: Readonly<Record<SummarySection, number>> = {
   Notes: 7,
 };
 
-function parseSummary(summary: Summary): Map<SummarySection, string[]> {
-  const sections = new Map<SummarySection, string[]>();
-  let current: SummarySection = 'Notes';
-  const push = (section: SummarySection, text: string): void => {
-    const trimmed = text.trim();
-    if (trimmed.length === 0) return;
-    const list = sections.get(section) ?? [];
-    list.push(trimmed);
-    sections.set(section, list);
-  };
-  for (const line of summary.text.split('\n')) {
-    const header = SECTION_HEADER.exec(line);
-    if (header !== null) {
-      current = header[1] as SummarySection;
-      const rest = header[2] ?? '';
-      if (current === 'Files') {
-        for (const part of splitFiles(rest)) push(current, part);
-      } else {
-        push(current, rest);
+/** Items of each section, `Text` lines read as notes (bullet markers dropped). */
+function byName(sections: readonly SummarySectionData[]): Map<SummarySectionName, SummaryItem[]> {
+  const result = new Map<SummarySectionName, SummaryItem[]>();
+  for (const section of sections) {
+    const name: SummarySectionName = section.name === 'Text' ? 'Notes' : section.name;
+    const list = result.get(name) ?? [];
+    if (section.name === 'Text') {
+      for (const item of section.items) {
+        for (const line of item.text.split('\n')) {
+          const text = line.replace(/^\s*[-*•]\s+/u, '').trim();
+          if (text.length > 0) list.push({ ...item, text });
+        }
       }
-      continue;
-    }
-    const bullet = /^\s*[-*•]\s+(.*)$/u.exec(line);
-    if (current === 'Files') {
-      for (const part of splitFiles(bullet?.[1] ?? line)) push(current, part);
     } else {
-      push(current, bullet?.[1] ?? line);
+      list.push(...section.items);
     }
+    result.set(name, list);
   }
-  return sections;
+  return result;
 }
 
-function splitFiles(text: string): string[] {
-  return text.split(/,\s+(?![^()]*\))/u).map((part) => part.trim()).filter((part) => part.length > 0);
+function mergeInto(item: Item, other: SummaryItem): Item {
+  const salience = Math.max(item.detail.salience ?? Number.NEGATIVE_INFINITY, other.salience ?? Number.NEGATIVE_INFINITY);
+  return {
+    ...item,
+    detail: { ...item.detail, source: union(item.detail.source, other.source), ...(Number.isFinite(salience) ? { salience } : {}) },
+  };
 }
 
-function mergeFile(files: Map<string, { order: number; edits: number; reads: number }>, text: string, order: number): void {
-  const match = /^(.*?)\s+\((?:(\d+) edits?|read)[^)]*\)$/u.exec(text);
-  const path = match?.[1] ?? text;
-  const edits = match?.[2] === undefined ? 0 : Number(match[2]);
-  const file = files.get(path) ?? { order, edits: 0, reads: 0 };
-  file.edits += edits;
-  if (edits === 0) file.reads += 1;
-  files.set(path, file);
+function union(a: SequenceRange, b: SequenceRange): SequenceRange {
+  return { from: Math.min(a.from, b.from), to: Math.max(a.to, b.to) };
 }
 
 const COUNTED = /^(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|hundred)\b/iu;
-const STILL_FAILING = 'still failing: ';
-const SECTION_HEADER = /^(Completed|Problems solved|Files|Commands|Notes|Open):\s*(.*)$/u;
 const RECORD_PATH = /^\[(?:opened |closed |updated |read )?([^\s:,\]]+)/u;
 const PATH_LIKE = /(?:[\w.-]+\/)+[\w.-]+/gu;
 const LOCATION = /(?<![\w/])(?!node_modules)(?:[\w.-]+\/)*[\w.-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|rb|kt|cs|php):\d+(?::\d+)?/u;

@@ -1,4 +1,4 @@
-import type { Awaitable, Entry, FactUpdate, Summary, TaskUpdate } from '../types.js';
+import type { Awaitable, Entry, FactUpdate, Summary, SummarySectionData, TaskUpdate } from '../types.js';
 
 /** What a {@link Summarizer} is asked to compress. */
 export interface SummarizeRequest {
@@ -9,7 +9,7 @@ export interface SummarizeRequest {
   readonly mode: 'chunk' | 'consolidate';
   /** The T0 entries to summarise, oldest first (empty when consolidating). */
   readonly entries: readonly Entry[];
-  /** The T1 summaries to consolidate, oldest first (empty for a chunk). */
+  /** The T1 summaries to consolidate, oldest first (empty for a chunk), with `sections` when they have them. */
   readonly summaries: readonly Summary[];
   /** Roughly how many tokens the summary text should have. */
   readonly targetTokens: number;
@@ -23,6 +23,12 @@ export interface SummarizeRequest {
 export interface SummarizeResult {
   /** Markdown summary text for T1. Must not be empty. */
   readonly summary: string;
+  /**
+   * The summary as data: sections of items, each with the sequence range it came from. Optional:
+   * when given, the window shows its rendering (and `summary` should be that rendering); when
+   * left out, `summary` is kept as one `Text` section. Consolidation merges sections as data.
+   */
+  readonly sections?: readonly SummarySectionData[] | undefined;
   /** Durable facts to merge into T2 (newest wins per key). */
   readonly facts?: readonly FactUpdate[] | undefined;
   /** Task status changes, so finished work is never shown as pending. */

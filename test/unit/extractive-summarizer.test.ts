@@ -236,7 +236,13 @@ describe('createExtractiveSummarizer()', () => {
   describe('summarize() never returns an empty summary', () => {
     it('falls back to a routine line for small talk', () => {
       const entries = makeEntries([user('hey, morning!'), assistant('Morning! Ready when you are.')], 41);
-      expect(summarize(entries)).toEqual({ summary: 'Routine exchange (2 entries, seq 41–42).', facts: [], tasks: [] });
+      const text = 'Routine exchange (2 entries, seq 41–42).';
+      expect(summarize(entries)).toEqual({
+        summary: text,
+        sections: [{ name: 'Text', items: [{ text, source: { from: 41, to: 42 } }] }],
+        facts: [],
+        tasks: [],
+      });
     });
 
     it('falls back when nothing fits the target', () => {

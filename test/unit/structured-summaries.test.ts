@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { ContextManager, createExtractiveSummarizer, createMemoryStorage } from '../../src/index.js';
+import type { SessionSnapshot, Summarizer, Summary, SummarySectionData } from '../../src/index.js';
+import type { SummarizeResult } from '../../src/summarizer/summarizer.js';
+import { renderSections, sectionsOf } from '../../src/summarizer/summary-sections.js';
+import { createTokenCounter } from '../../src/tokens/token-counter.js';
+import type { Entry } from '../../src/types.js';
+import { createSmallManager, prose } from '../helpers.js';
+
+const counter = createTokenCounter();
+const countTokens = (text: string): number => counter.count(text);
+
+function entriesOf(texts: readonly [Entry['kind'], string, string?][], firstSeq = 10): Entry[] {
+  return texts.map(([kind, text, path], index) => ({
+    seq: firstSeq + index,
+    kind,
+    role: kind === 'assistant' ? 'assistant' : kind === 'tool-result' ? 'tool' : 'user',
+    text,
+    display: text,
+    tokens: countTokens(text) + 4,
+    exchange: 1,
+    ...(path === undefined ? {} : { path }),
+  }));
+}
+
+function run(options: { mode: 'chunk' | 'consolidate'; entries?: Entry[]; summaries?: Summary[]; targetTokens: number }): SummarizeResult {
+  return createExtractiveSummarizer().summarize({
+    mode: options.mode,
+    entries: options.entries ?? [],
+    summaries: options.summaries ?? [],
+    targetTokens: options.targetTokens,
+    countTokens,
+    signal: new AbortController().signal,
+  }) as SummarizeResult;
+}
+
+function summaryWith(id: string, sections: SummarySectionData[], from: number, to: number): Summary {
+  const text = renderSections(sections);
+  return { id, source: { from, to }, text, sections, tokens: countTokens(text), level: 1 };
+}
+
+const CHUNK = entriesOf([
+  ['user', 'Please add retry support to the uploadQueue in src/upload/queue.ts.'],
+  ['file-open', '[opened src/upload/queue.ts, 120 lines]', 'src/upload/queue.ts'],
+  ['file-update', '[src/upload/queue.ts:40] `retries = 0` → `retries = 3`', 'src/upload/queue.ts'],
+  ['assistant', 'The uploadQueue now keeps MAX_RETRIES at 3 and backs off by 250ms per attempt.'],
+  ['user', 'The S3 bucket name stays uploads-prod for the staging cluster too.'],
+  ['assistant', 'The uploadWorker polls every 500ms and hands batches of 20 files to the retryBudget helper.'],
+  ['user', 'I saw the pollInterval in src/upload/worker.ts jump to 2s on the Grafana board yesterday.'],
+]);
+
+describe('structured summaries', () => {
+  describe('chunk', () => {
+    it('returns sections whose rendering is the summary text, items carrying provenance in the chunk', () => {
+      const result = run({ mode: 'chunk', entries: CHUNK, targetTokens: 200 });
+      expect(result.sections).toBeDefined();
+      const sections = result.sections ?? [];
+      expect(renderSections(sections)).toBe(result.summary);
+      for (const section of sections) {
+        for (const item of section.items) {
+          expect(item.source.from).toBeGreaterThanOrEqual(10);
+          expect(item.source.to).toBeLessThanOrEqual(16);
+          expect(item.source.from).toBeLessThanOrEqual(item.source.to);
+        }
+      }
+      const files = sections.find((section) => section.name === 'Files');
+      expect(files?.items[0]).toMatchObject({ path: 'src/upload/queue.ts', edits: 1, source: { from: 11, to: 12 } });
+    });
+
+    it('gives every note the salience the summarizer scored it with', () => {
+      const result = run({ mode: 'chunk', entries: CHUNK, targetTokens: 200 });
+      const notes = result.sections?.find((section) => section.name === 'Notes');
+      expect(notes?.items.length ?? 0).toBeGreaterThan(0);
+      for (const item of notes?.items ?? []) expect(typeof item.salience).toBe('number');
+    });
+  });
+
+  describe('consolidate', () => {
+    const older = summaryWith('s1', [
+      { name: 'Files', items: [{ text: 'src/a.ts (2 edits)', path: 'src/a.ts', edits: 2, source: { from: 1, to: 4 } }] },
+      { name: 'Notes', items: [
+        { text: 'The cache key includes the tenant id.', salience: 5, source: { from: 2, to: 2 } },
+        { text: 'Some chatter about the weather and lunch plans today.', salience: 0.1, source: { from: 3, to: 3 } },
+      ] },
+      { name: 'Open', items: [{ text: 'the CSV export', source: { from: 4, to: 4 } }] },
+    ], 1, 9);
+    const newer = summaryWith('s2', [
+      { name: 'Completed', items: [{ text: 'the CSV export (tests green)', source: { from: 12, to: 12 } }] },
+      { name: 'Files', items: [{ text: 'src/a.ts, with a comma (3 edits)', path: 'src/a.ts', edits: 3, source: { from: 10, to: 15 } }] },
+      { name: 'Notes', items: [{ text: 'The cache key includes the tenant id.', salience: 2, source: { from: 14, to: 14 } }] },
+    ], 10, 19);
+
+    it('merges data: adds edit counts by path, dedupes items widening provenance, drops completed open items', () => {
+      const result = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: 300 });
+      const sections = result.sections ?? [];
+      expect(renderSections(sections)).toBe(result.summary);
+      const files = sections.find((section) => section.name === 'Files')?.items ?? [];
+      expect(files).toEqual([{ text: 'src/a.ts (5 edits)', path: 'src/a.ts', edits: 5, source: { from: 1, to: 15 } }]);
+      const notes = sections.find((section) => section.name === 'Notes')?.items ?? [];
+      const cache = notes.filter((item) => item.text.startsWith('The cache key'));
+      expect(cache).toHaveLength(1);
+      expect(cache[0]).toMatchObject({ source: { from: 2, to: 14 }, salience: 5 });
+      expect(sections.some((section) => section.name === 'Open')).toBe(false);
+    });
+
+    it('drops the lowest-salience notes first when over the target, keeping the others', () => {
+      const full = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: 300 });
+      expect(full.summary).toContain('weather');
+      const fullTokens = countTokens(full.summary);
+      const weatherTokens = countTokens('- Some chatter about the weather and lunch plans today.\n');
+      const tight = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: fullTokens - Math.ceil(weatherTokens / 2) });
+      expect(tight.summary).toContain('The cache key includes the tenant id.');
+      expect(tight.summary).not.toContain('weather');
+    });
+
+    it('merges a custom summarizer\'s plain text line by line as notes', () => {
+      const plain = summaryWith('s1', [{ name: 'Text', items: [{ text: '## Progress\n- Moved auth to `AuthService`.\n- Moved auth to `AuthService`.', source: { from: 1, to: 9 } }] }], 1, 9);
+      const result = run({ mode: 'consolidate', summaries: [plain, newer], targetTokens: 300 });
+      const notes = result.sections?.find((section) => section.name === 'Notes')?.items ?? [];
+      expect(notes.filter((item) => item.text === 'Moved auth to `AuthService`.')).toHaveLength(1);
+      expect(notes.find((item) => item.text === '## Progress')?.source).toEqual({ from: 1, to: 9 });
+    });
+
+    it('reads a summary committed before summaries were structured from its text', () => {
+      const legacy: Summary = { id: 's1', source: { from: 1, to: 5 }, text: 'Files: src/a.ts (2 edits)\nNotes: The logger drops the request id.', tokens: 10, level: 1 };
+      expect(sectionsOf(legacy)).toEqual([
+        { name: 'Files', items: [{ text: 'src/a.ts (2 edits)', path: 'src/a.ts', edits: 2, source: { from: 1, to: 5 } }] },
+        { name: 'Notes', items: [{ text: 'The logger drops the request id.', source: { from: 1, to: 5 } }] },
+      ]);
+      const result = run({ mode: 'consolidate', summaries: [legacy, newer], targetTokens: 300 });
+      expect(result.summary).toContain('src/a.ts (5 edits)');
+    });
+  });
+
+  describe('ContextManager', () => {
+    function fill(manager: ContextManager, turns: number): void {
+      for (let turn = 0; turn < turns; turn += 1) {
+        manager.addMessage({ role: 'user', content: `Step ${turn}: please look at src/module${turn}.ts and fix the parser.` });
+        manager.addMessage({ role: 'assistant', content: `${prose(60, turn)} Done, all tests pass.` });
+      }
+    }
+
+    it('keeps a summarizer that returns only text working, as one Text section', async () => {
+      const plain: Summarizer = { name: 'plain', summarize: () => ({ summary: 'The team worked on the parser.' }) };
+      const manager = createSmallManager({ summarizer: plain });
+      fill(manager, 12);
+      await manager.settle();
+      const summaries = manager.state().summaries;
+      expect(summaries.length).toBeGreaterThan(0);
+      const first = summaries[0];
+      expect(first?.sections?.[0]?.name).toBe('Text');
+      expect(first?.sections?.[0]?.items).toEqual([{ text: first?.text, source: first?.source }]);
+      expect(manager.build().system).toContain('The team worked on the parser.');
+    });
+
+    it('stores extractive sections whose rendering is the summary text', async () => {
+      const manager = createSmallManager();
+      fill(manager, 12);
+      await manager.settle();
+      const summaries = manager.state().summaries;
+      expect(summaries.length).toBeGreaterThan(0);
+      for (const summary of summaries) expect(renderSections(summary.sections ?? [])).toBe(summary.text);
+    });
+
+    it('loads a snapshot written before summaries had sections, to the same window', async () => {
+      const storage = createMemoryStorage();
+      const manager = createSmallManager({ storage, sessionId: 'old' });
+      fill(manager, 12);
+      await manager.settle();
+      await manager.save();
+      const saved = await storage.loadSnapshot('old');
+      expect(saved).not.toBeNull();
+      // An old snapshot: the same shape without `sections` anywhere.
+      const old = JSON.parse(JSON.stringify(saved, (key, value: unknown) => (key === 'sections' ? undefined : value))) as SessionSnapshot;
+      expect(JSON.stringify(old)).not.toContain('"sections"');
+      const oldStorage = createMemoryStorage();
+      await oldStorage.saveSnapshot('old', old, { expectedVersion: undefined });
+      const options = { budget: 3_000, budgets: { facts: 400, pins: 200, summaries: 250, scratchpad: 1_200, working: 600 }, maxEntryTokens: 200 };
+      const loaded = await ContextManager.load({ storage: oldStorage, sessionId: 'old', ...options });
+      expect(loaded.build().system).toBe(manager.build().system);
+      expect(loaded.state().summaries.every((summary) => summary.sections === undefined)).toBe(true);
+      // Graduation and consolidation keep working on the old summaries.
+      fill(loaded, 12);
+      await loaded.settle();
+      expect(loaded.state().summaries.some((summary) => summary.sections !== undefined)).toBe(true);
+    });
+  });
+});
