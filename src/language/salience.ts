@@ -55,7 +55,7 @@ export function scoreSalience(
   // "Can you make the export stream rows?" is a request, which may well carry a requirement.
   const isRequest = REQUEST.test(text);
   if (isQuestion && !isRequest) penalty += 3;
-  if (matcher.test('intention', prose)) penalty += 3;
+  if (matcher.test('intention', prose) || (role !== 'user' && ASSISTANT_NEXT_STEP.test(prose))) penalty += 3;
   if (matcher.test('deadEnd', prose)) penalty += 3;
   if (matcher.test('transient', prose) && !isMarked) penalty += 2;
   if (matcher.test('taskStatus', prose)) penalty += isRequest ? 0.5 : 1.5;
@@ -147,7 +147,10 @@ const TAG_QUESTION = /(?:,\s*|\b)(?:right|correct|ok|okay|yes|yeah|agreed|fine)\
 const NARRATION = /(?:^|\s)I(?:['’]ve| have| just)?\s+(?:\w+ed|made|wrote|ran|put|took|kept|left|did|found|saw|read|set)\b/u;
 const TABLE_ROW = /^\|.*\|$|^\|?\s*:?-{3,}/u;
 const SHELL_PROMPT = /^(?:\(\S+\)\s*)?\S+@\S+:\S*[$#]|^[$#>]\s|^>>>\s|^PS [A-Z]:\\/u;
-const EMPHASIS = /\*\*(?:[^*\s]+\s+){2,}[^*\s]+\*\*/u;
+// A bold span of three or more words with a lowercase word in it: a claim, not a Title Case heading.
+const EMPHASIS = /\*\*(?=[^*]*\s\p{Ll}{2,})(?:[^*\s]+\s+){2,}[^*\s]+\*\*/u;
+// An assistant's "let's" followed by anything but a choice announces its next step.
+const ASSISTANT_NEXT_STEP = /(?:^|[\s,;:])let['’]s\s+(?!use\b|go with\b|adopt\b|keep\b|stick\b|standardi[sz]e\b|switch\b|store\b|put\b|name\b|stay\b|avoid\b|never\b|always\b|not\b|pick\b|choose\b)\p{L}/iu;
 const LOG_LINE = /^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}|^\[?\d{2}:\d{2}:\d{2}[\].,\s]|^(?:DEBUG|INFO|WARN(?:ING)?|ERROR|TRACE)\b/u;
 // A report that leads with what was done ("Added …", "Improved …") narrates finished work.
 const PAST_LEAD = /^(?:\*\*)?[A-Z][a-z]+ed\b/u;

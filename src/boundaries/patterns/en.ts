@@ -560,7 +560,7 @@ export const englishPatterns: PatternPack = {
     /(?:^|\b)(?:let me|let['’]s|i['’]ll|i will|i['’]m going to|i am going to|i['’]m gonna|going to|i need to|i want to|next i['’]ll|first i['’]ll|now i['’]ll)\s+(?:now\s+|first\s+|quickly\s+|also\s+|just\s+|then\s+|go\s+(?:and\s+)?)?(?:read|re-?read|check|re-?check|double-check|look|open|re-?open|run|re-?run|inspect|search|grep|investigate|try|debug|see|verify|test|take|examine|dig|explore|trace|review|reproduce|find|figure|scan|peek|confirm|skim|print|log|start|begin|pull|fetch|load|compare|go through|walk through|think)\b/iu,
     /^(?:checking|reading|looking|opening|running|inspecting|searching|investigating|trying|debugging|verifying|testing|examining|reviewing|reproducing|scanning|confirming)\b/iu,
     // Announcing one's next piece of work: "I'll help with …", "Let me create …".
-    /(?:^|\b)(?:let me|i['’]ll|i will|i['’]m going to|now i['’]ll|next i['’]ll)\s+(?:now\s+|first\s+|also\s+|then\s+)?(?:help|create|add|update|implement|write|modify|fix|focus|provide|proceed|make|build|set up|prepare|continue|explain|summarize|outline|start)\b/iu,
+    /(?:^|\b)(?:let me|i['’]ll|i will|i['’]m going to|now i['’]ll|next i['’]ll)\s+(?:now\s+|first\s+|also\s+|then\s+)?(?:help|create|add|update|implement|write|modify|fix|focus|provide|proceed|make|build|set up|prepare|continue|explain|summarize|outline|start|need)\b/iu,
     /^(?:plan|next step|step \d+)\s*:/iu,
   ],
   filler: [
