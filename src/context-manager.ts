@@ -377,7 +377,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   openFile(input: OpenFileInput): OpenFile {
     const parsed = parse(openFileSchema, input, 'openFile', 'openFile({ path: "src/auth.py", content })');
     const scope = this.#redaction();
-    const content = scope.text(parsed.content, 'content');
+    const content = this.#redactFileContent(scope, parsed.path, parsed.content);
     this.#record({
       type: 'file-open',
       path: parsed.path,
@@ -397,7 +397,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   updateFile(input: UpdateFileInput): OpenFile {
     const parsed = parse(updateFileSchema, input, 'updateFile', 'updateFile({ path, content, reason })');
     const scope = this.#redaction();
-    const content = scope.text(parsed.content, 'content');
+    const content = this.#redactFileContent(scope, parsed.path, parsed.content);
     const reason = parsed.reason === undefined ? undefined : scope.text(parsed.reason, 'reason');
     this.#record({
       type: 'file-update',
@@ -452,7 +452,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   isStale(input: { path: string; content: string }): boolean {
     const parsed = parse(staleSchema, input, 'isStale', 'isStale({ path, content })');
     // The scratchpad holds redacted content: compare like with like (nothing is recorded here).
-    const stale = this.#view.scratchpad.isStale({ path: parsed.path, content: this.#redaction().text(parsed.content, 'content') });
+    const stale = this.#view.scratchpad.isStale({ path: parsed.path, content: this.#redactFileContent(this.#redaction(), parsed.path, parsed.content) });
     if (stale === undefined) {
       throw new InvalidArgumentError({
         parameter: 'path',
@@ -973,6 +973,13 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   // changes only if the event is committed.
   #redaction(): RedactionScope {
     return createRedactionScope({ config: this.#options.redact, ledger: this.#view.secrets });
+  }
+
+  // An open file's held content is already redacted: only the lines that changed (and their
+  // surroundings) need a scan, so an edit of a large file costs what the edit costs.
+  #redactFileContent(scope: RedactionScope, path: string, content: string): string {
+    const previous = this.#view.scratchpad.get(path)?.content;
+    return previous === undefined ? scope.text(content, 'content') : scope.update({ previous, next: content, field: 'content' });
   }
 
   #reportRedaction(method: SecretRedactEvent['method'], scope: RedactionScope): void {
