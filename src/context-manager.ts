@@ -222,6 +222,8 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
   /** Background retries made in the current round of failed appends. */
   #retryAttempt = 0;
+  /** Appends that timed out so far (see `storageTimeoutMs`). */
+  #appendTimeouts = 0;
 
   /**
    * Creates a manager. Does no I/O and starts no timers.
@@ -1303,7 +1305,10 @@ export class ContextManager extends EventEmitter<ContextEvents> {
 
   async #flushStorage(): Promise<void> {
     if (this.#options.storage === undefined) return;
-    this.#storageQueue = this.#storageQueue.then(() => this.#appendUnsaved());
+    // An append that timed out while this flush waited for it already cost the caller the whole
+    // timeout: report it rather than wait as long again (the backoff retries it).
+    const timeouts = this.#appendTimeouts;
+    this.#storageQueue = this.#storageQueue.then(() => (this.#appendTimeouts === timeouts ? this.#appendUnsaved() : undefined));
     await this.#storageQueue;
   }
 
@@ -1313,7 +1318,11 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     // A copy: events recorded while a slow append is in flight must stay unsaved until appended.
     const batch = [...this.#unsaved];
     try {
-      await storage.append(this.#options.sessionId, batch);
+      const outcome = await withTimeout({ work: () => storage.append(this.#options.sessionId, batch), timeoutMs: this.#options.storageTimeoutMs });
+      if (outcome === 'timeout') {
+        this.#appendTimeouts += 1;
+        throw new Error(`the append of ${batch.length} event(s) did not settle within ${this.#options.storageTimeoutMs} ms (storageTimeoutMs)`);
+      }
       this.#unsaved = this.#unsaved.slice(batch.length);
       if (this.#options.autoSave !== false) this.#journalBytes += JSON.stringify(batch).length;
       this.#lastAppendError = undefined;
@@ -1468,6 +1477,7 @@ function resolveOptions(options: ContextManagerOptions): ResolvedOptions {
             delayMs: parsed.storageRetry?.delayMs ?? DEFAULTS.storageRetry.delayMs,
             maxDelayMs: parsed.storageRetry?.maxDelayMs ?? DEFAULTS.storageRetry.maxDelayMs,
           },
+    storageTimeoutMs: parsed.storageTimeoutMs ?? DEFAULTS.storageTimeoutMs,
     sessionId: parsed.sessionId ?? DEFAULTS.sessionId,
     clock: parsed.clock,
     redact: parsed.redact === false ? false : resolveRedaction(parsed.redact ?? {}),
@@ -1525,6 +1535,24 @@ function validateSnapshot(snapshot: SessionSnapshot, sessionId: string, storage:
     });
   }
   return state.data as unknown as SessionViewData;
+}
+
+// Settles as `work()` does, or with `'timeout'` once `timeoutMs` passed. A late result of the work
+// is ignored (and a late rejection swallowed): the caller has moved on. The timer is unref'd so
+// that it never keeps a process alive.
+async function withTimeout(options: { work: () => void | PromiseLike<void>; timeoutMs: number }): Promise<'done' | 'timeout'> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const work = Promise.resolve().then(options.work);
+  const expiry = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), options.timeoutMs);
+    (timer as { unref?: () => unknown }).unref?.();
+  });
+  try {
+    return await Promise.race([work.then(() => 'done' as const), expiry]);
+  } finally {
+    clearTimeout(timer);
+    work.catch(() => undefined);
+  }
 }
 
 function storageError(storage: Storage, operation: string, error: unknown): StorageError {
