@@ -223,6 +223,8 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
   /** Background retries made in the current round of failed appends. */
   #retryAttempt = 0;
+  /** Appends that timed out so far (see `storageTimeoutMs`). */
+  #appendTimeouts = 0;
 
   /**
    * Creates a manager. Does no I/O and starts no timers.
@@ -378,7 +380,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   openFile(input: OpenFileInput): OpenFile {
     const parsed = parse(openFileSchema, input, 'openFile', 'openFile({ path: "src/auth.py", content })');
     const scope = this.#redaction();
-    const content = scope.text(parsed.content, 'content');
+    const content = this.#redactFileContent(scope, parsed.path, parsed.content);
     this.#record({
       type: 'file-open',
       path: parsed.path,
@@ -398,7 +400,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   updateFile(input: UpdateFileInput): OpenFile {
     const parsed = parse(updateFileSchema, input, 'updateFile', 'updateFile({ path, content, reason })');
     const scope = this.#redaction();
-    const content = scope.text(parsed.content, 'content');
+    const content = this.#redactFileContent(scope, parsed.path, parsed.content);
     const reason = parsed.reason === undefined ? undefined : scope.text(parsed.reason, 'reason');
     this.#record({
       type: 'file-update',
@@ -453,7 +455,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   isStale(input: { path: string; content: string }): boolean {
     const parsed = parse(staleSchema, input, 'isStale', 'isStale({ path, content })');
     // The scratchpad holds redacted content: compare like with like (nothing is recorded here).
-    const stale = this.#view.scratchpad.isStale({ path: parsed.path, content: this.#redaction().text(parsed.content, 'content') });
+    const stale = this.#view.scratchpad.isStale({ path: parsed.path, content: this.#redactFileContent(this.#redaction(), parsed.path, parsed.content) });
     if (stale === undefined) {
       throw new InvalidArgumentError({
         parameter: 'path',
@@ -976,6 +978,13 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     return createRedactionScope({ config: this.#options.redact, ledger: this.#view.secrets });
   }
 
+  // An open file's held content is already redacted: only the lines that changed (and their
+  // surroundings) need a scan, so an edit of a large file costs what the edit costs.
+  #redactFileContent(scope: RedactionScope, path: string, content: string): string {
+    const previous = this.#view.scratchpad.get(path)?.content;
+    return previous === undefined ? scope.text(content, 'content') : scope.update({ previous, next: content, field: 'content' });
+  }
+
   #reportRedaction(method: SecretRedactEvent['method'], scope: RedactionScope): void {
     const redactions = scope.redactions;
     if (redactions.length > 0) this.#emitSafely('secret-redact', { method, seq: this.#view.lastSeq, redactions });
@@ -1298,7 +1307,10 @@ export class ContextManager extends EventEmitter<ContextEvents> {
 
   async #flushStorage(): Promise<void> {
     if (this.#options.storage === undefined) return;
-    this.#storageQueue = this.#storageQueue.then(() => this.#appendUnsaved());
+    // An append that timed out while this flush waited for it already cost the caller the whole
+    // timeout: report it rather than wait as long again (the backoff retries it).
+    const timeouts = this.#appendTimeouts;
+    this.#storageQueue = this.#storageQueue.then(() => (this.#appendTimeouts === timeouts ? this.#appendUnsaved() : undefined));
     await this.#storageQueue;
   }
 
@@ -1308,7 +1320,11 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     // A copy: events recorded while a slow append is in flight must stay unsaved until appended.
     const batch = [...this.#unsaved];
     try {
-      await storage.append(this.#options.sessionId, batch);
+      const outcome = await withTimeout({ work: () => storage.append(this.#options.sessionId, batch), timeoutMs: this.#options.storageTimeoutMs });
+      if (outcome === 'timeout') {
+        this.#appendTimeouts += 1;
+        throw new Error(`the append of ${batch.length} event(s) did not settle within ${this.#options.storageTimeoutMs} ms (storageTimeoutMs)`);
+      }
       this.#unsaved = this.#unsaved.slice(batch.length);
       if (this.#options.autoSave !== false) this.#journalBytes += JSON.stringify(batch).length;
       this.#lastAppendError = undefined;
@@ -1463,6 +1479,7 @@ function resolveOptions(options: ContextManagerOptions): ResolvedOptions {
             delayMs: parsed.storageRetry?.delayMs ?? DEFAULTS.storageRetry.delayMs,
             maxDelayMs: parsed.storageRetry?.maxDelayMs ?? DEFAULTS.storageRetry.maxDelayMs,
           },
+    storageTimeoutMs: parsed.storageTimeoutMs ?? DEFAULTS.storageTimeoutMs,
     sessionId: parsed.sessionId ?? DEFAULTS.sessionId,
     clock: parsed.clock,
     redact: parsed.redact === false ? false : resolveRedaction(parsed.redact ?? {}),
@@ -1520,6 +1537,24 @@ function validateSnapshot(snapshot: SessionSnapshot, sessionId: string, storage:
     });
   }
   return state.data as unknown as SessionViewData;
+}
+
+// Settles as `work()` does, or with `'timeout'` once `timeoutMs` passed. A late result of the work
+// is ignored (and a late rejection swallowed): the caller has moved on. The timer is unref'd so
+// that it never keeps a process alive.
+async function withTimeout(options: { work: () => void | PromiseLike<void>; timeoutMs: number }): Promise<'done' | 'timeout'> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const work = Promise.resolve().then(options.work);
+  const expiry = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), options.timeoutMs);
+    (timer as { unref?: () => unknown }).unref?.();
+  });
+  try {
+    return await Promise.race([work.then(() => 'done' as const), expiry]);
+  } finally {
+    clearTimeout(timer);
+    work.catch(() => undefined);
+  }
 }
 
 function storageError(storage: Storage, operation: string, error: unknown): StorageError {

@@ -138,6 +138,12 @@ export interface ContextManagerOptions {
    * or `save()`. @default { retries: 5, delayMs: 250, maxDelayMs: 8_000 }
    */
   storageRetry?: StorageRetryOptions | false | undefined;
+  /**
+   * Milliseconds an append to `storage` may take before it counts as failed: it is then retried
+   * like any failed append (the events are sent again; storages skip events already stored), and
+   * `settle()` reports the events as not durable instead of waiting forever. @default 30_000
+   */
+  storageTimeoutMs?: number | undefined;
   /** Facts and pins carried over from earlier sessions of the project (see `projectMemory()`). */
   projectMemory?: ProjectMemory | undefined;
   /** Session id used with `storage`. @default 'default' */
@@ -178,6 +184,7 @@ export const DEFAULTS: {
   readonly maxDiffBytes: number;
   readonly pathCase: 'sensitive' | 'insensitive';
   readonly storageRetry: { readonly retries: number; readonly delayMs: number; readonly maxDelayMs: number };
+  readonly storageTimeoutMs: number;
   readonly sessionId: string;
   readonly redact: { readonly entropy: number };
 } = {
@@ -194,6 +201,7 @@ export const DEFAULTS: {
   maxDiffBytes: 2_097_152,
   pathCase: 'sensitive',
   storageRetry: { retries: 5, delayMs: 250, maxDelayMs: 8_000 },
+  storageTimeoutMs: 30_000,
   sessionId: 'default',
   redact: { entropy: DEFAULT_ENTROPY_THRESHOLD },
 };
@@ -250,6 +258,7 @@ export interface ResolvedOptions {
   readonly projectMemory: ProjectMemory | undefined;
   readonly storage: Storage | undefined;
   readonly storageRetry: { readonly retries: number; readonly delayMs: number; readonly maxDelayMs: number } | false;
+  readonly storageTimeoutMs: number;
   readonly sessionId: string;
   readonly clock: (() => string) | undefined;
   readonly redact: ResolvedRedaction | false;
@@ -351,6 +360,7 @@ export const contextManagerOptionsSchema: z.ZodType<unknown> = z.strictObject({
       }),
     ])
     .optional(),
+  storageTimeoutMs: z.number().int().positive().optional(),
   projectMemory: z
     .custom<ProjectMemory>(
       (value) =>

@@ -3,6 +3,7 @@ import type { JsonValue } from '../types.js';
 import { parse } from '../validation.js';
 import type { Detector, SecretFinding } from './detectors.js';
 import { builtInDetectors, isCredential, patternDetector } from './detectors.js';
+import { rescanRegions } from './rescan-regions.js';
 import type { SecretLedger, SecretRecord } from './secret-ledger.js';
 import { secretDigest, secretPlaceholder } from './secret-ledger.js';
 
@@ -151,6 +152,12 @@ export function resolveRedaction(options: RedactionOptions): ResolvedRedaction {
 export interface RedactionScope {
   /** Redacts `value`; `field` says where it came from, for the `secret-redact` event. */
   text(value: string, field: string): string;
+  /**
+   * Redacts `next`, the new content of a file whose content was `previous` (already redacted),
+   * scanning only the changed lines and their surroundings (see `rescanRegions`): the result
+   * equals `text(next, field)`, at a cost that follows the size of the change.
+   */
+  update(options: { previous: string; next: string; field: string; lookaheadLines?: number | undefined }): string;
   /** Redacts every string inside a JSON value, and whole string values under secret-named keys. */
   json(value: JsonValue, field: string): JsonValue;
   /** Ledger records of the secrets first seen in this scope. */
@@ -214,8 +221,21 @@ export function createRedactionScope(options: { config: ResolvedRedaction | fals
     return value;
   };
 
+  const update = (options: { previous: string; next: string; field: string; lookaheadLines?: number | undefined }): string => {
+    const { next, field } = options;
+    if (config === false) return next;
+    let result = '';
+    let position = 0;
+    for (const region of rescanRegions(options)) {
+      result += next.slice(position, region.start) + redact(next.slice(region.start, region.end), field, false);
+      position = region.end;
+    }
+    return position === 0 ? next : result + next.slice(position);
+  };
+
   return {
     text: (value, field) => redact(value, field, false),
+    update,
     json: (value, field) => (config === false ? value : walk(value, field)),
     get records() {
       return records;

@@ -217,4 +217,82 @@ describe('ContextManager durability', () => {
       expect(vi.getTimerCount()).toBe(0);
     });
   });
+
+  describe('storageTimeoutMs', () => {
+    /** A memory storage whose `append` never settles while `isHanging()` says so. */
+    function hangingStorage(isHanging: () => boolean): Storage & { readonly attempts: () => number; readonly stored: () => Promise<number[]> } {
+      const memory = createMemoryStorage();
+      let attempts = 0;
+      return {
+        ...memory,
+        name: 'hanging',
+        append: (sessionId: string, events: readonly SessionEvent[]) => {
+          attempts += 1;
+          return isHanging() ? new Promise<void>(() => undefined) : memory.append(sessionId, events);
+        },
+        attempts: () => attempts,
+        stored: async () => (await memory.read('default', { afterSeq: 0 })).map((event) => event.seq),
+      };
+    }
+
+    it('counts an append that never settles as failed after the timeout, so settle() tells instead of waiting forever', async () => {
+      vi.useFakeTimers();
+      const storage = hangingStorage(() => true);
+      const errors: StorageErrorEvent[] = [];
+      const manager = new ContextManager({ storage, autoSave: false, storageRetry: false, storageTimeoutMs: 5_000 });
+      manager.on('storage-error', (event) => errors.push(event));
+      manager.addMessage({ role: 'user', content: 'one' });
+      let result: Awaited<ReturnType<ContextManager['settle']>> | undefined;
+      const settled = manager.settle().then((value) => {
+        result = value;
+      });
+      await vi.advanceTimersByTimeAsync(4_999);
+      expect(result).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      await settled;
+      expect(result).toMatchObject({ isDurable: false, pendingEvents: 1 });
+      expect(StorageError.isInstance(result?.error)).toBe(true);
+      expect(result?.error?.message).toContain('storageTimeoutMs');
+      expect(errors.length).toBeGreaterThan(0);
+      expect(errors.every((event) => event.operation === 'append' && event.pendingEvents === 1)).toBe(true);
+      expect(manager.state().entries).toHaveLength(1);
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
+    it('waits 30 seconds by default', async () => {
+      vi.useFakeTimers();
+      const manager = new ContextManager({ storage: hangingStorage(() => true), autoSave: false, storageRetry: false });
+      manager.addMessage({ role: 'user', content: 'one' });
+      let isSettled = false;
+      const settled = manager.settle().then(() => {
+        isSettled = true;
+      });
+      await vi.advanceTimersByTimeAsync(29_999);
+      expect(isSettled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await settled;
+      expect(isSettled).toBe(true);
+    });
+
+    it('retries a timed-out append with the usual backoff and stores each event once when storage recovers', async () => {
+      vi.useFakeTimers();
+      let isHanging = true;
+      const storage = hangingStorage(() => isHanging);
+      const manager = new ContextManager({ storage, autoSave: false, storageTimeoutMs: 1_000, storageRetry: { retries: 5, delayMs: 100, maxDelayMs: 100 } });
+      manager.addMessage({ role: 'user', content: 'one' });
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(storage.attempts()).toBe(1);
+      isHanging = false;
+      await vi.advanceTimersByTimeAsync(100);
+      expect(storage.attempts()).toBe(2);
+      manager.addMessage({ role: 'assistant', content: 'two' });
+      expect(await manager.settle()).toEqual({ isDurable: true, pendingEvents: 0, error: undefined });
+      expect(await storage.stored()).toEqual([1, 2]);
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
+    it('rejects a timeout that is not a positive integer, naming the option', () => {
+      expect(() => new ContextManager({ storageTimeoutMs: 0 })).toThrow(/storageTimeoutMs/);
+    });
+  });
 });
