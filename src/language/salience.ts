@@ -68,9 +68,10 @@ export function scoreSalience(
   // in a colon introduces what follows rather than stating something.
   const isOutput =
     TABLE_ROW.test(text) || text.includes('\t') || SHELL_PROMPT.test(text) || LOG_LINE.test(text) ||
-    matcher.test('traceContinuation', text) || looksLikeCode(text);
+    matcher.test('traceContinuation', text) || looksLikeCode(said);
   if (isOutput) penalty += 3;
   if (/:\**\s*$/u.test(text)) penalty += 2;
+  if (isHeading(text)) penalty += 3;
   if (role !== 'user' && PAST_LEAD.test(text) && !isFix) penalty += 1;
   if (words < 3) penalty += 2;
 
@@ -127,10 +128,20 @@ export function countSpecifics(text: string, options: { role: SalienceRole }): n
 
 // --- Internal helpers ---
 
+/** A heading or list label: a few words, no closing punctuation, mostly capitalised or numbered. */
+function isHeading(text: string): boolean {
+  const plain = text.replace(/\*\*/gu, '').trim();
+  if (/[.!?]$/u.test(plain)) return false;
+  const words = plain.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
+  if (words.length === 0 || words.length > 10) return false;
+  const capitalised = words.filter((word) => /^\p{Lu}/u.test(word)).length;
+  return capitalised / words.length > 0.5 || /^(?:\d+[.)]\s|[①-⑳])/u.test(plain);
+}
+
 /** Source code and markup read as statements by accident: assignments, calls, comments, tags. */
 function looksLikeCode(text: string): boolean {
   const withoutSpans = text.replace(CODE_SPAN, ' ');
-  if (/^(?:\/\/|#(?!\s*\d)|\/\*|<\/?[a-z]|import\s|from\s\S+\simport\s|def\s|class\s\w+[:({]|const\s\w+\s=|let\s\w+\s=|var\s|return\s)/iu.test(withoutSpans)) return true;
+  if (/^(?:\/\/|#(?!\s*\d)|\/\*|<\/?[a-z]|import\s|from\s\S+\simport\s|def\s|class\s\w+[:({]|const\s\w+\s=|let\s\w+\s=|var\s|return\s|\$\w+\s*=|(?:if|for|while|switch|catch)\s?\(|[\w.]+\([^)]*\);?$|""")/u.test(withoutSpans)) return true;
   // A call with keyword arguments or an assignment to a call, or a line left open for more.
   if (/[\w.]\((?:[^)]*[=,])?/u.test(withoutSpans) && /\w\s?=\s?\S/u.test(withoutSpans)) return true;
   if (/[,({[]\s*$/u.test(withoutSpans)) return true;
