@@ -308,10 +308,10 @@ function analyze(sentence: string, options: { role: SentenceRole; matcher: Patte
     cause === undefined ? text : text.replace(cause.text, ' '),
   );
   const hasFix = matcher.test('errorResolution', prose);
-  const identifierCount = extractIdentifiers(text).length;
   const base = { text, isUpdate, isQuestion, isDeadEnd, isTaskRequest, isCompletion, isIntention };
 
   const salience = scoreSalience(text, { role, matcher, original });
+  const identifierCount = salience.identifiers;
   const hasSubstance = salience.specifics > 0 || topicWords(prose).length >= 2;
   if (!isDeadEnd && !isQuestion && hasSubstance && ((hasFix && (hasCause || hasSymptom)) || (hasCause && hasSymptom))) {
     return { ...base, retention: 'error-resolution', isDiagnosis: false, salience: salience.score };

@@ -11,6 +11,8 @@ export interface Salience {
   readonly score: number;
   /** Identifiers, values and names it carries (paths, `code`, `5s`, `Fastify`, `svc5`…). */
   readonly specifics: number;
+  /** How many identifiers `extractIdentifiers()` finds in it (counted once, here). */
+  readonly identifiers: number;
   /** Whether the sentence is a durable statement worth keeping as a fact. */
   readonly isDurable: boolean;
   /** The fact category its cues point to, when it is durable. */
@@ -44,7 +46,8 @@ export function scoreSalience(
   // Cue words inside `code spans` say nothing about the sentence. Cues count on the sentence as
   // said: a leading "ok" is filler in English but part of the Vietnamese "ok làm vậy".
   const prose = (options.original ?? text).replace(CODE_SPAN, '`…`');
-  const specifics = countSpecifics(text, { role });
+  const identifiers = extractIdentifiers(text);
+  const specifics = specificsOf(text, { role, identifiers });
   const cues = CUE_WEIGHTS.map(({ group, weight }) => ({ group, value: Math.min(2, matcher.count(group, prose)) * weight }));
   const markerBonus = isMarked && !cues.some((cue) => cue.group === 'factMarker' && cue.value > 0) ? MARKER_WEIGHT : 0;
   const cueTotal = cues.reduce((sum, cue) => sum + cue.value, 0) + markerBonus;
@@ -86,6 +89,7 @@ export function scoreSalience(
   return {
     score: Math.max(0, score),
     specifics,
+    identifiers: identifiers.length,
     isDurable,
     category: isDurable ? categoryOf(cues) : undefined,
   };
@@ -99,7 +103,13 @@ export function scoreSalience(
  * assistants mention them in every remark about the code, durable or not.
  */
 export function countSpecifics(text: string, options: { role: SalienceRole }): number {
-  const identifiers = extractIdentifiers(text);
+  return specificsOf(text, { role: options.role, identifiers: extractIdentifiers(text) });
+}
+
+// --- Internal helpers ---
+
+function specificsOf(text: string, options: { role: SalienceRole; identifiers: readonly string[] }): number {
+  const { identifiers } = options;
   const covered = identifiers.join(' ');
   let values = 0;
   let references = 0;
@@ -126,7 +136,6 @@ export function countSpecifics(text: string, options: { role: SalienceRole }): n
   return values + references * (options.role === 'user' ? 0.75 : CODE_REFERENCE_WEIGHT);
 }
 
-// --- Internal helpers ---
 
 /** A heading or list label: a few words, no closing punctuation, mostly capitalised or numbered. */
 function isHeading(text: string): boolean {
