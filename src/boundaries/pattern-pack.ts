@@ -65,10 +65,38 @@ export interface PatternPack {
   readonly filler: readonly Pattern[];
   /** First line of an entry that continues an error trace: `    at `, `File "`, `Caused by`. */
   readonly traceContinuation: readonly Pattern[];
+  /**
+   * Function words, and verbs or adverbs that frame a statement rather than name its topic
+   * ("the", "should", "instead"): left out when two statements are compared by topic.
+   */
+  readonly stopword: readonly string[];
+  /** Number words, which state values rather than topics: "three", "twice". */
+  readonly numberWord: readonly string[];
+  /** Unit abbreviations written as separate words, which state values: "ms", "mb". */
+  readonly unitWord: readonly string[];
+  /** Prepositions whose object names what a statement is about ("for svc5", "in the billing API"). */
+  readonly qualifier: readonly string[];
+  /** Words skipped between a qualifying preposition and its object: "the", "each". */
+  readonly determiner: readonly string[];
+  /** Abbreviations whose final period does not end a sentence: "e.g", "etc". */
+  readonly abbreviation: readonly string[];
 }
 
-/** The name of one group of a {@link PatternPack}. */
-export type PatternGroup = keyof PatternPack;
+/** The name of one word list of a {@link PatternPack}: plain words compared as lower-case text. */
+export type WordListGroup = 'stopword' | 'numberWord' | 'unitWord' | 'qualifier' | 'determiner' | 'abbreviation';
+
+/** The name of one pattern group of a {@link PatternPack}. */
+export type PatternGroup = Exclude<keyof PatternPack, WordListGroup>;
+
+/** Every word list of a {@link PatternPack}. */
+export const WORD_LIST_GROUPS: readonly WordListGroup[] = [
+  'stopword',
+  'numberWord',
+  'unitWord',
+  'qualifier',
+  'determiner',
+  'abbreviation',
+];
 
 /** Every group of a {@link PatternPack}, in declaration order. */
 export const PATTERN_GROUPS: readonly PatternGroup[] = [
@@ -126,6 +154,12 @@ export const EMPTY_PATTERN_PACK: PatternPack = {
   intention: [],
   filler: [],
   traceContinuation: [],
+  stopword: [],
+  numberWord: [],
+  unitWord: [],
+  qualifier: [],
+  determiner: [],
+  abbreviation: [],
 };
 
 const patternSchema = z.union([z.string().min(1), z.instanceof(RegExp)]);
@@ -140,8 +174,12 @@ export const patternOptionsSchema: z.ZodType<{ patterns?: PatternPack | undefine
         PATTERN_GROUPS.every((group) => {
           const list = (value as Record<string, unknown>)[group];
           return Array.isArray(list) && list.every((item) => patternSchema.safeParse(item).success);
+        }) &&
+        WORD_LIST_GROUPS.every((group) => {
+          const list = (value as Record<string, unknown>)[group];
+          return list === undefined || (Array.isArray(list) && list.every((item) => typeof item === 'string'));
         }),
-      'expected a PatternPack: every group an array of phrases or RegExps (build one with mergePatternPacks(defaultPatterns, { … }))',
+      'expected a PatternPack: every pattern group an array of phrases or RegExps and every word list an array of words (build one with mergePatternPacks(defaultPatterns, { … }))',
     )
     .optional(),
 });
@@ -160,7 +198,9 @@ export const patternOptionsSchema: z.ZodType<{ patterns?: PatternPack | undefine
  */
 export function mergePatternPacks(...packs: readonly Partial<PatternPack>[]): PatternPack {
   const merged = {} as Record<PatternGroup, Pattern[]>;
+  const words = {} as Record<WordListGroup, string[]>;
   for (const group of PATTERN_GROUPS) merged[group] = [];
+  for (const group of WORD_LIST_GROUPS) words[group] = [];
   const seen = new Set<string>();
   for (const pack of packs) {
     for (const group of PATTERN_GROUPS) {
@@ -171,8 +211,36 @@ export function mergePatternPacks(...packs: readonly Partial<PatternPack>[]): Pa
         merged[group].push(pattern);
       }
     }
+    for (const group of WORD_LIST_GROUPS) {
+      for (const word of pack[group] ?? []) {
+        const normalized = word.trim().toLowerCase();
+        const identity = `${group}\u0000${normalized}`;
+        if (normalized.length === 0 || seen.has(identity)) continue;
+        seen.add(identity);
+        words[group].push(normalized);
+      }
+    }
   }
-  return merged;
+  return { ...merged, ...words };
+}
+
+/** The word lists of a {@link PatternPack} as lower-case sets. */
+export type WordSets = { readonly [Group in WordListGroup]: ReadonlySet<string> };
+
+/**
+ * Returns the word lists of a pack as sets, built once per pack object. A pack built before the
+ * word lists existed (a hand-written literal) counts as having empty lists.
+ */
+export function wordSetsFor(pack: PatternPack): WordSets {
+  const cached = wordSetCache.get(pack);
+  if (cached !== undefined) return cached;
+  const sets = {} as Record<WordListGroup, ReadonlySet<string>>;
+  for (const group of WORD_LIST_GROUPS) {
+    const list: readonly string[] | undefined = pack[group];
+    sets[group] = new Set((list ?? []).map((word) => word.trim().toLowerCase()));
+  }
+  wordSetCache.set(pack, sets);
+  return sets;
 }
 
 /** A match of a pattern group in a text. */
@@ -253,6 +321,7 @@ export function phraseToRegexSource(phrase: string): string {
 // A WeakMap keyed by pack objects: a memo, not configuration. It holds no state that changes a
 // result, and lets packs be garbage-collected.
 const matcherCache = new WeakMap<PatternPack, PatternMatcher>();
+const wordSetCache = new WeakMap<PatternPack, WordSets>();
 // Compiled groups by content, so that packs merged again with the same phrases (a manager per
 // session, say) reuse the regexes instead of compiling them again. Non-global regexes carry no
 // state between calls, so sharing them is safe; the bound keeps the memo small.

@@ -1,4 +1,5 @@
-import { matcherFor, type PatternMatcher, type PatternPack } from '../boundaries/pattern-pack.js';
+import { matcherFor, wordSetsFor, type PatternMatcher, type PatternPack, type WordSets } from '../boundaries/pattern-pack.js';
+import { defaultPatterns } from '../boundaries/patterns/default.js';
 import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
 import { scoreSalience } from '../language/salience.js';
@@ -47,7 +48,8 @@ export interface SentenceAnalysis {
  * ("e.g.", "i.e.", "vs."). Paths, versions and decimals stay intact because their dots are not
  * followed by whitespace. Fenced code blocks are left out: they are code, not sentences.
  */
-export function splitSentences(text: string): string[] {
+export function splitSentences(text: string, options: WordListOptions = {}): string[] {
+  const words = wordsOf(options);
   const sentences: string[] = [];
   let isInFence = false;
   for (const rawLine of text.split(/\r?\n/u)) {
@@ -58,7 +60,7 @@ export function splitSentences(text: string): string[] {
     if (isInFence) continue;
     const line = rawLine.replace(LINE_MARKER, '').trim();
     if (line.length === 0) continue;
-    for (const sentence of splitLine(line)) {
+    for (const sentence of splitLine(line, words)) {
       if (/[\p{L}\p{N}]/u.test(sentence)) sentences.push(sentence);
     }
   }
@@ -100,7 +102,7 @@ export function classifyEntry(entry: Entry, patterns: PatternPack): RetentionCla
   if (entry.kind !== 'user' && entry.kind !== 'assistant' && entry.kind !== 'note') return 'routine';
   const matcher = matcherFor(patterns);
   let best: RetentionClass | undefined;
-  for (const sentence of splitSentences(entry.text)) {
+  for (const sentence of splitSentences(entry.text, { patterns })) {
     const retention = analyze(sentence, { role: entry.role, matcher }).retention;
     if (best === undefined || RETENTION_RANK[retention] < RETENTION_RANK[best]) best = retention;
   }
@@ -152,7 +154,8 @@ export function retentionClassFor(category: FactCategory): RetentionClass | unde
  * statements about the same thing with different values share their topic words:
  * "every DB call gets a 5s timeout and 3 retries" → `db`, `call`, `timeout`, `retry`.
  */
-export function topicWords(value: string): string[] {
+export function topicWords(value: string, options: WordListOptions = {}): string[] {
+  const { stopword, numberWord, unitWord } = wordsOf(options);
   const withoutValues = value
     .replace(/`[^`]*`/gu, ' ')
     .replace(/"[^"\n]*"/gu, ' ')
@@ -162,12 +165,12 @@ export function topicWords(value: string): string[] {
   const seen = new Set<string>();
   for (const match of withoutValues.matchAll(WORD)) {
     const token = match[0].replace(/['’]s$/u, '');
-    if (token.length < 2 || /^\p{N}/u.test(token) || STOPWORDS.has(token)) continue;
+    if (token.length < 2 || /^\p{N}/u.test(token) || stopword.has(token)) continue;
     // Tokens with digits are values ("SHLF-77", "v1.2"), except short metric names ("p95").
     if (/\p{N}/u.test(token) && !/^\p{L}{1,3}\p{N}{1,3}$/u.test(token)) continue;
-    if (NUMBER_WORDS.has(token) || UNIT_WORDS.has(token)) continue;
+    if (numberWord.has(token) || unitWord.has(token)) continue;
     const stem = stemWord(token);
-    if (STOPWORDS.has(stem) || seen.has(stem)) continue;
+    if (stopword.has(stem) || seen.has(stem)) continue;
     seen.add(stem);
     words.push(stem);
   }
@@ -182,9 +185,9 @@ export function topicWords(value: string): string[] {
  * distinctive (contains a digit, `_` or `.`, like `p95`). It is purely lexical: callers should
  * also require the same category, or update wording.
  */
-export function isSameTopic(a: string, b: string): boolean {
-  const left = new Set(topicWords(a));
-  const right = new Set(topicWords(b));
+export function isSameTopic(a: string, b: string, options: WordListOptions = {}): boolean {
+  const left = new Set(topicWords(a, options));
+  const right = new Set(topicWords(b, options));
   const smaller = Math.min(left.size, right.size);
   if (smaller === 0) return false;
   const shared = [...left].filter((word) => right.has(word));
@@ -200,15 +203,19 @@ export function isSameTopic(a: string, b: string): boolean {
  * "… in the billing API" vs "… in the search API"), and the newer statement must say that it replaces something
  * (`isUpdate`): otherwise two distinct facts that share words both stay.
  */
-export function isSameSubject(older: string, newer: string, options: { isUpdate: boolean }): boolean {
-  if (!isSameTopic(older, newer)) return false;
-  const left = new Set(topicWords(older));
-  const right = new Set(topicWords(newer));
+export function isSameSubject(
+  older: string,
+  newer: string,
+  options: { isUpdate: boolean } & WordListOptions,
+): boolean {
+  if (!isSameTopic(older, newer, options)) return false;
+  const left = new Set(topicWords(older, options));
+  const right = new Set(topicWords(newer, options));
   const onlyLeft = [...left].filter((word) => !right.has(word));
   const onlyRight = [...right].filter((word) => !left.has(word));
   // One restates the other, perhaps with more detail.
   if (onlyLeft.length === 0 || onlyRight.length === 0) return true;
-  if (hasDifferentQualifiers(older, newer)) return false;
+  if (hasDifferentQualifiers(older, newer, options)) return false;
   return options.isUpdate;
 }
 
@@ -216,10 +223,10 @@ export function isSameSubject(older: string, newer: string, options: { isUpdate:
  * Tells whether two statements name different things they are about: a topic word that only one
  * of them has follows a qualifying preposition ("for svc5" vs "for svc15").
  */
-export function hasDifferentQualifiers(a: string, b: string): boolean {
-  const left = new Set(topicWords(a));
-  const right = new Set(topicWords(b));
-  const qualifiers = new Set([...qualifierWords(a), ...qualifierWords(b)]);
+export function hasDifferentQualifiers(a: string, b: string, options: WordListOptions = {}): boolean {
+  const left = new Set(topicWords(a, options));
+  const right = new Set(topicWords(b, options));
+  const qualifiers = new Set([...qualifierWords(a, options), ...qualifierWords(b, options)]);
   for (const word of qualifiers) {
     if (left.has(word) !== right.has(word)) return true;
   }
@@ -231,8 +238,8 @@ export function hasDifferentQualifiers(a: string, b: string): boolean {
  * `"db-call-timeout-retry"`. Falls back to the category and a hash of the text when the statement
  * has no topic words.
  */
-export function factKeyFor(value: string, category: FactCategory): string {
-  const words = topicWords(value).slice(0, 4);
+export function factKeyFor(value: string, category: FactCategory, options: WordListOptions = {}): string {
+  const words = topicWords(value, options).slice(0, 4);
   if (words.length > 0) return words.join('-').replace(/[^\p{L}\p{N}_-]+/gu, '-');
   return `${category}-${fnv1a(value.trim().toLowerCase())}`;
 }
@@ -246,20 +253,49 @@ export function stripFillers(sentence: string, options: { patterns: PatternPack 
 
 // --- Internal helpers ---
 
-// The words that follow these prepositions name which thing a statement is about ("for svc5",
-// "in the billing API"), not the value it states. "on" is left out: it introduces values as often
-// ("runs on Postgres") as it qualifies.
-const QUALIFIER = /(?<![\p{L}\p{N}_])(?:for|of|in|at|per|about|under|inside|within)\s+(?:(?:the|a|an|our|each|every|all|any)\s+)?([\p{L}\p{N}_.-]+)/giu;
+/** Options of the word-list functions: the pack whose word lists apply (default: `defaultPatterns`). */
+export interface WordListOptions {
+  /** The pattern pack whose stopwords, number and unit words, qualifiers and abbreviations apply. */
+  readonly patterns?: PatternPack | undefined;
+}
 
-function qualifierWords(text: string): string[] {
+function wordsOf(options: WordListOptions): WordSets {
+  return wordSetsFor(options.patterns ?? defaultPatterns);
+}
+
+// The words that follow a pack's qualifying prepositions name which thing a statement is about
+// ("for svc5", "in the billing API"), not the value it states.
+function qualifierWords(text: string, options: WordListOptions): string[] {
+  const pack = options.patterns ?? defaultPatterns;
   const words: string[] = [];
-  for (const match of text.matchAll(QUALIFIER)) words.push(...topicWords(match[1] ?? ''));
+  const regex = qualifierRegexFor(pack);
+  if (regex === undefined) return words;
+  for (const match of text.matchAll(regex)) words.push(...topicWords(match[1] ?? '', options));
   return words;
+}
+
+const qualifierRegexes = new WeakMap<PatternPack, RegExp | undefined>();
+
+function qualifierRegexFor(pack: PatternPack): RegExp | undefined {
+  if (qualifierRegexes.has(pack)) return qualifierRegexes.get(pack);
+  const { qualifier, determiner } = wordSetsFor(pack);
+  const alternation = (words: ReadonlySet<string>): string =>
+    [...words].map((word) => word.replace(/[.*+?^${}()|[\]\\/]/gu, '\\$&')).join('|');
+  const regex =
+    qualifier.size === 0
+      ? undefined
+      : new RegExp(
+          `(?<![\\p{L}\\p{N}_])(?:${alternation(qualifier)})\\s+` +
+            (determiner.size === 0 ? '' : `(?:(?:${alternation(determiner)})\\s+)?`) +
+            '([\\p{L}\\p{N}_.-]+)',
+          'giu',
+        );
+  qualifierRegexes.set(pack, regex);
+  return regex;
 }
 
 const FENCE_LINE = /^\s{0,3}(?:```|~~~)/u;
 const LINE_MARKER = /^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+|>\s*)+/u;
-const ABBREVIATIONS = new Set(['e.g', 'i.e', 'etc', 'vs', 'cf', 'approx', 'mr', 'mrs', 'dr', 'no', 'fig', 'al', 'eg', 'ie']);
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
 const CODE_SPAN = /`[^`\n]*`/gu;
 const DISTINCTIVE = /[\p{N}_.]/u;
@@ -312,7 +348,7 @@ function analyze(sentence: string, options: { role: SentenceRole; matcher: Patte
 
   const salience = scoreSalience(text, { role, matcher, original });
   const identifierCount = salience.identifiers;
-  const hasSubstance = salience.specifics > 0 || topicWords(prose).length >= 2;
+  const hasSubstance = salience.specifics > 0 || topicWords(prose, { patterns: matcher.pack }).length >= 2;
   if (!isDeadEnd && !isQuestion && hasSubstance && ((hasFix && (hasCause || hasSymptom)) || (hasCause && hasSymptom))) {
     return { ...base, retention: 'error-resolution', isDiagnosis: false, salience: salience.score };
   }
@@ -366,7 +402,7 @@ function capitalize(text: string): string {
   return /^\p{Ll}+(?:['’]\p{Ll}+)?(?=[\s,:;]|$)/u.test(text) ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 }
 
-function splitLine(line: string): string[] {
+function splitLine(line: string, words: WordSets): string[] {
   const sentences: string[] = [];
   let start = 0;
   let index = 0;
@@ -384,7 +420,7 @@ function splitLine(line: string): string[] {
       const punctuation = line.slice(index, end).replace(/["'”’)\]]+$/u, '');
       const isEndOfLine = end >= line.length;
       const isFollowedBySpace = /\s/u.test(line.charAt(end));
-      if ((isEndOfLine || isFollowedBySpace) && punctuation !== '..' && !isAbbreviation(line, index)) {
+      if ((isEndOfLine || isFollowedBySpace) && punctuation !== '..' && !isAbbreviation(line, index, words)) {
         sentences.push(line.slice(start, end).trim());
         start = end;
       }
@@ -397,11 +433,11 @@ function splitLine(line: string): string[] {
   return sentences.filter((sentence) => sentence.length > 0);
 }
 
-function isAbbreviation(line: string, dotIndex: number): boolean {
+function isAbbreviation(line: string, dotIndex: number, words: WordSets): boolean {
   if (line.charAt(dotIndex) !== '.') return false;
   const before = /([\p{L}.]+)$/u.exec(line.slice(0, dotIndex));
   if (before === null) return false;
-  return ABBREVIATIONS.has((before[1] ?? '').toLowerCase());
+  return words.abbreviation.has((before[1] ?? '').toLowerCase());
 }
 
 function wordCount(text: string): number {
@@ -424,43 +460,3 @@ function fnv1a(text: string): string {
   return hash.toString(16).padStart(8, '0');
 }
 
-const NUMBER_WORDS: ReadonlySet<string> = new Set([
-  'zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven',
-  'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen',
-  'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety', 'hundred',
-  'thousand', 'million', 'half', 'double', 'twice', 'once',
-]);
-
-const UNIT_WORDS: ReadonlySet<string> = new Set([
-  'ms', 's', 'sec', 'secs', 'kb', 'mb', 'gb', 'tb', 'px', 'em', 'rem', 'k',
-]);
-
-// Function words plus the verbs and adverbs that frame a statement rather than name its topic
-// ("change … to", "adopt", "no longer"), so that a restated or updated fact shares
-// the topic words of the original.
-const STOPWORDS: ReadonlySet<string> = new Set([
-  'a', 'an', 'the', 'and', 'or', 'but', 'if', 'then', 'else', 'so', 'to', 'of', 'in', 'on', 'at',
-  'by', 'for', 'with', 'without', 'from', 'as', 'is', 'are', 'was', 'were', 'be', 'been', 'being',
-  'am', 'it', 'its', "it's", 'this', 'that', 'these', 'those', 'there', 'here', 'we', "we'll",
-  "we're", "we've", 'let', "let's", 'lets', 'i', "i'd", "i'm", "i've", "i'll", 'you', 'your',
-  "you're", 'our', 'ours', 'us', 'my', 'me', 'they', 'them', 'their', 'he', 'she', 'his', 'her',
-  'do', 'does', 'did', 'done', "don't", "doesn't", "didn't", 'not', 'no', 'nor', 'all', 'any',
-  'each', 'every', 'always', 'never', 'should', "shouldn't", 'must', "mustn't", 'can', "can't",
-  'cannot', 'could', 'would', 'will', "won't", 'shall', 'may', 'might', 'has', 'have', 'had',
-  'having', 'need', 'needs', 'use', 'using', 'used', 'uses', 'get', 'gets', 'got', 'getting',
-  'make', 'makes', 'made', 'keep', 'kept', 'set', 'go', 'goes', 'going', 'went', 'gone', 'change',
-  'changed', 'changing', 'switch', 'switched', 'move', 'moved', 'bump', 'bumped', 'relax',
-  'relaxed', 'raise', 'lower', 'increase', 'reduce', 'now', 'instead', 'also', 'btw', 'oh', 'ok',
-  'okay', 'please', 'just', 'only', 'than', 'more', 'less', 'most', 'least', 'up', 'down', 'over',
-  'under', 'via', 'into', 'onto', 'out', 'about', 'after', 'before', 'again', 'actually', 'plan',
-  'mind', 'earlier', 'said', 'say', 'says', 'replace', 'replaces', 'replacing', 'replaced', 'what',
-  'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how', 'like', 'likes', 'prefer',
-  'prefers', 'want', 'wants', 'rather', 'rule', 'note', 'record', 'thing', 'things', 'worth',
-  'remembering', 'remember', 'standardize', 'standardise', 'too', 'very', 'much', 'many', 'some',
-  'other', 'another', 'same', 'own', 'such', 'e.g', 'i.e', 'etc', 'true', 'false', 'yes', 'yeah',
-  'yep', 'good', 'great', 'fine', 'sound', 'sounds', 'nice', 'cool', 'thanks', 'thank', 'one',
-  'first', 'new', 'old', 'still', 'yet', 'ever', 'already', 'well', 'really', 'maybe', 'probably',
-  'forward', 'going', 'from', 'whenever', 'also', 'both', 'either', 'neither', 'per', 'default',
-  'by', 'way', 'heads', 'update', 'updated', 'important', 'fyi', 'anymore', 'longer', 'able',
-  'within', 'target', 'value', 'limit',
-]);

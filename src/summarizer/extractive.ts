@@ -213,7 +213,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   const role = entry.kind === 'note' ? 'user' : entry.role;
   // Agents also talk through tools (a plan, a question, a completion report in a call's input).
   const spoken = [entry.text, ...(entry.toolCalls ?? []).flatMap((call) => proseIn(call.input))].join('\n');
-  const sentences = joinCauseAndFix(splitSentences(spoken), language.matcher);
+  const sentences = joinCauseAndFix(splitSentences(spoken, { patterns: language.matcher.pack }), language.matcher);
   const analyses = sentences.map((sentence) => analyzeSentence(sentence, { role, patterns: language.patterns }));
   const completion = role === 'assistant' ? taskCompletion(entry.text, analyses) : undefined;
   const consumed = new Set(completion?.consumed ?? []);
@@ -225,7 +225,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       return;
     }
     if (consumed.has(position)) return;
-    if (analysis.isUpdate && analysis.retention === 'routine' && topicWords(analysis.text).length === 0) {
+    if (analysis.isUpdate && analysis.retention === 'routine' && topicWords(analysis.text, { patterns: language.matcher.pack }).length === 0) {
       // "which overrides my earlier note": the update wording belongs to the previous fact.
       const previous = state.facts[lastFact];
       if (previous !== undefined) state.facts[lastFact] = { ...previous, isUpdate: true };

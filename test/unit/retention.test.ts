@@ -9,6 +9,7 @@ import {
   extractIdentifiers,
   factCategoryFor,
   factKeyFor,
+  hasDifferentQualifiers,
   isSameTopic,
   retentionClassFor,
   splitSentences,
@@ -271,5 +272,34 @@ describe('stripFillers()', () => {
   it('keeps the case of a leading identifier', () => {
     expect(stripFillers('also, snake_case in SQL and camelCase in TS.', { patterns })).toBe('snake_case in SQL and camelCase in TS.');
     expect(stripFillers('note: vendor/acme-sdk/ is owned by another team.', { patterns })).toBe('vendor/acme-sdk/ is owned by another team.');
+  });
+});
+
+describe('word lists from the pattern pack', () => {
+  it('compares topics with the stopwords of the pack it is given', () => {
+    const a = 'the ingest worker retries twice';
+    const b = 'the ingest worker logs to stderr';
+    expect(topicWords(a)).toContain('worker');
+    const pack = mergePatternPacks(englishPatterns, { stopword: ['worker', 'ingest'] });
+    expect(topicWords(a, { patterns: pack })).not.toContain('worker');
+    expect(isSameTopic(a, b)).toBe(true);
+    expect(isSameTopic(a, b, { patterns: pack })).toBe(false);
+  });
+
+  it('reads qualifiers from the pack, so another language can keep distinct subjects apart', () => {
+    const a = 'thời gian chờ cho payments là 5 giây';
+    const b = 'thời gian chờ cho search là 9 giây';
+    const withQualifiers = mergePatternPacks(englishPatterns, vietnamesePatterns);
+    const withoutQualifiers = mergePatternPacks(withQualifiers, {});
+    expect(hasDifferentQualifiers(a, b, { patterns: withQualifiers })).toBe(true);
+    const bare = { ...withoutQualifiers, qualifier: [] };
+    expect(hasDifferentQualifiers(a, b, { patterns: bare })).toBe(false);
+  });
+
+  it('treats a pack written before word lists existed as having none', () => {
+    const { stopword: _stopword, qualifier: _qualifier, ...legacy } = englishPatterns;
+    const pack = legacy as unknown as typeof englishPatterns;
+    expect(topicWords('the cache uses Redis', { patterns: pack })).toContain('the');
+    expect(splitSentences('Use e.g. Redis. Then stop.', { patterns: pack })).toHaveLength(2);
   });
 });

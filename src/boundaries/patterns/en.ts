@@ -602,4 +602,43 @@ export const englishPatterns: PatternPack = {
     /^\s*goroutine \d+/u,
     /^\s*[\w.]+\.(?:py|js|ts|go|rb|java|rs):\d+/u,
   ],
+  // Function words plus the verbs and adverbs that frame a statement rather than name its topic
+  // ("change … to", "adopt", "no longer"), so that a restated or updated fact shares the topic
+  // words of the original.
+  stopword: [
+    'a', 'an', 'the', 'and', 'or', 'but', 'if', 'then', 'else', 'so', 'to', 'of', 'in', 'on', 'at',
+    'by', 'for', 'with', 'without', 'from', 'as', 'is', 'are', 'was', 'were', 'be', 'been', 'being',
+    'am', 'it', 'its', "it's", 'this', 'that', 'these', 'those', 'there', 'here', 'we', "we'll",
+    "we're", "we've", 'let', "let's", 'lets', 'i', "i'd", "i'm", "i've", "i'll", 'you', 'your',
+    "you're", 'our', 'ours', 'us', 'my', 'me', 'they', 'them', 'their', 'he', 'she', 'his', 'her',
+    'do', 'does', 'did', 'done', "don't", "doesn't", "didn't", 'not', 'no', 'nor', 'all', 'any',
+    'each', 'every', 'always', 'never', 'should', "shouldn't", 'must', "mustn't", 'can', "can't",
+    'cannot', 'could', 'would', 'will', "won't", 'shall', 'may', 'might', 'has', 'have', 'had',
+    'having', 'need', 'needs', 'use', 'using', 'used', 'uses', 'get', 'gets', 'got', 'getting',
+    'make', 'makes', 'made', 'keep', 'kept', 'set', 'go', 'goes', 'going', 'went', 'gone', 'change',
+    'changed', 'changing', 'switch', 'switched', 'move', 'moved', 'bump', 'bumped', 'relax',
+    'relaxed', 'raise', 'lower', 'increase', 'reduce', 'now', 'instead', 'also', 'btw', 'oh', 'ok',
+    'okay', 'please', 'just', 'only', 'than', 'more', 'less', 'most', 'least', 'up', 'down', 'over',
+    'under', 'via', 'into', 'onto', 'out', 'about', 'after', 'before', 'again', 'actually', 'plan',
+    'mind', 'earlier', 'said', 'say', 'says', 'replace', 'replaces', 'replacing', 'replaced', 'what',
+    'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how', 'like', 'likes', 'prefer',
+    'prefers', 'want', 'wants', 'rather', 'rule', 'note', 'record', 'thing', 'things', 'worth',
+    'remembering', 'remember', 'standardize', 'standardise', 'too', 'very', 'much', 'many', 'some',
+    'other', 'another', 'same', 'own', 'such', 'e.g', 'i.e', 'etc', 'true', 'false', 'yes', 'yeah',
+    'yep', 'good', 'great', 'fine', 'sound', 'sounds', 'nice', 'cool', 'thanks', 'thank', 'one',
+    'first', 'new', 'old', 'still', 'yet', 'ever', 'already', 'well', 'really', 'maybe', 'probably',
+    'forward', 'whenever', 'both', 'either', 'neither', 'per', 'default', 'way', 'heads', 'update',
+    'updated', 'important', 'fyi', 'anymore', 'longer', 'able', 'within', 'target', 'value', 'limit',
+  ],
+  numberWord: [
+    'zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven',
+    'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen',
+    'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety', 'hundred',
+    'thousand', 'million', 'half', 'double', 'twice', 'once',
+  ],
+  unitWord: ['ms', 's', 'sec', 'secs', 'kb', 'mb', 'gb', 'tb', 'px', 'em', 'rem', 'k'],
+  // "on" is left out: it introduces values as often ("runs on Postgres") as it qualifies.
+  qualifier: ['for', 'of', 'in', 'at', 'per', 'about', 'under', 'inside', 'within'],
+  determiner: ['the', 'a', 'an', 'our', 'each', 'every', 'all', 'any'],
+  abbreviation: ['e.g', 'i.e', 'etc', 'vs', 'cf', 'approx', 'mr', 'mrs', 'dr', 'no', 'fig', 'al', 'eg', 'ie'],
 };

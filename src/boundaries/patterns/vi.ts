@@ -13,6 +13,15 @@ export const vietnamesePatterns: PatternPack = mergePatternPacks(EMPTY_PATTERN_P
   testFail: englishPatterns.testFail,
   traceContinuation: englishPatterns.traceContinuation,
 }, {
+  // Accented spellings only: the unaccented ones ("la", "co", "va") are English topic words too.
+  stopword: [
+    'của', 'và', 'là', 'các', 'những', 'cho', 'với', 'trong', 'này', 'đó', 'thì', 'được', 'có',
+    'không', 'một', 'chúng', 'tôi', 'mình', 'đã', 'sẽ', 'đang', 'phải', 'nên', 'hãy', 'luôn',
+    'bây', 'giờ', 'thay', 'vì', 'dùng', 'sử', 'dụng',
+  ],
+  qualifier: ['cho', 'của', 'trong'],
+  determiner: ['các', 'mỗi', 'mọi'],
+
   leaving: [
     'toi di',
     'tôi đi',
