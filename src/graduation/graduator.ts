@@ -20,7 +20,7 @@ export interface ChunkPlan {
 
 /**
  * Chooses the chunk of oldest T0 entries to graduate: the strongest allowed boundary among the
- * cuts that free at least `targetTokens` (and at most twice that), the smallest chunk on ties.
+ * cuts that free at least `targetTokens` (and at most a quarter more), the smallest chunk on ties.
  * When no such cut exists, the first allowed cut past the target. Never cuts at a forbidden gap
  * and always leaves the newest entry in T0. Returns `undefined` when no allowed cut exists.
  */
@@ -39,7 +39,7 @@ export function planChunk(options: {
     if (boundary === undefined || boundary.strength === 'forbidden') continue;
     if (cumulative < targetTokens) continue;
     const plan: ChunkPlan = { count: index + 1, tokens: cumulative, boundary };
-    if (cumulative <= targetTokens * 2) {
+    if (cumulative <= targetTokens * MAX_CHUNK_OVERSHOOT) {
       if (best === undefined || STRENGTH_RANK[boundary.strength] > STRENGTH_RANK[best.boundary.strength]) {
         best = plan;
       }
@@ -50,6 +50,12 @@ export function planChunk(options: {
   }
   return best ?? firstBeyond;
 }
+
+/**
+ * How far past its target a chunk may reach for a stronger boundary: a larger chunk leaves T0
+ * (and the window) emptier until it fills again.
+ */
+const MAX_CHUNK_OVERSHOOT = 1.25;
 
 /** Smallest summary limit worth asking for; below it a chunk cannot be summarised smaller. */
 export const MIN_SUMMARY_TOKENS = 8;

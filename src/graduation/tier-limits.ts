@@ -41,7 +41,10 @@ export function tierLimits(options: {
   const free = Math.max(0, budget - stable - Math.ceil(budget * MARGIN));
   // T1 may take all the room but T0's floor; T0 takes what T1 does not use yet.
   const summaries = elastic.summaries ? Math.max(budgets.summaries, free - budgets.working) : budgets.summaries;
-  const working = elastic.working ? Math.max(budgets.working, free - Math.max(usage.summaries, budgets.summaries)) : budgets.working;
+  // T1 is held room for what it uses plus the next few summaries, not its whole budget: room it
+  // does not use yet is better spent on verbatim turns.
+  const summaryRoom = Math.min(budgets.summaries, usage.summaries + Math.ceil(budget * SUMMARY_HEADROOM));
+  const working = elastic.working ? Math.max(budgets.working, free - Math.max(usage.summaries, summaryRoom)) : budgets.working;
   return { working, summaries };
 }
 
@@ -49,3 +52,5 @@ export function tierLimits(options: {
 
 /** Share of the budget kept free for message framing and estimates that run a little short. */
 const MARGIN = 0.02;
+/** Share of the budget held for summaries still to come, beyond what T1 uses now. */
+const SUMMARY_HEADROOM = 0.03;

@@ -298,7 +298,9 @@ function proseIn(input: JsonValue, depth = 0): string[] {
   return values.flatMap((value) => proseIn(value, depth + 1));
 }
 
-function isProse(text: string): boolean {
+function isProse(fullText: string): boolean {
+  // A plan or report may embed code blocks: judge the words around them.
+  const text = fullText.replace(/^\s{0,3}(```|~~~)[^\n]*\n[\s\S]*?^\s{0,3}\1[^\n]*$/gmu, ' ').replace(/`[^`\n]*`/gu, 'code');
   if (text.length < 40) return false;
   const words = text.match(/\p{L}{2,}/gu)?.length ?? 0;
   const code = text.match(/[{};=<>()[\]]/gu)?.length ?? 0;

@@ -19,9 +19,18 @@ describe('planChunk()', () => {
   it('picks the strongest allowed boundary that frees at least the target', () => {
     const list = entries(10); // 100 tokens each
     const scores = [score('weak'), score('weak'), score('moderate'), score('strong'), score('weak'), score('strong'), score('weak'), score('weak'), score('weak'), score('weak')];
-    const plan = planChunk({ entries: list, scores, targetTokens: 250 });
+    const plan = planChunk({ entries: list, scores, targetTokens: 320 });
     expect(plan?.count).toBe(4);
     expect(plan?.boundary.strength).toBe('strong');
+  });
+
+  it('does not reach far past the target for a stronger boundary', () => {
+    const list = entries(10); // 100 tokens each
+    const scores = [score('weak'), score('weak'), score('moderate'), score('weak'), score('weak'), score('strong'), score('weak'), score('weak'), score('weak'), score('weak')];
+    // The strong cut after six entries frees 600 tokens, more than a quarter past the target.
+    const plan = planChunk({ entries: list, scores, targetTokens: 300 });
+    expect(plan?.count).toBe(3);
+    expect(plan?.boundary.strength).toBe('moderate');
   });
 
   it('never cuts at a forbidden gap and never takes the newest entry', () => {
@@ -30,7 +39,7 @@ describe('planChunk()', () => {
     expect(planChunk({ entries: list, scores, targetTokens: 50 })).toBeUndefined();
   });
 
-  it('goes past twice the target when no allowed cut is closer', () => {
+  it('goes past the target when no allowed cut is closer', () => {
     const list = entries(8);
     const scores = [score('forbidden'), score('forbidden'), score('forbidden'), score('forbidden'), score('weak'), score('weak'), score('weak'), score('weak')];
     expect(planChunk({ entries: list, scores, targetTokens: 100 })?.count).toBe(5);
