@@ -43,28 +43,50 @@ export interface SentenceAnalysis {
 
 /**
  * Splits prose into sentences. Every line, markdown bullet, numbered item and heading is split on
- * its own (bullet markers are removed); inside a line, a sentence ends at `.`, `!`, `?` or `…`
- * followed by whitespace, except inside `` `code spans` `` and after common abbreviations
- * ("e.g.", "i.e.", "vs."). Paths, versions and decimals stay intact because their dots are not
- * followed by whitespace. Fenced code blocks are left out: they are code, not sentences.
+ * its own (bullet markers are removed), except that a hard-wrapped sentence is joined again: a
+ * line that does not end a sentence continues on the next when that one starts in lower case.
+ * Inside a line, a sentence ends at `.`, `!`, `?` or `…` followed by whitespace, except inside
+ * `` `code spans` `` and after common abbreviations ("e.g.", "i.e.", "vs."). Paths, versions and
+ * decimals stay intact because their dots are not followed by whitespace. Fenced code blocks are
+ * left out: they are code, not sentences.
  */
 export function splitSentences(text: string, options: WordListOptions = {}): string[] {
   const words = wordsOf(options);
   const sentences: string[] = [];
-  let isInFence = false;
-  for (const rawLine of text.split(/\r?\n/u)) {
-    if (FENCE_LINE.test(rawLine)) {
-      isInFence = !isInFence;
-      continue;
-    }
-    if (isInFence) continue;
-    const line = rawLine.replace(LINE_MARKER, '').trim();
-    if (line.length === 0) continue;
+  for (const line of proseLines(text)) {
     for (const sentence of splitLine(line, words)) {
       if (/[\p{L}\p{N}]/u.test(sentence)) sentences.push(sentence);
     }
   }
   return sentences;
+}
+
+/** The lines of `text` outside code fences, markers removed, hard-wrapped sentences joined. */
+function proseLines(text: string): string[] {
+  const lines: string[] = [];
+  let isInFence = false;
+  let canContinue = false;
+  for (const rawLine of text.split(/\r?\n/u)) {
+    if (FENCE_LINE.test(rawLine)) {
+      isInFence = !isInFence;
+      canContinue = false;
+      continue;
+    }
+    if (isInFence) continue;
+    const hasMarker = LINE_MARKER.test(rawLine);
+    const line = rawLine.replace(LINE_MARKER, '').trim();
+    if (line.length === 0) {
+      canContinue = false;
+      continue;
+    }
+    if (canContinue && !hasMarker && WRAPPED_START.test(line)) {
+      lines[lines.length - 1] = `${lines[lines.length - 1] ?? ''} ${line}`;
+    } else {
+      lines.push(line);
+    }
+    canContinue = !SENTENCE_END.test(line) && !TABLE_LINE.test(line) && !HEADING_LINE.test(rawLine);
+  }
+  return lines;
 }
 
 /**
@@ -295,6 +317,11 @@ function qualifierRegexFor(pack: PatternPack): RegExp | undefined {
 }
 
 const FENCE_LINE = /^\s{0,3}(?:```|~~~)/u;
+// A wrapped line goes on with a lower-case word; a line ending in sentence punctuation is done.
+const WRAPPED_START = /^\p{Ll}/u;
+const SENTENCE_END = /[.!?:;…]["')\]*_`]*$/u;
+const TABLE_LINE = /^\|/u;
+const HEADING_LINE = /^\s{0,3}#{1,6}\s/u;
 const LINE_MARKER = /^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+|>\s*)+/u;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
 const CODE_SPAN = /`[^`\n]*`/gu;

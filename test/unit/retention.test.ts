@@ -303,3 +303,26 @@ describe('word lists from the pattern pack', () => {
     expect(splitSentences('Use e.g. Redis. Then stop.', { patterns: pack })).toHaveLength(2);
   });
 });
+
+describe('splitSentences() on hard-wrapped text', () => {
+  it('joins a sentence wrapped over lines, but not a heading, a bullet or a finished line', () => {
+    const text = [
+      '## Why it broke',
+      'the writer keeps the old file open while renaming,',
+      'so Windows refuses the rename.',
+      'Use os.replace for the swap.',
+      'it is atomic on NTFS.',
+      '- first item wraps onto',
+      '  a second line',
+      '- second item',
+    ].join('\n');
+    expect(splitSentences(text)).toEqual([
+      'Why it broke',
+      'the writer keeps the old file open while renaming, so Windows refuses the rename.',
+      'Use os.replace for the swap.',
+      'it is atomic on NTFS.',
+      'first item wraps onto a second line',
+      'second item',
+    ]);
+  });
+});
