@@ -50,8 +50,7 @@ export interface VersionRecovery {
  *
  * @example
  * ```ts
- * import { createVersionedStorage } from 'mobius-context';
- *
+ * // createVersionedStorage is exported by 'mobius-context'.
  * const storage = createVersionedStorage(createRedisBackend(client), { versions: 10 });
  * ```
  * @throws {InvalidArgumentError} when `backend` is not a backend or an option is invalid.
@@ -273,7 +272,7 @@ export function createVersionedStorage(backend: StorageBackend, options: Version
           if (records.length === 0 && versions.length === 0 && earlier.length === 0) return null;
           const kept = earlier.map((item) => item.movedTo).filter((movedTo) => !skipped.some((entry) => entry.movedTo === movedTo));
           throw new CorruptStateError({
-            message: `storage "${name}": no readable snapshot of session "${id}" is left${skippedList === '' ? '' : `; moved aside now: ${skippedList}`}${kept.length === 0 ? '' : `; unreadable versions kept from before: ${kept.join(', ')}`}${stranded.length === 0 ? '' : `; versions ${stranded.join(', ')} are readable, but the log after them was pruned, so loading one drops the events after it (loadSnapshot(id, { version }) or rollback() does so deliberately)`}. The log only holds events after a lost version, so replaying it alone would be wrong. Restore a good snapshot from a backup, or start a new session id.`,
+            message: `storage "${name}": no readable snapshot of session "${id}" is left${skippedList === '' ? '' : `; moved aside now: ${skippedList}`}${kept.length === 0 ? '' : `; unreadable versions kept from before: ${kept.join(', ')}`}${stranded.length === 0 ? '' : `; versions ${stranded.join(', ')} are readable, but the log after them was pruned, so loading one drops the events after it (loadSnapshot(id, { version }) or rollback() does so deliberately)`}. The log only holds events after a lost version, so replaying it alone would be wrong. Restore a good state file from a backup (for the file storage: state-<version>.json in the session folder), or start a new session id.`,
           });
         });
       } catch (error) {
