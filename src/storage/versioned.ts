@@ -11,7 +11,11 @@ import type { SaveSnapshotOptions, SessionSnapshot, Storage, VersionInfo } from 
 export interface VersionedStorageOptions {
   /** Unlabelled versions kept per session; older ones are deleted (labelled ones are all kept). @default 5 */
   versions?: number | undefined;
-  /** Snapshot format this program reads (`SNAPSHOT_FORMAT_VERSION`); older ones go through `migrate`. @default 1 */
+  /**
+   * Snapshot format this program reads (`SNAPSHOT_FORMAT_VERSION`); older ones go through
+   * `migrate`, newer ones throw `CORRUPT_STATE`. Without it, snapshots load in whatever format
+   * they were saved (`ContextManager.load()` checks the format itself). @default undefined
+   */
   formatVersion?: number | undefined;
   /**
    * Upgrades a snapshot written in an older format: receives the stored snapshot and its
@@ -66,7 +70,7 @@ export function createVersionedStorage(backend: StorageBackend, options: Version
   const parsed = parse(optionsSchema, options, 'createVersionedStorage', 'createVersionedStorage(backend, { versions: 5 })');
   const name = backend.name;
   const keep = parsed.versions ?? 5;
-  const formatVersion = parsed.formatVersion ?? 1;
+  const formatVersion = parsed.formatVersion;
   const { migrate, onRecover } = parsed;
   const queues = new Map<string, Promise<void>>();
 
@@ -120,12 +124,12 @@ export function createVersionedStorage(backend: StorageBackend, options: Version
     const header = headerSchema.safeParse(raw);
     if (!header.success) return { kind: 'damaged', reason: `not a snapshot: ${z.prettifyError(header.error)}` };
     const found = header.data.formatVersion;
-    if (found > formatVersion) {
-      return formatError(found, `storage "${name}": ${where} has snapshot format ${found}, newer than format ${formatVersion} that this program reads. It was written by a newer mobius-context: upgrade mobius-context to load it.`);
-    }
-    if (found === formatVersion) {
+    if (formatVersion === undefined || found === formatVersion) {
       const result = stateSchema.safeParse(raw);
       return result.success ? { kind: 'ok', snapshot: toSnapshot(result.data, version) } : { kind: 'damaged', reason: `wrong shape: ${z.prettifyError(result.error)}` };
+    }
+    if (found > formatVersion) {
+      return formatError(found, `storage "${name}": ${where} has snapshot format ${found}, newer than format ${formatVersion} that this program reads. It was written by a newer mobius-context: upgrade mobius-context to load it.`);
     }
     if (migrate === undefined) {
       return formatError(found, `storage "${name}": ${where} has snapshot format ${found}, older than format ${formatVersion}, and no \`migrate\` option was given. Pass the storage a \`migrate: (snapshot, formatVersion) => upgraded\` option to convert it; it was left in place.`);

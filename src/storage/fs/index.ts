@@ -78,7 +78,7 @@ export function createFileStorage(options: FileStorageOptions): Storage {
   const root = resolve(parsed.directory);
   return createVersionedStorage(backend, {
     versions: parsed.versions,
-    formatVersion: parsed.formatVersion,
+    formatVersion: parsed.formatVersion ?? 1,
     migrate: parsed.migrate,
     onRecover:
       onRecover === undefined
