@@ -341,6 +341,7 @@ const stateSchema = z.object({
 });
 
 const eventSchema = z.looseObject({ seq: z.number().int().positive(), type: z.string() });
+const eventsSchema = z.array(eventSchema);
 
 function formatError(version: number, message: string, cause?: unknown): Reading {
   return { kind: 'format', error: new CorruptStateError({ version, message, cause }) };
@@ -358,7 +359,7 @@ function checkSessionId(method: string, sessionId: unknown): string {
 }
 
 function checkEvents(events: unknown): StoredRecord[] {
-  const result = z.array(eventSchema).safeParse(events);
+  const result = eventsSchema.safeParse(events);
   if (!result.success) {
     throw new InvalidArgumentError({
       parameter: 'events',
