@@ -4,7 +4,7 @@ const config: ReturnType<typeof defineConfig> = defineConfig({
   entry: {
     index: 'src/index.ts',
     testing: 'src/testing/index.ts',
-    'storage-fs': 'src/storage/fs.ts',
+    'storage-fs': 'src/storage/fs/index.ts',
   },
   format: ['esm'],
   dts: true,

@@ -8,7 +8,7 @@
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ContextManager, createTokenCounter } from '../src/index.js';
-import { createFileStorage } from '../src/storage/fs.js';
+import { createFileStorage } from '../src/storage/fs/index.js';
 import type { BuiltContext, GraduationReport } from '../src/index.js';
 import { createReplayer, readSession } from './replay.js';
 import type { SessionLine } from './replay.js';

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ContextManager } from '../src/index.js';
-import { createFileStorage } from '../src/storage/fs.js';
+import { createFileStorage } from '../src/storage/fs/index.js';
 
 const storage = createFileStorage({ directory: mkdtempSync(join(tmpdir(), 'mobius-sessions-')) });
 const options = { storage, sessionId: 'checkout-service', budgets: { working: 400 } } as const;

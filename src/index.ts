@@ -92,6 +92,11 @@ export type { Bm25Options, RecallDocument, RecallHit, Retriever } from './tiers/
 export { createMemoryStorage } from './storage/memory.js';
 export type { MemoryStorageOptions } from './storage/memory.js';
 export { isStorage } from './storage/storage.js';
+export { isStorageBackend } from './storage/backend.js';
+export type { QuarantinedVersion, StorageBackend, StoredRecord, StoredVersion, VersionText } from './storage/backend.js';
+export { createMemoryBackend } from './storage/memory.js';
+export { createVersionedStorage } from './storage/versioned.js';
+export type { VersionRecovery, VersionedStorageOptions } from './storage/versioned.js';
 export type { SaveSnapshotOptions, SessionSnapshot, Storage, VersionInfo } from './storage/storage.js';
 export { createBoundaryDetector } from './boundaries/boundary-detector.js';
 export type { BoundaryDetector, BoundaryScore } from './boundaries/boundary-detector.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ConflictError } from '../errors.js';
-import type { SessionEvent } from '../session-event.js';
 import { parse } from '../validation.js';
-import type { SessionSnapshot, Storage, VersionInfo } from './storage.js';
+import type { StorageBackend, StoredRecord, StoredVersion } from './backend.js';
+import type { Storage } from './storage.js';
+import { createVersionedStorage } from './versioned.js';
 
 /** Options for {@link createMemoryStorage}. */
 export interface MemoryStorageOptions {
@@ -13,8 +13,9 @@ export interface MemoryStorageOptions {
 }
 
 /**
- * Creates a storage that keeps sessions in memory. Events and snapshots are copied through JSON
- * so that later mutations by the caller cannot change what was stored.
+ * Creates a storage that keeps sessions in memory: {@link createMemoryBackend} under the shared
+ * versioned layer. Events and snapshots are kept as JSON text, so later mutations by the caller
+ * cannot change what was stored.
  */
 export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage {
   const parsed = parse(
@@ -23,72 +24,54 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
     'createMemoryStorage',
     "createMemoryStorage({ name: 'memory' })",
   );
-  const name = parsed.name ?? 'memory';
-  const keep = parsed.versions ?? 5;
-  const logs = new Map<string, { seq: number; text: string }[]>();
-  const snapshots = new Map<string, { version: number; seq: number; label?: string | undefined; text: string }[]>();
+  return createVersionedStorage(createMemoryBackend({ name: parsed.name ?? 'memory' }), { versions: parsed.versions });
+}
+
+/** Creates the in-memory {@link StorageBackend}: a list of records and a map of versions per session. */
+export function createMemoryBackend(options: { name?: string | undefined } = {}): StorageBackend {
+  const records = new Map<string, StoredRecord[]>();
+  const versions = new Map<string, Map<number, StoredVersion & { text: string }>>();
   return {
-    name,
-    append(sessionId, events) {
-      const log = logs.get(sessionId) ?? [];
-      const lastSeq = log[log.length - 1]?.seq ?? 0;
-      const fresh: { seq: number; text: string }[] = [];
-      for (const event of events) {
-        const text = JSON.stringify(event);
-        if (event.seq <= lastSeq) {
-          const stored = log.find((item) => item.seq === event.seq);
-          if (stored?.text === text) continue;
-          throw new ConflictError({
-            storage: name,
-            expected: event.seq - 1,
-            actual: lastSeq,
-            message: `storage "${name}": event #${event.seq} of session "${sessionId}" was already written by another writer. Load the session again and re-apply what this manager recorded since.`,
-          });
-        }
-        fresh.push({ seq: event.seq, text });
-      }
+    name: options.name ?? 'memory',
+    readRecords: (sessionId, { afterSeq }) => {
+      const log = records.get(sessionId) ?? [];
+      return log.slice(firstAfter(log, afterSeq));
+    },
+    appendRecords: (sessionId, batch) => {
       // In place: copying the whole log on every append would make a session quadratic.
-      if (!logs.has(sessionId)) logs.set(sessionId, log);
-      for (const item of fresh) log.push(item);
+      const log = records.get(sessionId) ?? [];
+      records.set(sessionId, log);
+      log.push(...batch);
     },
-    read(sessionId, { afterSeq }) {
-      const log = logs.get(sessionId) ?? [];
-      return log.filter((item) => item.seq > afterSeq).map((item) => JSON.parse(item.text) as SessionEvent);
+    listVersions: (sessionId) => [...(versions.get(sessionId)?.values() ?? [])].map(({ text: _text, ...info }) => info),
+    readVersion: (sessionId, version) => versions.get(sessionId)?.get(version)?.text ?? null,
+    writeVersion: (sessionId, version) => {
+      const stored = versions.get(sessionId) ?? new Map<number, StoredVersion & { text: string }>();
+      versions.set(sessionId, stored);
+      if (stored.has(version.version)) return false;
+      stored.set(version.version, { version: version.version, seq: version.seq, label: version.label, text: version.text });
+      return true;
     },
-    saveSnapshot(sessionId, snapshot, saveOptions = {}) {
-      const list = snapshots.get(sessionId) ?? [];
-      const current = list[list.length - 1]?.version ?? 0;
-      if (saveOptions.expectedVersion !== undefined && saveOptions.expectedVersion !== current) {
-        throw new ConflictError({
-          storage: name,
-          expected: saveOptions.expectedVersion,
-          actual: current,
-          message: `storage "${name}": session "${sessionId}" is at version ${current}, but this writer expected ${saveOptions.expectedVersion}. Another writer saved it first; load it again and re-apply what this manager recorded since.`,
-        });
-      }
-      const version = current + 1;
-      const { version: _ignored, ...rest } = snapshot;
-      list.push({ version, seq: snapshot.seq, label: snapshot.label, text: JSON.stringify(rest) });
-      // Labelled versions are named checkpoints: only unlabelled ones are pruned.
-      const unlabelled = list.filter((item) => item.label === undefined);
-      const dropped = new Set(unlabelled.slice(0, Math.max(0, unlabelled.length - keep)));
-      snapshots.set(sessionId, list.filter((item) => !dropped.has(item)));
-      return version;
+    deleteVersion: (sessionId, version) => {
+      versions.get(sessionId)?.delete(version);
     },
-    loadSnapshot(sessionId, loadOptions = {}) {
-      const list = snapshots.get(sessionId) ?? [];
-      const item = loadOptions.version === undefined ? list[list.length - 1] : list.find((candidate) => candidate.version === loadOptions.version);
-      return item === undefined ? null : { ...(JSON.parse(item.text) as SessionSnapshot), version: item.version };
-    },
-    listVersions(sessionId) {
-      const list = snapshots.get(sessionId) ?? [];
-      return list
-        .map((item): VersionInfo => ({ version: item.version, seq: item.seq, ...(item.label === undefined ? {} : { label: item.label }) }))
-        .reverse();
-    },
-    dispose() {
-      logs.clear();
-      snapshots.clear();
+    dispose: () => {
+      records.clear();
+      versions.clear();
     },
   };
+}
+
+// --- Internal helpers ---
+
+/** Index of the first record with `seq > afterSeq` (the log is in seq order). */
+function firstAfter(log: readonly StoredRecord[], afterSeq: number): number {
+  let low = 0;
+  let high = log.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((log[middle]?.seq ?? 0) <= afterSeq) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

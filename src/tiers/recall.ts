@@ -1,3 +1,4 @@
+import MiniSearch from 'minisearch';
 import type { Awaitable, ArchivedItem, SequenceRange } from '../types.js';
 
 /** One archived item found by `recall()`. */
@@ -44,55 +45,40 @@ export interface Bm25Options {
 }
 
 /**
- * Creates the default retriever: an incremental BM25 index over words and identifier parts
- * (`src/auth.py` is found by `auth`), offline and deterministic. A search touches only the
- * postings of the query's terms, not the whole archive.
+ * Creates the default retriever: a MiniSearch index (BM25+ ranking) over words and identifier
+ * parts (`src/auth.py` is found by `auth`, `parseConfigFile` by `config`), offline and
+ * deterministic; equal scores rank the newer document first. A document added again under the
+ * same id replaces the earlier one.
  */
 export function createBm25Retriever(options: Bm25Options = {}): Retriever {
-  const k1 = options.k1 ?? 1.2;
-  const b = options.b ?? 0.75;
-  const postings = new Map<string, Map<number, number>>();
-  const lengths: number[] = [];
-  const ids: string[] = [];
-  let totalLength = 0;
+  const bm25 = { k: options.k1 ?? 1.2, b: options.b ?? 0.75, d: 0.5 };
+  const index = new MiniSearch<RecallDocument>({
+    fields: ['text'],
+    idField: 'id',
+    tokenize: termsOf,
+    // termsOf already lowercases and drops stopwords.
+    processTerm: (term) => term,
+    // A query term counts once, however often the query repeats it.
+    searchOptions: { bm25, combineWith: 'OR', tokenize: (text) => [...new Set(termsOf(text))] },
+  });
+  // Insertion order, to rank ties newest first.
+  const order = new Map<string, number>();
   return {
     name: 'bm25',
     add(documents) {
       for (const document of documents) {
-        const index = ids.length;
-        ids.push(document.id);
-        const terms = termsOf(document.text);
-        lengths.push(terms.length);
-        totalLength += terms.length;
-        for (const term of terms) {
-          let list = postings.get(term);
-          if (list === undefined) {
-            list = new Map();
-            postings.set(term, list);
-          }
-          list.set(index, (list.get(index) ?? 0) + 1);
-        }
+        const entry = { id: document.id, text: document.text };
+        if (index.has(entry.id)) index.replace(entry);
+        else index.add(entry);
+        order.set(entry.id, order.size);
       }
     },
     search({ query, limit }) {
-      const count = ids.length;
-      if (count === 0) return [];
-      const average = totalLength / count;
-      const scores = new Map<number, number>();
-      for (const term of new Set(termsOf(query))) {
-        const list = postings.get(term);
-        if (list === undefined) continue;
-        const idf = Math.log(1 + (count - list.size + 0.5) / (list.size + 0.5));
-        for (const [index, frequency] of list) {
-          const length = lengths[index] ?? 0;
-          const score = (idf * frequency * (k1 + 1)) / (frequency + k1 * (1 - b + (b * length) / average));
-          scores.set(index, (scores.get(index) ?? 0) + score);
-        }
-      }
-      return [...scores]
-        .sort((left, right) => right[1] - left[1] || right[0] - left[0])
-        .slice(0, limit)
-        .map(([index, score]) => ({ id: ids[index] as string, score }));
+      return index
+        .search(query)
+        .map((result) => ({ id: String(result.id), score: result.score }))
+        .sort((left, right) => right.score - left.score || (order.get(right.id) ?? 0) - (order.get(left.id) ?? 0))
+        .slice(0, limit);
     },
   };
 }

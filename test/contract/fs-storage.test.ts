@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConflictError, InvalidArgumentError, SNAPSHOT_FORMAT_VERSION, StorageError } from '../../src/index.js';
 import type { SessionEvent, Storage } from '../../src/index.js';
-import { createFileStorage } from '../../src/storage/fs.js';
+import { createFileStorage } from '../../src/storage/fs/index.js';
 import { describeStorageContract } from '../../src/testing/index.js';
 
 const directories: string[] = [];

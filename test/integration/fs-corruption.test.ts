@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContextManager, CorruptStateError } from '../../src/index.js';
 import type { ContextManagerOptions, SessionState, Storage } from '../../src/index.js';
-import type { FileStorageOptions, FileStorageRecovery } from '../../src/storage/fs.js';
-import { createFileStorage } from '../../src/storage/fs.js';
+import type { FileStorageOptions, FileStorageRecovery } from '../../src/storage/fs/index.js';
+import { createFileStorage } from '../../src/storage/fs/index.js';
 import { createRandom } from './fs-processes.js';
 
 const SESSION = 'damaged';

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FileStorageRecovery } from '../../src/storage/fs.js';
-import { createFileStorage } from '../../src/storage/fs.js';
+import type { FileStorageRecovery } from '../../src/storage/fs/index.js';
+import { createFileStorage } from '../../src/storage/fs/index.js';
 import { bundleFileStorage, createRandom, startChild, writeChildScript } from './fs-processes.js';
 
 /** Crash trials in the default run; raise it with MOBIUS_CRASH_TRIALS. */

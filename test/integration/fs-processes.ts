@@ -5,19 +5,23 @@ import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 /**
- * Bundles src/storage/fs.ts (with zod and the few core modules it imports) into `directory` as
+ * Bundles src/storage/fs/index.ts (with zod and the few core modules it imports) into `directory` as
  * `fs.mjs`, so that plain `node` child processes can use the file storage without a TypeScript
  * runner or a build of the whole library. Returns the path of the bundle.
  */
 export async function bundleFileStorage(directory: string): Promise<string> {
   const outfile = join(directory, 'fs.mjs');
   await build({
-    entryPoints: [resolve(import.meta.dirname, '../../src/storage/fs.ts')],
+    entryPoints: [resolve(import.meta.dirname, '../../src/storage/fs/index.ts')],
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
     outfile,
+    // CommonJS dependencies (write-file-atomic) use require() and __filename, which ESM lacks.
+    banner: {
+      js: "import { createRequire } from 'node:module'; import { fileURLToPath } from 'node:url'; const require = createRequire(import.meta.url); const __filename = fileURLToPath(import.meta.url);",
+    },
     logLevel: 'silent',
   });
   return outfile;

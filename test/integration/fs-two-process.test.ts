@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFileStorage } from '../../src/storage/fs.js';
+import { createFileStorage } from '../../src/storage/fs/index.js';
 import { bundleFileStorage, startChild, writeChildScript } from './fs-processes.js';
 import type { LineChild } from './fs-processes.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContextManager, InvalidArgumentError, createMemoryStorage } from '../../src/index.js';
 import type { ContextEvents, ContextManagerOptions, ProjectMemory, SecretRedactEvent } from '../../src/index.js';
-import { createFileStorage } from '../../src/storage/fs.js';
+import { createFileStorage } from '../../src/storage/fs/index.js';
 import { fakeRun, plantedSecrets } from '../fixtures/secrets.js';
 import type { PlantedSecret } from '../fixtures/secrets.js';
 import { prose } from '../helpers.js';

@@ -26,6 +26,19 @@ describe('createBm25Retriever()', () => {
     expect((await retriever.search({ query: 'pool econnreset', limit: 2 })).map((hit) => hit.id)).toEqual(['b']);
     expect((await retriever.search({ query: 'case', limit: 2 }))[0]?.id).toBe('a');
   });
+
+  it('replaces a document added again under the same id, and ranks equal scores newest first', async () => {
+    const retriever = createBm25Retriever();
+    await retriever.add([
+      { id: 'old', text: 'the cache key uses the tenant id' },
+      { id: 'new', text: 'the cache key uses the tenant id' },
+      { id: 'edited', text: 'retry budget of 3 attempts' },
+    ]);
+    await retriever.add([{ id: 'edited', text: 'retry budget of 5 attempts with jitter' }]);
+    expect((await retriever.search({ query: 'tenant cache', limit: 5 })).map((hit) => hit.id)).toEqual(['new', 'old']);
+    expect((await retriever.search({ query: 'jitter', limit: 5 })).map((hit) => hit.id)).toEqual(['edited']);
+    expect(await retriever.search({ query: '3', limit: 5 })).toEqual([]);
+  });
 });
 
 describe('ContextManager.recall()', () => {
