@@ -48,7 +48,7 @@ describe('withValidation()', () => {
     const garbage = wrapSummarizer({ summarizer: createMockSummarizer('garbage'), middleware: [withValidation()] });
     await expect(garbage.summarize(request())).rejects.toMatchObject({ reason: 'invalid-output' });
     const large = wrapSummarizer({ summarizer: createMockSummarizer({ summary: 'word '.repeat(60) }), middleware: [withValidation({ maxSummaryTokens: 10 })] });
-    const error: unknown = await large.summarize(request()).catch((caught: unknown) => caught);
+    const error: unknown = await Promise.resolve(large.summarize(request())).catch((caught: unknown) => caught);
     expect(SummarizerError.isInstance(error) && error.reason).toBe('oversized');
   });
 });
