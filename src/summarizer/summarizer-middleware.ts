@@ -166,6 +166,13 @@ export function withSizeLimit(options: {
       const second = await next.summarize(tighter);
       const tokens = request.countTokens(second.summary);
       if (tokens <= maxSummaryTokens) return second;
+      // Structured summaries shrink as data: their least important items go first, and what is
+      // left is still sections. Plain text is cut at line boundaries.
+      const sections = second.sections === undefined ? undefined : dropItemsToFit({ sections: second.sections, maxTokens: maxSummaryTokens, countTokens: request.countTokens });
+      if (sections !== undefined) {
+        options.onTrim?.({ tokens, limit: maxSummaryTokens });
+        return { ...second, summary: renderSections(sections), sections };
+      }
       const summary = trimToTokens({ text: second.summary, maxTokens: maxSummaryTokens, countTokens: request.countTokens });
       if (summary === undefined) throw oversizedError({ summarizer: next, request, summaryTokens: tokens, maxSummaryTokens });
       options.onTrim?.({ tokens, limit: maxSummaryTokens });
@@ -277,6 +284,32 @@ function failure(options: {
     cause: options.cause,
   });
 }
+
+// Drops items, least important first (notes and free text by salience, then commands, files, solved
+// problems, completed work, and open items last), until the rendering fits. `undefined` when even
+// one item per section is too large.
+function dropItemsToFit(options: { sections: readonly SummarySectionData[]; maxTokens: number; countTokens: (text: string) => number }): SummarySectionData[] | undefined {
+  const sections = options.sections.map((section) => ({ name: section.name, items: [...section.items] }));
+  const fits = (): boolean => options.countTokens(renderSections(sections)) <= options.maxTokens;
+  for (;;) {
+    if (fits()) {
+      const kept = sections.filter((section) => section.items.length > 0);
+      return kept.length === 0 ? undefined : kept;
+    }
+    let victim: { section: number; item: number; rank: number } | undefined;
+    sections.forEach((section, sectionIndex) => {
+      section.items.forEach((item, itemIndex) => {
+        const rank = DROP_ORDER.indexOf(section.name) * 10_000 + Math.min(9_999, Math.max(0, item.salience ?? 0));
+        if (victim === undefined || rank < victim.rank || (rank === victim.rank && itemIndex >= victim.item)) victim = { section: sectionIndex, item: itemIndex, rank };
+      });
+    });
+    if (victim === undefined) return undefined;
+    const { section, item } = victim;
+    sections[section]?.items.splice(item, 1);
+  }
+}
+
+const DROP_ORDER: readonly SummarySectionName[] = ['Text', 'Notes', 'Commands', 'Files', 'Problems solved', 'Completed', 'Open'];
 
 function oversizedError(options: { summarizer: Summarizer; request: Omit<SummarizeRequest, 'signal'>; summaryTokens: number; maxSummaryTokens: number }): SummarizerError {
   return failure({

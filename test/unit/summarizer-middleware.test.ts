@@ -73,4 +73,19 @@ describe('withSizeLimit()', () => {
     expect(counter.count(result.summary)).toBeLessThanOrEqual(20);
     expect(trims).toHaveLength(1);
   });
+
+  it('shrinks a structured summary as data: the least salient notes go first and sections remain', async () => {
+    const source = { from: 1, to: 3 };
+    const notes = Array.from({ length: 12 }, (_, index) => ({ text: `note ${index} about the orders repository and its timeouts`, source, salience: index === 5 ? 50 : index }));
+    const sections = [{ name: 'Open' as const, items: [{ text: 'finish the migration', source }] }, { name: 'Notes' as const, items: notes }];
+    const summary = ['Open: finish the migration', 'Notes:', ...notes.map((note) => `- ${note.text}`)].join('\n');
+    const trims: number[] = [];
+    const wrapped = wrapSummarizer({ summarizer: createMockSummarizer({ summary, sections }), middleware: [withSizeLimit({ maxSummaryTokens: 40, onTrim: ({ tokens }) => trims.push(tokens) }), withValidation()] });
+    const result = await wrapped.summarize(request());
+    expect(counter.count(result.summary)).toBeLessThanOrEqual(40);
+    expect(result.sections?.map((section) => section.name)).toEqual(['Open', 'Notes']);
+    expect(result.sections?.[1]?.items.map((item) => item.text)).toContain(notes[5]?.text);
+    expect(result.summary).toContain('finish the migration');
+    expect(trims).toHaveLength(1);
+  });
 });
