@@ -3,7 +3,14 @@ import { defineConfig } from 'tsup';
 // Builds the runnable examples (the demo) into .build/ so that `npm run demo` works on Node 20,
 // which cannot run TypeScript directly.
 const config: ReturnType<typeof defineConfig> = defineConfig({
-  entry: { demo: 'examples/demo.ts', persistence: 'examples/persistence.ts' },
+  entry: {
+    demo: 'examples/demo.ts',
+    persistence: 'examples/persistence.ts',
+    scratchpad: 'examples/scratchpad.ts',
+    'tier-store': 'examples/tier-store.ts',
+    'boundary-detector': 'examples/boundary-detector.ts',
+    graduator: 'examples/graduator.ts',
+  },
   outDir: '.build',
   format: ['esm'],
   target: 'node20',

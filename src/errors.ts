@@ -10,7 +10,9 @@ export type ErrorCode =
   | 'STORAGE_FAILED'
   | 'SUMMARIZER_FAILED'
   | 'CORRUPT_STATE'
-  | 'CONFLICT';
+  | 'CONFLICT'
+  | 'GRADUATION_FAILED'
+  | 'LISTENER_FAILED';
 
 /**
  * Base class of every error Mobius throws. Test with `MobiusError.isInstance(error)`, which also
@@ -86,17 +88,21 @@ export class SummarizerError extends MobiusError {
   readonly mode: 'chunk' | 'consolidate' | undefined;
   /** The sequence range of the request. */
   readonly source: { readonly from: number; readonly to: number } | undefined;
+  /** How it failed, when known: it threw, timed out, returned invalid output or too large a summary. */
+  readonly reason: 'threw' | 'timeout' | 'invalid-output' | 'oversized' | undefined;
   constructor(options: {
     summarizer: string;
     message: string;
     mode?: 'chunk' | 'consolidate' | undefined;
     source?: { readonly from: number; readonly to: number } | undefined;
+    reason?: 'threw' | 'timeout' | 'invalid-output' | 'oversized' | undefined;
     cause?: unknown;
   }) {
     super('SUMMARIZER_FAILED', options.message, { cause: options.cause });
     this.summarizer = options.summarizer;
     this.mode = options.mode;
     this.source = options.source;
+    this.reason = options.reason;
   }
 
   /** Tells whether `error` is a {@link SummarizerError}. */

@@ -1,4 +1,5 @@
-export { ContextManager, SNAPSHOT_FORMAT_VERSION } from './context-manager.js';
+export { ContextManager } from './context-manager.js';
+export { SNAPSHOT_FORMAT_VERSION } from './persistence/snapshot-format.js';
 export type {
   BuildOptions,
   CloseFileInput,
@@ -6,10 +7,10 @@ export type {
   MessageInput,
   OpenFileInput,
   SessionState,
-  SettleResult,
   ToolResultInput,
   UpdateFileInput,
-} from './context-manager.js';
+} from './context-manager-inputs.js';
+export type { SettleResult } from './persistence/session-persistence.js';
 export { countMessageTokens, toMessages } from './build/window-builder.js';
 export type { BuiltContext } from './build/window-builder.js';
 export { DEFAULTS, KNOWN_CONTEXT_WINDOWS } from './options.js';
@@ -99,13 +100,35 @@ export { createVersionedStorage } from './storage/versioned.js';
 export type { VersionRecovery, VersionedStorageOptions } from './storage/versioned.js';
 export type { SaveSnapshotOptions, SessionSnapshot, Storage, VersionInfo } from './storage/storage.js';
 export { createBoundaryDetector } from './boundaries/boundary-detector.js';
-export type { BoundaryDetector, BoundaryScore } from './boundaries/boundary-detector.js';
+// The factory's plain-object result, named apart from the BoundaryDetector class.
+export type { BoundaryDetector as EntryGapScorer, BoundaryDetectorOptions as CreateBoundaryDetectorOptions, BoundaryScore, BoundaryStrength } from './boundaries/boundary-detector.js';
+export { BoundaryDetector } from './boundaries/boundary-detector-class.js';
+export type { BoundaryDetectorOptions, BoundaryItem } from './boundaries/boundary-detector-class.js';
 export { mergePatternPacks } from './boundaries/pattern-pack.js';
 export type { PatternPack } from './boundaries/pattern-pack.js';
 export { englishPatterns } from './boundaries/patterns/en.js';
 export { vietnamesePatterns } from './boundaries/patterns/vi.js';
 export { defaultPatterns } from './boundaries/patterns/default.js';
 export { createScratchpad, replayPatches } from './scratchpad/scratchpad.js';
-export type { Scratchpad, ScratchpadOptions } from './scratchpad/scratchpad.js';
-// The session view, tier store, window builder internals and graduator are deliberately not
-// exported: they are composed by ContextManager and their shapes may change between minors.
+// The factory's plain-object result and options, named apart from the Scratchpad class.
+export type {
+  Scratchpad as ScratchpadState,
+  ScratchpadCloseResult,
+  ScratchpadData,
+  ScratchpadFileHistory,
+  ScratchpadOpenResult,
+  ScratchpadOptions as CreateScratchpadOptions,
+  ScratchpadUpdateResult,
+} from './scratchpad/scratchpad.js';
+export type { DiffRecord } from './scratchpad/diff-record.js';
+export { Scratchpad } from './scratchpad/scratchpad-class.js';
+export type { ScratchpadOptions, ScratchpadPosition } from './scratchpad/scratchpad-class.js';
+export { TierStore } from './tiers/tier-store-class.js';
+export type { TierStoreOptions, TierStoreSnapshot } from './tiers/tier-store-class.js';
+export { GRADUATOR_DEFAULTS, Graduator } from './graduation/graduator.js';
+export type { GraduationEvent, GraduationReporter, GraduationSubject, GraduatorOptions } from './graduation/graduator.js';
+export type { TierLimits } from './graduation/tier-limits.js';
+export { withFallback, withRetry, withSizeLimit, withTimeout, withValidation, wrapSummarizer } from './summarizer/summarizer-middleware.js';
+export type { SummarizerFailureReason, SummarizerMiddleware } from './summarizer/summarizer-middleware.js';
+// The session view, window builder internals and the manager's own wiring (recorder, persistence,
+// graduation queue) are deliberately not exported: their shapes may change between minors.

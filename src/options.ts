@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import type { PatternPack } from './boundaries/pattern-pack.js';
-import { DEFAULT_ENTROPY_THRESHOLD, redactionOptionsSchema } from './redaction/redactor.js';
+import { DEFAULT_ENTROPY_THRESHOLD } from './redaction/redactor.js';
 import type { RedactionOptions, ResolvedRedaction } from './redaction/redactor.js';
 import type { Storage } from './storage/storage.js';
 import type { Summarizer } from './summarizer/summarizer.js';
 import type { Retriever } from './tiers/recall.js';
 import type { Fact } from './types.js';
-import { isSummarizer } from './summarizer/summarizer.js';
 import type { TokenCounter } from './tokens/token-counter.js';
 
 /**
@@ -187,6 +186,14 @@ export const DEFAULTS: {
   readonly storageTimeoutMs: number;
   readonly sessionId: string;
   readonly redact: { readonly entropy: number };
+  readonly autoSave: {
+    readonly onTaskDone: boolean;
+    readonly onDecision: boolean;
+    readonly everyMessages: number;
+    readonly onLeaving: boolean;
+    readonly pressureThreshold: number;
+    readonly snapshotGrowth: number;
+  };
 } = {
   budget: 28_000,
   budgets: { facts: 2_000, pins: 1_000, summaries: 4_000, scratchpad: 14_000, working: 6_000 },
@@ -204,6 +211,7 @@ export const DEFAULTS: {
   storageTimeoutMs: 30_000,
   sessionId: 'default',
   redact: { entropy: DEFAULT_ENTROPY_THRESHOLD },
+  autoSave: { onTaskDone: true, onDecision: true, everyMessages: 15, onLeaving: true, pressureThreshold: 0.8, snapshotGrowth: 1 },
 };
 
 /** Context windows of common models, used for fractional budgets when `contextWindow` is unset. */
@@ -277,104 +285,6 @@ export const sessionIdSchema: z.ZodString = z
   .max(128)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, ".", "_" and "-", starting with a letter or digit')
   .refine((value) => !value.includes('..'), 'must not contain ".."');
-
-const tierBudgetsSchema = z.strictObject({
-  facts: tokenBudgetSchema.optional(),
-  pins: tokenBudgetSchema.optional(),
-  summaries: tokenBudgetSchema.optional(),
-  scratchpad: tokenBudgetSchema.optional(),
-  working: tokenBudgetSchema.optional(),
-});
-
-/** The zod schema of {@link ContextManagerOptions}. @internal */
-export const contextManagerOptionsSchema: z.ZodType<unknown> = z.strictObject({
-  model: z.string().min(1).optional(),
-  contextWindow: z.number().int().positive().optional(),
-  budget: tokenBudgetSchema.optional(),
-  budgets: tierBudgetsSchema.optional(),
-  systemPrompt: z.string().optional(),
-  autoCloseAfter: z.number().int().positive().optional(),
-  orphanCallsAfter: z.number().int().positive().optional(),
-  maxEntryTokens: z.number().int().min(64).optional(),
-  graduationTarget: z.number().gt(0).lt(1).optional(),
-  summarizer: z
-    .custom<Summarizer>(isSummarizer, 'expected an object with `name` and `summarize()`')
-    .optional(),
-  summarizerTimeoutMs: z.number().int().positive().optional(),
-  summarizerRetries: z.number().int().min(0).max(10).optional(),
-  maxSummaryRatio: z.number().gt(0).lt(1).optional(),
-  maxDiffBytes: z.number().int().positive().optional(),
-  pathCase: z.enum(['sensitive', 'insensitive']).optional(),
-  tokenCounter: z
-    .custom<TokenCounter>(
-      (value) =>
-        typeof value === 'object' &&
-        value !== null &&
-        typeof (value as { count?: unknown }).count === 'function',
-      'expected an object with `name` and `count(text)`',
-    )
-    .optional(),
-  patterns: z
-    .custom<PatternPack>((value) => typeof value === 'object' && value !== null, 'expected a PatternPack')
-    .optional(),
-  retriever: z
-    .custom<Retriever>(
-      (value) =>
-        typeof value === 'object' &&
-        value !== null &&
-        typeof (value as { add?: unknown }).add === 'function' &&
-        typeof (value as { search?: unknown }).search === 'function',
-      'expected a Retriever with `add()` and `search()` (see createBm25Retriever())',
-    )
-    .optional(),
-  storage: z
-    .custom<Storage>(
-      (value) =>
-        typeof value === 'object' &&
-        value !== null &&
-        typeof (value as { append?: unknown }).append === 'function',
-      'expected a Storage (see createMemoryStorage())',
-    )
-    .optional(),
-  sessionId: sessionIdSchema.optional(),
-  autoSave: z
-    .union([
-      z.literal(false),
-      z.strictObject({
-        onTaskDone: z.boolean().optional(),
-        onDecision: z.boolean().optional(),
-        everyMessages: z.number().int().min(0).optional(),
-        onLeaving: z.boolean().optional(),
-        pressureThreshold: z.number().min(0).max(1).optional(),
-        snapshotGrowth: z.number().min(0).max(1_000).optional(),
-      }),
-    ])
-    .optional(),
-  storageRetry: z
-    .union([
-      z.literal(false),
-      z.strictObject({
-        retries: z.number().int().min(0).max(100).optional(),
-        delayMs: z.number().int().min(0).optional(),
-        maxDelayMs: z.number().int().min(0).optional(),
-      }),
-    ])
-    .optional(),
-  storageTimeoutMs: z.number().int().positive().optional(),
-  projectMemory: z
-    .custom<ProjectMemory>(
-      (value) =>
-        typeof value === 'object' &&
-        value !== null &&
-        (value as { formatVersion?: unknown }).formatVersion === 1 &&
-        Array.isArray((value as { facts?: unknown }).facts) &&
-        Array.isArray((value as { pins?: unknown }).pins),
-      'expected the object returned by manager.projectMemory() (formatVersion 1, facts, pins)',
-    )
-    .optional(),
-  clock: z.custom<() => string>((value) => typeof value === 'function', 'expected a function').optional(),
-  redact: z.union([z.literal(false), redactionOptionsSchema]).optional(),
-});
 
 /** Resolves a token budget against a context window. @internal */
 export function resolveBudget(options: {

@@ -1,452 +1,355 @@
 import { z } from 'zod';
 import type { BoundaryScore } from '../boundaries/boundary-detector.js';
-import { SummarizerError } from '../errors.js';
-import type { SummarizerFallbackEvent } from '../events.js';
-import type { SummarizeRequest, SummarizeResult, Summarizer } from '../summarizer/summarizer.js';
-import { plainTextSections, renderSections, SUMMARY_SECTIONS } from '../summarizer/summary-sections.js';
-import { FACT_CATEGORIES } from '../tiers/facts.js';
-import type { Entry, FactCategory, SequenceRange, SummaryItem, SummarySectionData, SummarySectionName } from '../types.js';
-import { extractIdentifiers } from './retention.js';
+import { createBoundaryDetector } from '../boundaries/boundary-detector.js';
+import type { PatternPack } from '../boundaries/pattern-pack.js';
+import { defaultPatterns } from '../boundaries/patterns/default.js';
+import { MobiusError } from '../errors.js';
+import type { GraduationStallEvent, GraduationStartEvent, SummarizerFallbackEvent, SummaryTrimEvent } from '../events.js';
+import type { SessionEvent } from '../session-event.js';
+import { renderSummary } from '../session-view.js';
+import { createExtractiveSummarizer } from '../summarizer/extractive.js';
+import { summarizeSafely } from '../summarizer/summarize-safely.js';
+import type { SummarizeOutcome } from '../summarizer/summarize-safely.js';
+import { plainTextSections } from '../summarizer/summary-sections.js';
+import type { Summarizer } from '../summarizer/summarizer.js';
+import { isSummarizer } from '../summarizer/summarizer.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import { createTokenCounter } from '../tokens/token-counter.js';
+import type { Entry, SequenceRange, Summary } from '../types.js';
+import { parse } from '../validation.js';
+import { MIN_SUMMARY_TOKENS, planChunk } from './chunk-plan.js';
+import type { ChunkPlan } from './chunk-plan.js';
+import { restoreIdentifiers } from './identifier-restore.js';
+import type { TierLimits } from './tier-limits.js';
 
-/** Where to cut T0: the oldest `count` entries graduate. */
-export interface ChunkPlan {
-  /** Number of oldest entries in the chunk. */
-  readonly count: number;
-  /** Tokens the chunk frees. */
-  readonly tokens: number;
-  /** The boundary after the chunk's last entry. */
-  readonly boundary: BoundaryScore;
+/** The graduation event a {@link Graduator} asks its subject to commit. */
+export type GraduationEvent = Extract<SessionEvent, { type: 'graduation' }>;
+
+/** Options for {@link Graduator}: the summarizer pipeline and the graduation policy. */
+export interface GraduatorOptions {
+  /** Turns chunks into summaries and facts. @default the fallback */
+  summarizer?: Summarizer | undefined;
+  /** Runs when the summarizer fails; must not fail itself. @default createExtractiveSummarizer({ patterns }) */
+  fallback?: Summarizer | undefined;
+  /** Patterns of the default boundary detector and fallback. @default defaultPatterns */
+  patterns?: PatternPack | undefined;
+  /** Counts tokens. @default createTokenCounter() */
+  tokenCounter?: TokenCounter | undefined;
+  /** Scores the gaps between T0 entries. @default createBoundaryDetector({ patterns }) */
+  boundaryDetector?: { scoreGaps(entries: readonly Entry[]): readonly BoundaryScore[] } | undefined;
+  /** Milliseconds before a summarizer call is aborted and the fallback runs. @default 60_000 */
+  timeoutMs?: number | undefined;
+  /** Extra attempts after the summarizer throws or returns invalid output. @default 1 */
+  retries?: number | undefined;
+  /** Share of its limit that T0 is brought down to by a chunk graduation. @default 0.8 */
+  graduationTarget?: number | undefined;
+  /** How far past its target a chunk may reach for a stronger boundary, as a multiple. @default 1.25 */
+  maxChunkOvershoot?: number | undefined;
+  /** Largest summary accepted, as a share of the tokens it replaces (header included). @default 0.9 */
+  maxSummaryRatio?: number | undefined;
+  /** Target size of a chunk's summary, as a share of the chunk's tokens. @default 0.1 */
+  chunkSummaryRatio?: number | undefined;
+  /** Target size of a chunk's summary, as a share of what users and the assistant said in it (the larger target wins). @default 0.25 */
+  proseSummaryRatio?: number | undefined;
+  /** Target size of a consolidated summary, as a share of the summaries it merges. @default 1/3 */
+  consolidateSummaryRatio?: number | undefined;
+  /** Smallest target asked of a summarizer, in tokens. @default 64 */
+  minTargetTokens?: number | undefined;
+  /** Share of the T1 summaries (the oldest) merged by one consolidation; at least two. @default 0.5 */
+  consolidateShare?: number | undefined;
+  /** A lone summary consolidated more often than this is left as it is (`fully-consolidated`). @default 8 */
+  maxConsolidationLevel?: number | undefined;
+  /** Room for identifiers added back to a summary, as a share of its target. @default 0.25 */
+  identifierNoteRatio?: number | undefined;
+  /** Smallest room for identifiers added back, in tokens. @default 32 */
+  minIdentifierNoteTokens?: number | undefined;
+}
+
+/** Defaults of the graduation policy. */
+export const GRADUATOR_DEFAULTS: {
+  readonly timeoutMs: number;
+  readonly retries: number;
+  readonly graduationTarget: number;
+  readonly maxChunkOvershoot: number;
+  readonly maxSummaryRatio: number;
+  readonly chunkSummaryRatio: number;
+  readonly proseSummaryRatio: number;
+  readonly consolidateSummaryRatio: number;
+  readonly minTargetTokens: number;
+  readonly consolidateShare: number;
+  readonly maxConsolidationLevel: number;
+  readonly identifierNoteRatio: number;
+  readonly minIdentifierNoteTokens: number;
+} = {
+  timeoutMs: 60_000,
+  retries: 1,
+  graduationTarget: 0.8,
+  maxChunkOvershoot: 1.25,
+  maxSummaryRatio: 0.9,
+  chunkSummaryRatio: 0.1,
+  proseSummaryRatio: 0.25,
+  consolidateSummaryRatio: 1 / 3,
+  minTargetTokens: 64,
+  consolidateShare: 0.5,
+  maxConsolidationLevel: 8,
+  identifierNoteRatio: 0.25,
+  minIdentifierNoteTokens: 32,
+};
+
+/** What a {@link Graduator} graduates: T0 entries and T1 summaries it can read and commit to. */
+export interface GraduationSubject {
+  /** T0 entries, oldest first (read anew at every step: records may arrive while a summarizer runs). */
+  entries(): readonly Entry[];
+  /** T1 summaries, oldest first. */
+  summaries(): readonly Summary[];
+  /** Tokens of T0. */
+  readonly workingTokens: number;
+  /** Tokens of T1. */
+  readonly summaryTokens: number;
+  /** When T0 and T1 must graduate. */
+  limits(): TierLimits;
+  /** The sequence number the next committed event gets. */
+  nextSeq(): number;
+  /** Commits a graduation and returns the tokens it took out of T0 + T1 (what left, less the new summary). */
+  commit(event: GraduationEvent, details: { readonly boundary: string | undefined }): number;
+}
+
+/** Told what a graduation does, as it happens. Every member is optional. */
+export interface GraduationReporter {
+  /** A chunk or consolidation is being summarised. */
+  start?(event: GraduationStartEvent): void;
+  /** The summarizer failed; the fallback's result is used. */
+  fallback?(event: SummarizerFallbackEvent): void;
+  /** A committed summary was cut to its limit. */
+  trim?(event: SummaryTrimEvent): void;
+  /** A tier stays over its limit (reported once per cause until a graduation commits). */
+  stall?(event: GraduationStallEvent): void;
 }
 
 /**
- * Chooses the chunk of oldest T0 entries to graduate: the strongest allowed boundary among the
- * cuts that free at least `targetTokens` (and at most a quarter more), the smallest chunk on ties.
- * When no such cut exists, the first allowed cut past the target. Never cuts at a forbidden gap
- * and always leaves the newest entry in T0. Returns `undefined` when no allowed cut exists.
+ * Owns the graduation policy: when T0 is over its limit, it cuts the oldest chunk at the
+ * strongest allowed boundary, summarises it through a safe pipeline (timeout, retries,
+ * validation, fallback; see `wrapSummarizer`) and asks its subject to commit one graduation
+ * event; when T1 is over its limit, it consolidates the oldest summaries. Every step commits a
+ * graduation that makes its tier smaller or reports a stall, so `graduate()` always ends.
+ *
+ * @example
+ * ```ts
+ * const graduator = new Graduator({ summarizer, timeoutMs: 30_000 });
+ * await graduator.graduate({ subject: tierStore.graduationSubject({ limits: { working: 6_000, summaries: 4_000 } }) });
+ * ```
  */
-export function planChunk(options: {
-  entries: readonly Entry[];
-  scores: readonly BoundaryScore[];
-  targetTokens: number;
-}): ChunkPlan | undefined {
-  const { entries, scores, targetTokens } = options;
-  let cumulative = 0;
-  let best: ChunkPlan | undefined;
-  let firstBeyond: ChunkPlan | undefined;
-  for (let index = 0; index < entries.length - 1; index += 1) {
-    cumulative += entries[index]?.tokens ?? 0;
-    const boundary = scores[index];
-    if (boundary === undefined || boundary.strength === 'forbidden') continue;
-    if (cumulative < targetTokens) continue;
-    const plan: ChunkPlan = { count: index + 1, tokens: cumulative, boundary };
-    if (cumulative <= targetTokens * MAX_CHUNK_OVERSHOOT) {
-      if (best === undefined || STRENGTH_RANK[boundary.strength] > STRENGTH_RANK[best.boundary.strength]) {
-        best = plan;
-      }
-    } else if (firstBeyond === undefined) {
-      firstBeyond = plan;
-      break;
-    }
-  }
-  return best ?? firstBeyond;
-}
+export class Graduator {
+  readonly #options: ResolvedGraduatorOptions;
+  readonly #summarizer: Summarizer;
+  readonly #fallback: Summarizer;
+  readonly #counter: TokenCounter;
+  readonly #detector: { scoreGaps(entries: readonly Entry[]): readonly BoundaryScore[] };
+  /** `tier:reason` of the last stall reported, until a graduation commits. */
+  #stall: string | undefined;
 
-/**
- * How far past its target a chunk may reach for a stronger boundary: a larger chunk leaves T0
- * (and the window) emptier until it fills again.
- */
-const MAX_CHUNK_OVERSHOOT = 1.25;
-
-/** Smallest summary limit worth asking for; below it a chunk cannot be summarised smaller. */
-export const MIN_SUMMARY_TOKENS = 8;
-
-/** The outcome of asking a summarizer, after validation, retries and fallback. */
-export interface SummarizeOutcome {
-  /** The validated result that will be committed. */
-  readonly result: SummarizeResult;
-  /** Name of the summarizer that produced it. */
-  readonly summarizer: string;
-  /** Whether the fallback produced it. */
-  readonly isFallback: boolean;
-  /** Set when the configured summarizer failed. */
-  readonly failure: SummarizerFallbackEvent | undefined;
   /**
-   * Set when even the fallback's summary was not smaller than its input and was cut to
-   * `maxSummaryTokens`: the tokens it had before the cut.
+   * Creates a graduator. Does no I/O.
+   * @throws {InvalidArgumentError} when an option is invalid.
    */
-  readonly trimmedFrom: number | undefined;
-}
+  constructor(options: GraduatorOptions = {}) {
+    const parsed = parse(graduatorOptionsSchema, options, 'new Graduator', 'new Graduator({ summarizer, timeoutMs: 30_000 })');
+    this.#options = parsed;
+    const patterns = parsed.patterns ?? defaultPatterns;
+    this.#fallback = parsed.fallback ?? createExtractiveSummarizer({ patterns });
+    this.#summarizer = parsed.summarizer ?? this.#fallback;
+    this.#counter = parsed.tokenCounter ?? createTokenCounter();
+    this.#detector = parsed.boundaryDetector ?? createBoundaryDetector({ patterns });
+  }
 
-/**
- * Calls `summarizer` with a timeout and retries, validates what it returns, and falls back to
- * `fallback` when it throws, hangs, returns garbage or a summary above `maxSummaryTokens`. The
- * summarizers receive frozen deep copies of the entries and summaries, never the caller's
- * arrays; reading the result (getters included) happens inside the retry path. When the fallback's
- * summary is too large too, it is asked again for half the limit, then cut to the limit
- * (`trimmedFrom`). Throws a {@link SummarizerError} only when the fallback fails as well.
- */
-export async function summarizeSafely(options: {
-  summarizer: Summarizer;
-  fallback: Summarizer;
-  request: Omit<SummarizeRequest, 'signal'>;
-  timeoutMs: number;
-  retries: number;
-  /** Most tokens the summary text may have. @default Infinity */
-  maxSummaryTokens?: number | undefined;
-  /** Sequence range being summarised, named in errors. @default the range of the request */
-  source?: SequenceRange | undefined;
-}): Promise<SummarizeOutcome> {
-  const { summarizer, fallback } = options;
-  const maxSummaryTokens = options.maxSummaryTokens ?? Number.POSITIVE_INFINITY;
-  // The summarizer is untrusted code: it gets its own frozen copy, so that emptying or editing
-  // what it was given cannot change what is committed.
-  const request = isolateRequest(options.request);
-  const context: AttemptContext = {
-    request,
-    timeoutMs: options.timeoutMs,
-    maxSummaryTokens,
-    subject: describeRequest(request, options.source ?? sourceOf(options.request)),
+  /** The tier that must graduate next, or `undefined` when both are within their limits. */
+  readonly tierToGraduate = (subject: Pick<GraduationSubject, 'workingTokens' | 'summaryTokens' | 'limits'>): 'working' | 'summaries' | undefined => {
+    const limits = subject.limits();
+    if (subject.workingTokens > limits.working) return 'working';
+    return subject.summaryTokens > limits.summaries ? 'summaries' : undefined;
   };
-  let failure: SummarizerFallbackEvent | undefined;
-  if (summarizer !== fallback) {
-    const attempts = 1 + options.retries;
-    for (let attempt = 1; attempt <= attempts; attempt += 1) {
-      const outcome = await attemptOnce({ ...context, summarizer });
-      if (outcome.result !== undefined) {
-        return { result: outcome.result, summarizer: outcome.name, isFallback: false, failure: undefined, trimmedFrom: undefined };
-      }
-      failure = { error: outcome.error, reason: outcome.reason, attempts: attempt };
-      // A hang is not retried: the same call would most likely hang again.
-      if (outcome.reason === 'timeout') break;
-    }
-  }
-  let outcome = await attemptOnce({ ...context, summarizer: fallback });
-  let trimmedFrom: number | undefined;
-  if (outcome.reason === 'oversized' && Number.isFinite(maxSummaryTokens)) {
-    // The fallback keeps essential items up to twice its target: ask for half the limit.
-    const tighter = Object.freeze({ ...request, targetTokens: Math.max(1, Math.floor(maxSummaryTokens / 2)) });
-    outcome = await attemptOnce({ ...context, request: tighter, summarizer: fallback });
-    if (outcome.reason === 'oversized' && outcome.oversized !== undefined) {
-      const summary = trimToTokens({ text: outcome.oversized.summary, maxTokens: maxSummaryTokens, countTokens: request.countTokens });
-      if (summary !== undefined) {
-        trimmedFrom = request.countTokens(outcome.oversized.summary);
-        // A summary cut mid-section is no longer the sections' rendering: keep it as text.
-        const sections = plainTextSections({ text: summary, source: options.source ?? sourceOf(options.request) });
-        outcome = { result: { ...outcome.oversized, summary, sections }, name: outcome.name };
-      }
-    }
-  }
-  if (outcome.result === undefined) throw outcome.error;
-  return { result: outcome.result, summarizer: outcome.name, isFallback: failure !== undefined, failure, trimmedFrom };
-}
 
-/**
- * Checks that the identifiers of a chunk (paths, symbols, error names, numbers with units)
- * survive into its summary or facts, and appends the missing ones so that no summarizer can drop
- * them silently.
- */
-export function restoreIdentifiers(options: {
-  entries: readonly Entry[];
-  result: SummarizeResult;
-  countTokens: (text: string) => number;
-  maxTokens: number;
-}): SummarizeResult {
-  // Ranked: error names, paths, numbers with units, then code symbols. Prose in backticks and
-  // code fragments are not identifiers and are left to the summary.
-  const ranked: [string[], string[], string[], string[]] = [[], [], [], []];
-  const seen = new Set<string>();
-  const add = (identifier: string): void => {
-    const rank = identifierRank(identifier);
-    if (rank === undefined || seen.has(identifier)) return;
-    seen.add(identifier);
-    ranked[rank]?.push(identifier);
+  /** Chooses the chunk of oldest entries that would graduate to bring T0 down to its target. */
+  readonly planChunk = (options: { entries: readonly Entry[]; workingLimit: number }): ChunkPlan | undefined => {
+    const tokens = options.entries.reduce((sum, entry) => sum + entry.tokens, 0);
+    const target = tokens - Math.floor(options.workingLimit * this.#options.graduationTarget);
+    return planChunk({
+      entries: options.entries,
+      scores: this.#detector.scoreGaps(options.entries),
+      targetTokens: target,
+      maxOvershoot: this.#options.maxChunkOvershoot,
+    });
   };
-  for (const entry of options.entries) {
-    if (entry.path !== undefined) add(entry.path);
-    if (entry.kind === 'user' || entry.kind === 'assistant') {
-      for (const identifier of extractIdentifiers(entry.text)) add(identifier);
-    } else if (entry.kind === 'tool-result') {
-      for (const match of entry.text.matchAll(ERROR_NAME)) add(match[0]);
+
+  /**
+   * Graduates until T0 and T1 are within their limits or cannot shrink further (reported as a
+   * stall). Rejects only when the fallback summarizer or the commit fails: nothing was committed
+   * by the failed step; the error carries a code that says which.
+   */
+  readonly graduate = async (options: { subject: GraduationSubject; reporter?: GraduationReporter | undefined }): Promise<void> => {
+    const { subject } = options;
+    const reporter = options.reporter ?? {};
+    const stuck = new Set<GraduationStallEvent['tier']>();
+    try {
+      for (;;) {
+        const limits = subject.limits();
+        const tier = subject.workingTokens > limits.working && !stuck.has('working')
+          ? 'working'
+          : subject.summaryTokens > limits.summaries && !stuck.has('summaries') ? 'summaries' : undefined;
+        if (tier === undefined) return;
+        const step = tier === 'working' ? await this.#graduateChunk(subject, reporter) : await this.#consolidate(subject, reporter);
+        if (step === true) {
+          this.#stall = undefined;
+          continue;
+        }
+        stuck.add(tier);
+        this.#reportStall({ subject, reporter, tier, reason: step });
+      }
+    } catch (error) {
+      if (MobiusError.isInstance(error)) throw error;
+      throw new MobiusError('GRADUATION_FAILED', `graduation failed and was abandoned; nothing left T0: ${error instanceof Error ? error.message : String(error)}. This is a bug in a component Mobius called (token counter, boundary detector or storage); the session is intact.`, { cause: error });
     }
+  };
+
+  // A tier that stays over budget is reported once per cause, not on every record.
+  #reportStall(options: { subject: GraduationSubject; reporter: GraduationReporter; tier: GraduationStallEvent['tier']; reason: GraduationStallEvent['reason'] }): void {
+    const { subject, tier, reason } = options;
+    if (this.#stall === `${tier}:${reason}`) return;
+    this.#stall = `${tier}:${reason}`;
+    const limits = subject.limits();
+    options.reporter.stall?.(tier === 'working'
+      ? { tier, reason, tokens: subject.workingTokens, limit: limits.working }
+      : { tier, reason, tokens: subject.summaryTokens, limit: limits.summaries });
   }
-  const haystack = [
-    options.result.summary,
-    ...(options.result.facts ?? []).map((fact) => fact.value),
-    ...(options.result.tasks ?? []).map((task) => task.title),
-  ].join('\n');
-  const missing = ranked.flat().filter((identifier) => !haystack.includes(identifier));
-  if (missing.length === 0) return options.result;
-  const kept: string[] = [];
-  let line = '';
-  for (const identifier of missing) {
-    const candidate = `Notes: also mentioned ${[...kept, `\`${identifier}\``].join(', ')}`;
-    if (options.countTokens(candidate) > options.maxTokens) break;
-    kept.push(`\`${identifier}\``);
-    line = candidate;
+
+  async #graduateChunk(subject: GraduationSubject, reporter: GraduationReporter): Promise<GraduationStep> {
+    const options = this.#options;
+    const entries = [...subject.entries()];
+    const plan = this.planChunk({ entries, workingLimit: subject.limits().working });
+    if (plan === undefined) return 'no-allowed-cut';
+    const chunk = entries.slice(0, plan.count);
+    const first = chunk[0] as Entry;
+    const last = chunk[chunk.length - 1] as Entry;
+    const source = { from: first.seq, to: last.seq };
+    const maxSummaryTokens = this.#maxSummaryTokens({ tokens: plan.tokens, source, period: { from: first.at, to: last.at } });
+    if (maxSummaryTokens < MIN_SUMMARY_TOKENS) return 'no-shrink';
+    reporter.start?.({ mode: 'chunk', source, tokens: plan.tokens });
+    // Tool output compresses hard; what people said is kept near-verbatim where it carries content.
+    const proseTokens = chunk.reduce((sum, entry) => sum + (entry.kind === 'user' || entry.kind === 'assistant' ? entry.tokens : 0), 0);
+    const targetTokens = Math.max(options.minTargetTokens, Math.round(plan.tokens * options.chunkSummaryRatio), Math.round(proseTokens * options.proseSummaryRatio));
+    const countTokens = (text: string): number => this.#counter.count(text);
+    const outcome = await this.#summarize({ request: { mode: 'chunk', entries: chunk, summaries: [], targetTokens, countTokens }, maxSummaryTokens });
+    if (outcome.failure !== undefined) reporter.fallback?.(outcome.failure);
+    // Identifiers added back must not make the summary larger than the ratio allows either.
+    const room = maxSummaryTokens - countTokens(outcome.result.summary) - 1;
+    const noteTokens = Math.max(options.minIdentifierNoteTokens, Math.round(targetTokens * options.identifierNoteRatio));
+    const result = restoreIdentifiers({ entries: chunk, result: outcome.result, countTokens, maxTokens: Math.min(room, noteTokens) });
+    const seq = subject.nextSeq();
+    const freed = subject.commit({
+      type: 'graduation',
+      seq,
+      mode: 'chunk',
+      source,
+      entrySeqs: chunk.map((entry) => entry.seq),
+      summaryIds: [],
+      summary: { id: `s${seq}`, text: result.summary, level: 1, sections: result.sections ?? plainTextSections({ text: result.summary, source }) },
+      facts: result.facts ?? [],
+      tasks: result.tasks ?? [],
+      summarizer: outcome.summarizer,
+      isFallback: outcome.isFallback,
+    }, { boundary: plan.boundary.reason });
+    this.#reportTrim({ reporter, summaryId: `s${seq}`, source, outcome, limit: maxSummaryTokens });
+    return freed > 0 ? true : 'no-shrink';
   }
-  if (line.length === 0) return options.result;
-  const summary = `${options.result.summary.trimEnd()}\n${line}`;
-  if (options.result.sections === undefined) return { ...options.result, summary };
-  // The line renders as a section of its own after the others, exactly as appended to the text.
-  const seqs = options.entries.map((entry) => entry.seq);
-  const source = { from: Math.min(...seqs), to: Math.max(...seqs) };
-  const added: SummarySectionData = { name: 'Notes', items: [{ text: line.slice('Notes: '.length), source }] };
-  return { ...options.result, summary, sections: [...options.result.sections, added] };
+
+  async #consolidate(subject: GraduationSubject, reporter: GraduationReporter): Promise<GraduationStep> {
+    const options = this.#options;
+    const summaries = [...subject.summaries()];
+    if (summaries.length === 0) return 'no-shrink';
+    const count = summaries.length === 1 ? 1 : Math.max(2, Math.floor(summaries.length * options.consolidateShare));
+    const oldest = summaries.slice(0, count);
+    const tokens = oldest.reduce((sum, summary) => sum + summary.tokens, 0);
+    if (count === 1 && (oldest[0]?.level ?? 0) > options.maxConsolidationLevel) return 'fully-consolidated';
+    const source = { from: oldest[0]?.source.from ?? 0, to: oldest[oldest.length - 1]?.source.to ?? 0 };
+    const maxSummaryTokens = this.#maxSummaryTokens({ tokens, source, period: { from: oldest[0]?.period?.from, to: oldest[oldest.length - 1]?.period?.to } });
+    if (maxSummaryTokens < MIN_SUMMARY_TOKENS) return 'no-shrink';
+    reporter.start?.({ mode: 'consolidate', source, tokens });
+    const targetTokens = Math.max(options.minTargetTokens, Math.round(tokens * options.consolidateSummaryRatio));
+    const request = { mode: 'consolidate' as const, entries: [], summaries: oldest, targetTokens, countTokens: (text: string) => this.#counter.count(text) };
+    const outcome = await this.#summarize({ request, maxSummaryTokens });
+    if (outcome.failure !== undefined) reporter.fallback?.(outcome.failure);
+    const seq = subject.nextSeq();
+    const text = outcome.result.summary;
+    const freed = subject.commit({
+      type: 'graduation',
+      seq,
+      mode: 'consolidate',
+      source,
+      entrySeqs: [],
+      summaryIds: oldest.map((summary) => summary.id),
+      summary: { id: `s${seq}`, text, level: Math.max(...oldest.map((summary) => summary.level)) + 1, sections: outcome.result.sections ?? plainTextSections({ text, source }) },
+      facts: outcome.result.facts ?? [],
+      tasks: outcome.result.tasks ?? [],
+      summarizer: outcome.summarizer,
+      isFallback: outcome.isFallback,
+    }, { boundary: undefined });
+    this.#reportTrim({ reporter, summaryId: `s${seq}`, source, outcome, limit: maxSummaryTokens });
+    return freed > 0 ? true : 'no-shrink';
+  }
+
+  #summarize(options: { request: Parameters<typeof summarizeSafely>[0]['request']; maxSummaryTokens: number }): Promise<SummarizeOutcome> {
+    return summarizeSafely({
+      summarizer: this.#summarizer,
+      fallback: this.#fallback,
+      request: options.request,
+      timeoutMs: this.#options.timeoutMs,
+      retries: this.#options.retries,
+      maxSummaryTokens: options.maxSummaryTokens,
+    });
+  }
+
+  // Tokens a summary may have so that, rendered with its header, it stays within
+  // `maxSummaryRatio` of what it replaces.
+  #maxSummaryTokens(options: { tokens: number; source: SequenceRange; period: { from?: string | undefined; to?: string | undefined } }): number {
+    const header = this.#counter.count(renderSummary({ source: options.source, text: '', period: options.period }));
+    return Math.floor(options.tokens * this.#options.maxSummaryRatio) - header - 1;
+  }
+
+  #reportTrim(options: { reporter: GraduationReporter; summaryId: string; source: SequenceRange; outcome: SummarizeOutcome; limit: number }): void {
+    const { outcome } = options;
+    if (outcome.trimmedFrom === undefined) return;
+    options.reporter.trim?.({ summaryId: options.summaryId, source: options.source, tokens: outcome.trimmedFrom, limit: options.limit });
+  }
 }
 
 // --- Internal helpers ---
 
-const STRENGTH_RANK: Readonly<Record<BoundaryScore['strength'], number>> = {
-  forbidden: 0,
-  weak: 1,
-  moderate: 2,
-  strong: 3,
-};
+/** A graduation step: `true` when it committed and made its tier smaller, else why not. */
+type GraduationStep = true | GraduationStallEvent['reason'];
 
-const ERROR_NAME = /\b(?:[A-Z][A-Za-z]*(?:Error|Exception)|E[A-Z]{3,})\b/g;
-const IS_ERROR_NAME = /^(?:[A-Z][A-Za-z]*(?:Error|Exception)|E[A-Z]{3,})$/;
-const IS_PATH = /^(?:[\w.@-]+\/)+[\w.@-]+$|^[\w-]+\.[a-z]{1,5}$/;
-const IS_QUANTITY = /^\d[\d.,]*\s?[A-Za-z%]+(?:\s[a-z]+){0,3}$/;
-const IS_SYMBOL = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$|^--?[a-z][\w-]*(?:=\S+)?$/;
+const ratio = z.number().gt(0).lt(1);
 
-function identifierRank(identifier: string): 0 | 1 | 2 | 3 | undefined {
-  if (identifier.length < 2 || identifier.length > 60) return undefined;
-  if (IS_ERROR_NAME.test(identifier)) return 0;
-  if (IS_PATH.test(identifier)) return 1;
-  if (IS_QUANTITY.test(identifier)) return 2;
-  // A symbol needs a case change, an underscore or a dot to be an identifier rather than a word.
-  if (IS_SYMBOL.test(identifier) && /[a-z][A-Z]|_|\.|^--?/.test(identifier)) return 3;
-  return undefined;
-}
-
-const MAX_RESULT_ITEMS = 1_000;
-
-const resultSchema = z.object({
-  summary: z.string().trim().min(1, 'the summary is empty'),
-  facts: z
-    .array(
-      z.object({
-        key: z.string().trim().min(1).max(80).optional(),
-        category: z.enum(FACT_CATEGORIES as [FactCategory, ...FactCategory[]]),
-        value: z.string().trim().min(1).max(2_000),
-        isUpdate: z.boolean().optional(),
-        salience: z.number().min(0).max(1_000).optional(),
-      }),
-    )
+const graduatorOptionsSchema = z.strictObject({
+  summarizer: z.custom<Summarizer>(isSummarizer, 'expected an object with `name` and `summarize()`').optional(),
+  fallback: z.custom<Summarizer>(isSummarizer, 'expected an object with `name` and `summarize()`').optional(),
+  patterns: z.custom<PatternPack>((value) => typeof value === 'object' && value !== null, 'expected a PatternPack').optional(),
+  tokenCounter: z.custom<TokenCounter>((value) => typeof (value as { count?: unknown } | null)?.count === 'function', 'expected an object with `count(text)`').optional(),
+  boundaryDetector: z
+    .custom<{ scoreGaps(entries: readonly Entry[]): readonly BoundaryScore[] }>((value) => typeof (value as { scoreGaps?: unknown } | null)?.scoreGaps === 'function', 'expected an object with `scoreGaps(entries)`')
     .optional(),
-  tasks: z
-    .array(z.object({ title: z.string().trim().min(1).max(300), status: z.enum(['open', 'done']) }))
-    .optional(),
-  sections: z
-    .array(
-      z.object({
-        name: z.enum(SUMMARY_SECTIONS as [SummarySectionName, ...SummarySectionName[]]),
-        items: z
-          .array(
-            z.object({
-              text: z.string().max(4_000).refine((text) => text.trim().length > 0, 'the item is empty'),
-              source: z.object({ from: z.number().int().min(0), to: z.number().int().min(0) }),
-              salience: z.number().finite().optional(),
-              path: z.string().min(1).max(1_000).optional(),
-              edits: z.number().int().min(0).optional(),
-              command: z.string().min(1).max(1_000).optional(),
-              isTestRun: z.boolean().optional(),
-              isStillFailing: z.boolean().optional(),
-            }),
-          )
-          .max(MAX_RESULT_ITEMS),
-      }),
-    )
-    .max(100)
-    .optional(),
+  timeoutMs: z.number().int().positive().default(GRADUATOR_DEFAULTS.timeoutMs),
+  retries: z.number().int().min(0).max(10).default(GRADUATOR_DEFAULTS.retries),
+  graduationTarget: ratio.default(GRADUATOR_DEFAULTS.graduationTarget),
+  maxChunkOvershoot: z.number().min(1).max(4).default(GRADUATOR_DEFAULTS.maxChunkOvershoot),
+  maxSummaryRatio: ratio.default(GRADUATOR_DEFAULTS.maxSummaryRatio),
+  chunkSummaryRatio: ratio.default(GRADUATOR_DEFAULTS.chunkSummaryRatio),
+  proseSummaryRatio: ratio.default(GRADUATOR_DEFAULTS.proseSummaryRatio),
+  consolidateSummaryRatio: ratio.default(GRADUATOR_DEFAULTS.consolidateSummaryRatio),
+  minTargetTokens: z.number().int().positive().default(GRADUATOR_DEFAULTS.minTargetTokens),
+  consolidateShare: ratio.default(GRADUATOR_DEFAULTS.consolidateShare),
+  maxConsolidationLevel: z.number().int().min(1).default(GRADUATOR_DEFAULTS.maxConsolidationLevel),
+  identifierNoteRatio: ratio.default(GRADUATOR_DEFAULTS.identifierNoteRatio),
+  minIdentifierNoteTokens: z.number().int().min(0).default(GRADUATOR_DEFAULTS.minIdentifierNoteTokens),
 });
 
-type FailureReason = SummarizerFallbackEvent['reason'];
-
-type AttemptOutcome =
-  | { readonly result: SummarizeResult; readonly name: string; readonly error?: undefined; readonly reason?: undefined }
-  | {
-      readonly result: undefined;
-      readonly name: string;
-      readonly error: SummarizerError;
-      readonly reason: FailureReason;
-      /** The valid but too large result, kept so that the fallback's can be cut to size. */
-      readonly oversized?: SummarizeResult | undefined;
-    };
-
-interface AttemptContext {
-  readonly request: Omit<SummarizeRequest, 'signal'>;
-  readonly timeoutMs: number;
-  readonly maxSummaryTokens: number;
-  /** `chunk #12–40`, for messages. */
-  readonly subject: RequestSubject;
-}
-
-interface RequestSubject {
-  readonly mode: SummarizeRequest['mode'];
-  readonly source: SequenceRange;
-  readonly text: string;
-}
-
-async function attemptOnce(options: AttemptContext & { summarizer: Summarizer }): Promise<AttemptOutcome> {
-  const { summarizer, request, subject } = options;
-  const name = nameOf(summarizer);
-  const fail = (reason: FailureReason, message: string, cause?: unknown, oversized?: SummarizeResult): AttemptOutcome => ({
-    result: undefined,
-    name,
-    reason,
-    error: new SummarizerError({ summarizer: name, mode: subject.mode, source: subject.source, message, cause }),
-    ...(oversized === undefined ? {} : { oversized }),
-  });
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = Symbol('timeout');
-  const timeout = new Promise<typeof timedOut>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      resolve(timedOut);
-    }, options.timeoutMs);
-  });
-  let raw: unknown;
-  try {
-    const call = Promise.resolve().then(() => summarizer.summarize(Object.freeze({ ...request, signal: controller.signal })));
-    raw = await Promise.race([call, timeout]);
-  } catch (error) {
-    return fail('threw', `Summarizer "${name}" threw while summarising ${subject.text}: ${errorMessage(error)}. The extractive fallback was used; check the summarizer's model call and credentials.`, error);
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
-  }
-  if (raw === timedOut) {
-    return fail('timeout', `Summarizer "${name}" did not answer within ${options.timeoutMs} ms while summarising ${subject.text} and was aborted. The extractive fallback was used; raise \`summarizerTimeoutMs\` if the model is slow.`);
-  }
-  // Reading the result runs the summarizer's code too (getters, proxies): a throw here is a
-  // failure of the summarizer like any other, retried and then replaced by the fallback.
-  let parsed: ReturnType<typeof resultSchema.safeParse>;
-  let result: SummarizeResult | undefined;
-  let summaryTokens: number;
-  try {
-    parsed = resultSchema.safeParse(raw);
-    result = parsed.success ? stripUndefined(parsed.data) : undefined;
-    summaryTokens = result === undefined ? 0 : request.countTokens(result.summary);
-  } catch (error) {
-    return fail('invalid-output', `Summarizer "${name}" returned a result that throws when read while summarising ${subject.text}: ${errorMessage(error)}. Return plain data: { summary: string, facts?: FactUpdate[], tasks?: TaskUpdate[] }. The extractive fallback was used.`, error);
-  }
-  if (!parsed.success) {
-    return fail('invalid-output', `Summarizer "${name}" returned an invalid result while summarising ${subject.text}:\n${z.prettifyError(parsed.error)}\nIt must return { summary: string, facts?: FactUpdate[], tasks?: TaskUpdate[] }. The extractive fallback was used.`, parsed.error);
-  }
-  if (result === undefined) throw new Error('unreachable: a parsed result is always converted');
-  const limit = Math.max(request.targetTokens * 4, request.targetTokens + 400);
-  if (summaryTokens > limit) {
-    return fail('invalid-output', `Summarizer "${name}" returned a summary of ${summaryTokens} tokens for a target of ${request.targetTokens} while summarising ${subject.text}; the limit is ${limit}. Make it respect \`targetTokens\`. The extractive fallback was used.`);
-  }
-  if (summaryTokens > options.maxSummaryTokens) {
-    return fail('oversized', `Summarizer "${name}" returned a summary of ${summaryTokens} tokens while summarising ${subject.text}, which is not smaller than its input: at most ${options.maxSummaryTokens} are accepted (\`maxSummaryRatio\` of the input, less the summary header). Make it respect \`targetTokens\`. The extractive fallback was used.`, undefined, result);
-  }
-  return { result, name };
-}
-
-function isolateRequest(request: Omit<SummarizeRequest, 'signal'>): Omit<SummarizeRequest, 'signal'> {
-  return Object.freeze({
-    mode: request.mode,
-    entries: deepFreeze(structuredClone(request.entries)),
-    summaries: deepFreeze(structuredClone(request.summaries)),
-    targetTokens: request.targetTokens,
-    countTokens: request.countTokens,
-  });
-}
-
-// Iterative: entries are plain data, but a chunk can hold many of them with nested tool inputs.
-function deepFreeze<T>(value: T): T {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const current = stack.pop();
-    if (typeof current !== 'object' || current === null || Object.isFrozen(current)) continue;
-    Object.freeze(current);
-    for (const key of Object.keys(current)) stack.push((current as Record<string, unknown>)[key]);
-  }
-  return value;
-}
-
-function sourceOf(request: Omit<SummarizeRequest, 'signal'>): SequenceRange {
-  const seqs = request.mode === 'chunk' ? request.entries.map((entry) => entry.seq) : request.summaries.flatMap((summary) => [summary.source.from, summary.source.to]);
-  return seqs.length === 0 ? { from: 0, to: 0 } : { from: Math.min(...seqs), to: Math.max(...seqs) };
-}
-
-function describeRequest(request: Omit<SummarizeRequest, 'signal'>, source: SequenceRange): RequestSubject {
-  const what = request.mode === 'chunk' ? `a chunk of ${request.entries.length} entries` : `a consolidation of ${request.summaries.length} summaries`;
-  return { mode: request.mode, source, text: `${what} (#${source.from}–${source.to})` };
-}
-
-function nameOf(summarizer: Summarizer): string {
-  try {
-    const name: unknown = summarizer.name;
-    return typeof name === 'string' ? name : String(name);
-  } catch {
-    return '(unnamed summarizer)';
-  }
-}
-
-/** Cuts `text` to at most `maxTokens`: whole lines first, then characters, with a `…` marker. */
-function trimToTokens(options: { text: string; maxTokens: number; countTokens: (text: string) => number }): string | undefined {
-  const { countTokens, maxTokens } = options;
-  const marker = '\n…';
-  if (countTokens(marker) >= maxTokens) return undefined;
-  const lines = options.text.split('\n');
-  let low = 0;
-  let high = lines.length;
-  // Binary search on prefixes: counting is linear, so this stays O(n log n) for any text.
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (countTokens(lines.slice(0, middle).join('\n') + marker) <= maxTokens) low = middle;
-    else high = middle - 1;
-  }
-  if (low > 0) return lines.slice(0, low).join('\n').trimEnd() + marker;
-  const first = lines[0] ?? '';
-  let chars = 0;
-  let top = first.length;
-  while (chars < top) {
-    const middle = Math.ceil((chars + top) / 2);
-    if (countTokens(first.slice(0, middle) + marker) <= maxTokens) chars = middle;
-    else top = middle - 1;
-  }
-  const head = first.slice(0, chars).trimEnd();
-  return head.length === 0 ? undefined : head + marker;
-}
-
-function stripUndefined(data: z.infer<typeof resultSchema>): SummarizeResult {
-  const sections = data.sections?.map((section): SummarySectionData => ({ name: section.name, items: section.items.map(cleanItem) }));
-  const rendered = sections === undefined ? '' : renderSections(sections);
-  return {
-    // Sections are what is shown: the text is their rendering, whatever `summary` said.
-    summary: rendered.trim().length > 0 ? rendered.trim() : data.summary,
-    ...(sections === undefined || rendered.trim().length === 0 ? {} : { sections }),
-    // A huge chunk (everything recorded before the first graduation ran) can carry more facts
-    // than any window shows: keep the newest, which win over older values of the same key anyway.
-    facts: (data.facts ?? []).slice(-MAX_RESULT_ITEMS).map((fact) => ({
-      category: fact.category,
-      value: fact.value,
-      ...(fact.key === undefined ? {} : { key: fact.key }),
-      ...(fact.isUpdate === undefined ? {} : { isUpdate: fact.isUpdate }),
-      ...(fact.salience === undefined ? {} : { salience: fact.salience }),
-    })),
-    tasks: (data.tasks ?? []).slice(-MAX_RESULT_ITEMS).map((task) => ({ title: task.title, status: task.status })),
-  };
-}
-
-function cleanItem(item: NonNullable<z.infer<typeof resultSchema>['sections']>[number]['items'][number]): SummaryItem {
-  return {
-    text: item.text,
-    source: { from: item.source.from, to: item.source.to },
-    ...(item.salience === undefined ? {} : { salience: item.salience }),
-    ...(item.path === undefined ? {} : { path: item.path }),
-    ...(item.edits === undefined ? {} : { edits: item.edits }),
-    ...(item.command === undefined ? {} : { command: item.command }),
-    ...(item.isTestRun === undefined ? {} : { isTestRun: item.isTestRun }),
-    ...(item.isStillFailing === undefined ? {} : { isStillFailing: item.isStillFailing }),
-  };
-}
-
-function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
+type ResolvedGraduatorOptions = z.output<typeof graduatorOptionsSchema>;

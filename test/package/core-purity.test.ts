@@ -3,7 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const source = resolve(import.meta.dirname, '../../src');
-const RUNTIME_DEPENDENCIES = ['diff', 'eventemitter3', 'gpt-tokenizer', 'minisearch', 'yaml', 'zod'];
+const RUNTIME_DEPENDENCIES = ['diff', 'eventemitter3', 'gpt-tokenizer', 'minisearch', 'p-queue', 'yaml', 'zod'];
 // Only these may import node builtins or optional peers (subpath entry points).
 const ALLOWED_IMPURE = ['storage/fs/', 'testing/', 'integrations/'];
 

@@ -42,6 +42,30 @@ describe('the packed tarball', () => {
     expect(output['total']).toBeGreaterThan(0);
   });
 
+  it('exports the components as classes a user can construct without ContextManager', () => {
+    writeFileSync(
+      join(project, 'classes.mjs'),
+      [
+        "import { BoundaryDetector, ContextManager, Graduator, Scratchpad, TierStore } from 'mobius-context';",
+        'const isClass = (value) => typeof value === "function" && /^class\\b/.test(Function.prototype.toString.call(value));',
+        'const names = { BoundaryDetector, ContextManager, Graduator, Scratchpad, TierStore };',
+        'const classes = Object.fromEntries(Object.entries(names).map(([name, value]) => [name, isClass(value)]));',
+        "const opened = new Scratchpad().open({ path: 'a.ts', content: 'x\\n' }).lines;",
+        "const scores = new BoundaryDetector().scoreGaps([{ role: 'user', text: 'hi' }, { role: 'assistant', text: 'Done.' }]).length;",
+        "const store = new TierStore(); store.addMessage({ role: 'user', content: 'hello' });",
+        'console.log(JSON.stringify({ classes, opened, scores, entries: store.entries().length, graduator: typeof new Graduator().graduate }));',
+      ].join('\n'),
+    );
+    const output = JSON.parse(execFileSync('node', ['classes.mjs'], { cwd: project, encoding: 'utf8' })) as Record<string, unknown>;
+    expect(output).toEqual({
+      classes: { BoundaryDetector: true, ContextManager: true, Graduator: true, Scratchpad: true, TierStore: true },
+      opened: ['[opened a.ts, 1 line]'],
+      scores: 2,
+      entries: 1,
+      graduator: 'function',
+    });
+  });
+
   it('typechecks a consumer against the published declarations', () => {
     writeFileSync(
       join(project, 'check.ts'),
@@ -56,6 +80,14 @@ describe('the packed tarball', () => {
         'export const total: number = built.tokens.total;',
         '// @ts-expect-error: build() takes an options object',
         'manager.build(28_000);',
+        "import { BoundaryDetector, Graduator, Scratchpad, TierStore, wrapSummarizer, withTimeout } from 'mobius-context';",
+        "import type { BoundaryScore, ScratchpadUpdateResult } from 'mobius-context';",
+        "const pad: Scratchpad = new Scratchpad({ budget: 15_000 });",
+        "pad.open({ path: 'a.ts', content: 'a' });",
+        "export const update: ScratchpadUpdateResult = pad.update({ path: 'a.ts', content: 'b' });",
+        "export const scores: BoundaryScore[] = new BoundaryDetector().scoreGaps([{ role: 'user', text: 'hi' }]);",
+        'const store = new TierStore();',
+        "export const done: Promise<void> = new Graduator({ summarizer: wrapSummarizer({ summarizer, middleware: [withTimeout({ timeoutMs: 1_000 })] }) }).graduate({ subject: store.graduationSubject({ limits: { working: 100, summaries: 100 } }) });",
       ].join('\n'),
     );
     writeFileSync(

@@ -4,7 +4,7 @@ import { PROPERTY_RUNS } from '../helpers.js';
 import { runSession, sessions } from './run-session.js';
 
 describe('invariant 2: no data loss', () => {
-  it('every recorded entry is in T0 or archived, cited by a summary that covers it', async () => {
+  it('every recorded entry is in T0 or archived, cited by a summary that covers it and reachable through expand()', async () => {
     await fc.assert(
       fc.asyncProperty(sessions, async (operations) => {
         const { manager } = await runSession(operations);
@@ -22,6 +22,11 @@ describe('invariant 2: no data loss', () => {
             expect(seq).toBeLessThanOrEqual(source?.to ?? -Infinity);
           }
         }
+        // Reachable, not just stored: the current T1 summaries expand (through every consolidation)
+        // to exactly the archived entries, and each entry id expands to its own entry.
+        const reachable = state.summaries.flatMap((summary) => manager.expand(summary.id).map((entry) => entry.seq));
+        expect([...reachable].sort((a, b) => a - b)).toEqual([...archived.keys()].sort((a, b) => a - b));
+        for (const seq of state.entrySeqs) expect(manager.expand(`e${seq}`).map((entry) => entry.seq)).toEqual([seq]);
         // Full text is kept: an archived entry holds exactly what was recorded.
         for (const item of archived.values()) expect(item.entry.text.length).toBeGreaterThanOrEqual(item.entry.display.length - 400);
       }),

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { BoundaryScore } from '../../src/index.js';
 import { createExtractiveSummarizer, createTokenCounter } from '../../src/index.js';
-import { planChunk, restoreIdentifiers, summarizeSafely } from '../../src/graduation/graduator.js';
+import { planChunk } from '../../src/graduation/chunk-plan.js';
+import { restoreIdentifiers } from '../../src/graduation/identifier-restore.js';
+import { summarizeSafely } from '../../src/summarizer/summarize-safely.js';
 import { createEntry } from '../../src/tiers/entry.js';
 import { createMockSummarizer } from '../../src/testing/index.js';
 import type { Entry } from '../../src/index.js';
@@ -74,7 +76,7 @@ describe('summarizeSafely()', () => {
 describe('summarizeSafely() isolation and validation', () => {
   const request = { mode: 'chunk' as const, entries: entries(3), summaries: [], targetTokens: 50, countTokens: (text: string) => counter.count(text) };
   const call = (summarizer: ReturnType<typeof createMockSummarizer>, extra: { maxSummaryTokens?: number; retries?: number } = {}) =>
-    summarizeSafely({ summarizer, fallback: createExtractiveSummarizer(), request, timeoutMs: 1_000, retries: extra.retries ?? 0, maxSummaryTokens: extra.maxSummaryTokens, source: { from: 1, to: 3 } });
+    summarizeSafely({ summarizer, fallback: createExtractiveSummarizer(), request, timeoutMs: 1_000, retries: extra.retries ?? 0, maxSummaryTokens: extra.maxSummaryTokens });
 
   it('hands the summarizer a frozen deep copy, never the caller\'s entries', async () => {
     const summarizer = createMockSummarizer({ summary: 'ok' });

@@ -1,0 +1,51 @@
+import PQueue from 'p-queue';
+import type { EventRelay } from '../event-relay.js';
+import type { ContextEvents } from '../events.js';
+import { MobiusError } from '../errors.js';
+import type { GraduationReporter, GraduationSubject, Graduator } from './graduator.js';
+
+/**
+ * A session's background graduation work: one graduation run at a time, on a `p-queue`, started
+ * after the recording call that made a tier exceed its limit. What the run reports becomes the
+ * manager's events; a failed run becomes `graduation-error` (nothing was committed by it).
+ * @internal
+ */
+export class GraduationQueue {
+  /** The queue itself: persistence waits for it to be idle before it saves. */
+  readonly queue: PQueue = new PQueue({ concurrency: 1 });
+  readonly #graduator: Graduator;
+  readonly #events: EventRelay;
+  readonly #reporter: GraduationReporter;
+
+  constructor(options: { graduator: Graduator; events: EventRelay }) {
+    this.#graduator = options.graduator;
+    const events = (this.#events = options.events);
+    const background = <K extends 'summary-trim' | 'graduation-stall'>(name: K, payload: ContextEvents[K][0]): void => {
+      events.emit(name, payload);
+      events.reportBackground();
+    };
+    this.#reporter = {
+      start: (event) => events.emit('graduation-start', event),
+      fallback: (event) => events.emit('summarizer-fallback', event),
+      trim: (event) => background('summary-trim', event),
+      stall: (event) => background('graduation-stall', event),
+    };
+  }
+
+  /** Schedules a graduation run unless one is queued or running, or no tier is over its limit. */
+  schedule(subject: GraduationSubject): void {
+    const queue = this.queue;
+    if (queue.size + queue.pending > 0 || this.#graduator.tierToGraduate(subject) === undefined) return;
+    void queue.add(async () => {
+      // p-queue starts a task at once: yield so that graduation runs after the recording call.
+      await Promise.resolve();
+      try {
+        await this.#graduator.graduate({ subject, reporter: this.#reporter });
+      } catch (error) {
+        const wrapped = MobiusError.isInstance(error) ? error : new MobiusError('GRADUATION_FAILED', String(error), { cause: error });
+        this.#events.emit('graduation-error', { error: wrapped, isCommitted: false });
+        this.#events.reportBackground();
+      }
+    });
+  }
+}

@@ -1,0 +1,68 @@
+import { createBoundaryDetector } from './boundaries/boundary-detector.js';
+import { matcherFor } from './boundaries/pattern-pack.js';
+import { defaultPatterns } from './boundaries/patterns/default.js';
+import { createWindowBuilder } from './build/window-builder.js';
+import type { EventRelay } from './event-relay.js';
+import { GraduationQueue } from './graduation/graduation-queue.js';
+import { Graduator } from './graduation/graduator.js';
+import type { ResolvedOptions } from './options.js';
+import { AutoSavePolicy } from './persistence/auto-save-policy.js';
+import { SessionPersistence } from './persistence/session-persistence.js';
+import { SessionRecorder } from './session-recorder.js';
+import type { SessionViewData } from './session-view.js';
+import { createBm25Retriever } from './tiers/recall.js';
+import { RecallIndex } from './tiers/recall-index.js';
+import type { TokenCounter } from './tokens/token-counter.js';
+import { createTokenCounter } from './tokens/token-counter.js';
+
+/** The components one session is made of, wired together. @internal */
+export interface SessionComponents {
+  readonly counter: TokenCounter;
+  readonly recorder: SessionRecorder;
+  readonly persistence: SessionPersistence;
+  readonly graduations: GraduationQueue;
+  readonly recall: RecallIndex;
+  readonly builder: ReturnType<typeof createWindowBuilder>;
+}
+
+/**
+ * Wires the components of a session from resolved options: one boundary detector shared by the
+ * Graduator and the window builder, the graduation queue that persistence waits for, and the
+ * recorder that commits events to the view and hands them to persistence. Does no I/O.
+ * @internal
+ */
+export function createSessionComponents(options: { options: ResolvedOptions; events: EventRelay; initialState: SessionViewData | undefined }): SessionComponents {
+  const { options: resolved, events } = options;
+  const counter = resolved.tokenCounter ?? createTokenCounter({ model: resolved.model });
+  const patterns = resolved.patterns ?? defaultPatterns;
+  const detector = createBoundaryDetector({ patterns });
+  const graduator = new Graduator({
+    boundaryDetector: detector,
+    summarizer: resolved.summarizer,
+    patterns,
+    tokenCounter: counter,
+    timeoutMs: resolved.summarizerTimeoutMs,
+    retries: resolved.summarizerRetries,
+    graduationTarget: resolved.graduationTarget,
+    maxSummaryRatio: resolved.maxSummaryRatio,
+  });
+  const graduations = new GraduationQueue({ graduator, events });
+  const recall = new RecallIndex({ retriever: resolved.retriever ?? createBm25Retriever(), counter });
+  // The recorder is created after persistence, which snapshots the recorder's view when saving.
+  let recorder: SessionRecorder | undefined;
+  const persistence = new SessionPersistence({
+    storage: resolved.storage,
+    options: resolved,
+    events,
+    policy: resolved.autoSave === false ? undefined : new AutoSavePolicy({ autoSave: resolved.autoSave, matcher: matcherFor(patterns) }),
+    work: graduations.queue,
+    snapshot: () => {
+      const view = (recorder as SessionRecorder).view;
+      return { seq: view.lastSeq, state: view.toJSON() };
+    },
+  });
+  recorder = new SessionRecorder({ options: resolved, counter, events, persistence, recall, initialState: options.initialState });
+  if (resolved.projectMemory !== undefined && options.initialState === undefined) recorder.importProjectMemory(resolved.projectMemory);
+  const builder = createWindowBuilder({ counter, systemPrompt: resolved.systemPrompt, budgets: resolved.budgets, scoreGaps: (entries) => detector.scoreGaps(entries) });
+  return { counter, recorder, persistence, graduations, recall, builder };
+}
