@@ -11,7 +11,7 @@ export type {
   UpdateFileInput,
 } from './context-manager.js';
 export { countMessageTokens, toMessages } from './build/window-builder.js';
-export type { BuiltContext } from './build/window-builder.js';
+export type { BuiltContext, SystemBlock } from './build/window-builder.js';
 export { DEFAULTS, KNOWN_CONTEXT_WINDOWS } from './options.js';
 export { loadProjectMemory, saveProjectMemory } from './project-memory.js';
 export type { AutoSaveOptions, ContextManagerOptions, ProjectMemory, StorageRetryOptions, TierBudgets, TokenBudget } from './options.js';

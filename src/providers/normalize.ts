@@ -71,7 +71,12 @@ export interface NormalizedWindow {
  * ```
  */
 export function normalizeWindow(built: BuiltContext): NormalizedWindow {
-  parseBuiltContext(built, 'normalizeWindow');
+  return normalizeFor(built, 'normalizeWindow');
+}
+
+/** {@link normalizeWindow}, with `method` named in the error when `built` is invalid. @internal */
+export function normalizeFor(built: BuiltContext, method: string): NormalizedWindow {
+  parseBuiltContext(built, method);
   const turns: MutableTurn[] = [];
   for (const message of built.history) appendMessage(turns, message);
   const first = turns[0];
