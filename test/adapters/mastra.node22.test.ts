@@ -65,7 +65,7 @@ describe('MobiusContextProcessor', () => {
           steps.push({
             step: current,
             received: toContextMessages(options.prompt),
-            expected: toContextMessages(toMastraPrompt(expected.window, [INSTRUCTIONS])),
+            expected: toContextMessages(toMastraPrompt(expected.window, { systemMessages: [INSTRUCTIONS] })),
             builtTotal: expected.built.tokens.total,
           });
           const reply = modelReply(current);

@@ -1,7 +1,9 @@
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import type { BaseMessage } from '@langchain/core/messages';
+import { z } from 'zod';
 import type { NormalizedWindow } from '../../providers/normalize.js';
 import type { JsonValue } from '../../types.js';
+import { parse } from '../../validation.js';
 
 /**
  * Turns a normalized window's history into LangChain messages: user turns become
@@ -13,8 +15,10 @@ import type { JsonValue } from '../../types.js';
  * ```ts
  * const messages = toLangChainMessages(normalizeWindow(manager.build({ budget: 28_000 })));
  * ```
+ * @throws {InvalidArgumentError} when `window` is not a normalized window.
  */
 export function toLangChainMessages(window: Pick<NormalizedWindow, 'messages'>): BaseMessage[] {
+  parse(windowSchema, window, 'toLangChainMessages', 'toLangChainMessages(normalizeWindow(manager.build()))');
   const messages: BaseMessage[] = [];
   for (const turn of window.messages) {
     if (turn.role === 'user') {
@@ -43,6 +47,8 @@ export function toLangChainMessages(window: Pick<NormalizedWindow, 'messages'>):
 }
 
 // --- Internal helpers ---
+
+const windowSchema = z.looseObject({ messages: z.array(z.looseObject({ role: z.enum(['user', 'assistant', 'tool']) })) });
 
 // LangChain's tool calls take an object of arguments; any other recorded input is wrapped.
 function toArgs(input: JsonValue): Record<string, JsonValue> {

@@ -57,7 +57,7 @@ export class MobiusContextProcessor implements Processor<'mobius-context'> {
   async processLLMRequest(args: ProcessLLMRequestArgs): Promise<ProcessLLMRequestResult> {
     const { window } = await buildStepWindow(this.#options);
     const systemMessages = args.prompt.flatMap((message) => (message.role === 'system' ? [message.content] : []));
-    return { prompt: toMastraPrompt(window, systemMessages) };
+    return { prompt: toMastraPrompt(window, { systemMessages }) };
   }
 
   /** Records the final answer of the run. */
