@@ -89,6 +89,10 @@ describe('the packed tarball', () => {
     );
     const output = JSON.parse(execFileSync('node', ['check-ai-sdk.mjs'], { cwd: project, encoding: 'utf8' })) as Record<string, unknown>;
     expect(output).toEqual({ prompts: [['system', 'user'], ['system', 'user', 'assistant', 'tool']], recorded: ['user', 'assistant', 'tool-result', 'assistant'] });
+    writeExample('ai-sdk');
+    const example = execFileSync('node', ['example-ai-sdk.mjs'], { cwd: project, encoding: 'utf8' });
+    expect(example).toContain('turn 6: Step 6 is done: tests pass.');
+    expect(example).toContain('the decision from turn 1 is still in the window: true');
   }, 300_000);
 
   it('typechecks a consumer against the published declarations', () => {
@@ -172,10 +176,11 @@ describe('the packed tarball', () => {
 
 // Writes examples/<name>.ts into the consumer project as plain ESM that imports the package, as a
 // user who copied the example would run it.
-function writeExample(name: 'langchain' | 'mastra'): void {
+function writeExample(name: 'ai-sdk' | 'langchain' | 'mastra'): void {
   const source = readFileSync(join(root, 'examples', `${name}.ts`), 'utf8')
     .replaceAll("'../src/index.js'", "'mobius-context'")
-    .replaceAll(`'../src/adapters/${name}/index.js'`, `'mobius-context/${name}'`);
+    .replaceAll(`'../src/adapters/${name}/index.js'`, `'mobius-context/${name}'`)
+    .replaceAll("'../src/providers/index.js'", "'mobius-context/providers'");
   expect(source).not.toContain('../src/');
   writeFileSync(join(project, `example-${name}.mjs`), transformSync(source, { loader: 'ts', format: 'esm', target: 'node20' }).code);
 }

@@ -1,11 +1,11 @@
 /**
- * `mobius-context/ai-sdk`: context management for the AI SDK (`ai` v5 and v6), as a
+ * `mobius-context/ai-sdk`: context management for the AI SDK (`ai` v5, v6 and v7), as a
  * `prepareStep` / `onStepFinish` pair for `generateText`, `streamText` and `ToolLoopAgent`, or as a
  * middleware for `wrapLanguageModel`. `ai` is an optional peer dependency: nothing is imported
  * from it at run time.
  */
 export { createMobiusPrepareStep } from './prepare-step.js';
-export type { MobiusPrepareStep, MobiusPrepareStepOptions, MobiusStepOverride } from './prepare-step.js';
+export type { MobiusPrepareStep, MobiusPrepareStepInput, MobiusPrepareStepOptions, MobiusStepOverride } from './prepare-step.js';
 export { createMobiusMiddleware } from './middleware.js';
 export type { MobiusMiddleware, MobiusMiddlewareOptions } from './middleware.js';
 export type {

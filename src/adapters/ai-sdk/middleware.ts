@@ -10,7 +10,8 @@ export type MobiusMiddlewareOptions = FrameworkAdapterOptions;
 
 /**
  * A language-model middleware for `wrapLanguageModel` (`ai` v6: `specificationVersion: 'v3'`;
- * `ai` v5: `middlewareVersion: 'v2'`; the prompt shapes it reads and writes are the same).
+ * `ai` v5: `middlewareVersion: 'v2'`; `ai` v7 accepts either; the prompt shapes it reads and
+ * writes are the same in all three).
  */
 export interface MobiusMiddleware {
   /** Marks the middleware for `ai` v6. */

@@ -16,13 +16,23 @@ export interface MobiusStepOverride {
   messages: AiSdkModelMessage[];
 }
 
+/** What `prepareStep` reads of the AI SDK's step options. */
+export interface MobiusPrepareStepInput {
+  /** The messages the SDK would send at this step. */
+  readonly messages: readonly AiSdkMessageLike[];
+  /** ai@7: the messages passed to the call (read instead of `messages` when given with `responseMessages`). */
+  readonly initialMessages?: readonly AiSdkMessageLike[] | undefined;
+  /** ai@7: the response messages of the previous steps. */
+  readonly responseMessages?: readonly AiSdkMessageLike[] | undefined;
+}
+
 /** The callbacks to pass to `generateText`, `streamText` or `ToolLoopAgent`. */
 export interface MobiusPrepareStep {
   /**
    * Pass as `prepareStep`: records the step's new messages (each message once, although the AI
    * SDK repeats earlier ones at every step) and returns `{ system, messages }` from `build()`.
    */
-  readonly prepareStep: (options: { readonly messages: readonly AiSdkMessageLike[] }) => Promise<MobiusStepOverride>;
+  readonly prepareStep: (options: MobiusPrepareStepInput) => Promise<MobiusStepOverride>;
   /**
    * Pass as `onStepFinish`: records the step's response messages, so that the final answer of a
    * call is recorded before the call returns (no later step would show it to `prepareStep`).
@@ -35,7 +45,7 @@ export interface MobiusPrepareStep {
 }
 
 /**
- * Lets a `ContextManager` manage the context of an AI SDK agent loop (`ai` v5 and v6): each step
+ * Lets a `ContextManager` manage the context of an AI SDK agent loop (`ai` v5, v6 and v7): each step
  * gets the built window instead of the ever-growing message list, while the manager records
  * every message once. The manager's `systemPrompt` is the agent's instructions: a `system` given
  * to `generateText` is replaced by the window's.
@@ -60,8 +70,10 @@ export function createMobiusPrepareStep(options: MobiusPrepareStepOptions): Mobi
   const recorder = createMessageRecorder(resolved.manager);
   let last: BuiltContext | undefined;
   return {
-    prepareStep: async ({ messages }) => {
-      recorder.record(messages);
+    prepareStep: async ({ messages, initialMessages, responseMessages }) => {
+      // ai@7 carries a returned `messages` override into the next step's `messages`: the
+      // conversation as the SDK holds it is the call's messages plus the steps' responses.
+      recorder.record(initialMessages !== undefined && responseMessages !== undefined ? [...initialMessages, ...responseMessages] : messages);
       const step = await buildStepWindow(resolved);
       last = step.built;
       return { system: step.window.system, messages: toModelMessages(step.window) };

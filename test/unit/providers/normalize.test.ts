@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ContextManager, InvalidArgumentError } from '../../../src/index.js';
+import { ContextManager, InvalidArgumentError, MESSAGE_OVERHEAD_TOKENS, createTokenCounter } from '../../../src/index.js';
 import type { BuiltContext } from '../../../src/index.js';
-import { CONTINUATION_TEXT, normalizeWindow } from '../../../src/providers/normalize.js';
+import { CONTINUATION_TEXT, CONTINUATION_TOKENS, normalizeWindow } from '../../../src/providers/normalize.js';
 import type { NormalizedMessage } from '../../../src/providers/normalize.js';
 import { runSession, sessions } from '../../property/run-session.js';
 import { PROPERTY_RUNS } from '../../helpers.js';
@@ -67,6 +67,12 @@ describe('normalizeWindow()', () => {
     expect(normalized.messages).toEqual([{ role: 'user', content: CONTINUATION_TEXT }]);
     expect(normalized.systemBlocks.map((block) => [block.name, block.isStablePrefix])).toEqual([['prefix', true], ['pins', true]]);
     expect(normalized.systemBlocks.map((block) => block.text).join('\n\n')).toBe(built.system);
+  });
+
+  it('keeps the continuation turn within CONTINUATION_TOKENS for both built-in encodings', () => {
+    for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
+      expect(createTokenCounter({ encoding }).count(CONTINUATION_TEXT) + MESSAGE_OVERHEAD_TOKENS, encoding).toBeLessThanOrEqual(CONTINUATION_TOKENS);
+    }
   });
 
   it('throws InvalidArgumentError for something that is not a build() result', () => {
