@@ -12,7 +12,7 @@ export type {
 } from './context-manager-inputs.js';
 export type { SettleResult } from './persistence/session-persistence.js';
 export { countMessageTokens, toMessages } from './build/window-builder.js';
-export type { BuiltContext } from './build/window-builder.js';
+export type { BuiltContext, SystemBlock } from './build/window-builder.js';
 export { DEFAULTS, KNOWN_CONTEXT_WINDOWS } from './options.js';
 export { loadProjectMemory, saveProjectMemory } from './project-memory.js';
 export type { AutoSaveOptions, ContextManagerOptions, ProjectMemory, StorageRetryOptions, TierBudgets, TokenBudget } from './options.js';

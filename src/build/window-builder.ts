@@ -16,6 +16,12 @@ export interface BuiltContext {
   readonly messages: readonly ContextMessage[];
   /** The system message's text, for APIs that take the system prompt separately. */
   readonly system: string;
+  /**
+   * The system message per block, most stable first (only blocks shown in this window); their
+   * texts joined with a blank line are `system`. Lets a provider format place prompt-cache
+   * breakpoints at the edge of the stable prefix.
+   */
+  readonly systemBlocks: readonly SystemBlock[];
   /** T0 as messages (everything after the system message). */
   readonly history: readonly ContextMessage[];
   /** Token accounting of this window. */
@@ -29,6 +35,19 @@ export interface BuiltContext {
   };
   /** What was left out to stay within budget (all of it is still stored). */
   readonly omitted: WindowOmissions;
+}
+
+/** One block of a built window's system message. */
+export interface SystemBlock {
+  /** Which block this is. */
+  readonly name: Exclude<BlockName, 'working'>;
+  /** The block's text as rendered in `system`, header included. */
+  readonly text: string;
+  /**
+   * Whether the block belongs to the stable prefix: the static prefix, facts, pins and summaries
+   * change only when a pin or graduation changes them; open files and recalled text change often.
+   */
+  readonly isStablePrefix: boolean;
 }
 
 /** Text recalled from the archive for the next window, with its token count. @internal */
@@ -344,23 +363,25 @@ export function createWindowBuilder(options: {
       }
 
       // Assemble, most stable first.
-      const sections: string[] = [];
-      if (prefix.length > 0) sections.push(prefix);
-      if (factsText.length > 0) sections.push(`${headers.facts.text}\n${factsText}`);
-      if (pinsText.length > 0) sections.push(`${headers.pins.text}\n${pinsText}`);
-      if (shownSummaries.length > 0) sections.push(`${headers.summaries.text}\n${shownSummaries.join('\n\n')}`);
+      const systemBlocks: SystemBlock[] = [];
+      const section = (name: SystemBlock['name'], text: string): void => void systemBlocks.push({ name, text, isStablePrefix: name !== 'scratchpad' && name !== 'recalled' });
+      if (prefix.length > 0) section('prefix', prefix);
+      if (factsText.length > 0) section('facts', `${headers.facts.text}\n${factsText}`);
+      if (pinsText.length > 0) section('pins', `${headers.pins.text}\n${pinsText}`);
+      if (shownSummaries.length > 0) section('summaries', `${headers.summaries.text}\n${shownSummaries.join('\n\n')}`);
       if (fileParts.length > 0) {
         const rendered = fileParts.map((part) => part.text ?? scratchpad.renderSection(part.path));
-        sections.push(`${headers.scratchpad.text}\n${rendered.join('\n\n')}`);
+        section('scratchpad', `${headers.scratchpad.text}\n${rendered.join('\n\n')}`);
       }
-      if (recalledText.length > 0) sections.push(`${headers.recalled.text}\n${recalledText}`);
-      const system = sections.join('\n\n');
+      if (recalledText.length > 0) section('recalled', `${headers.recalled.text}\n${recalledText}`);
+      const system = systemBlocks.map((block) => block.text).join('\n\n');
       const shownEntries = shownUnits.flatMap((unit) => unit.entries).sort((a, b) => a.seq - b.seq);
       const history = toMessages(shownEntries);
       const total = blocks.prefix + blocks.facts + blocks.pins + blocks.summaries + blocks.scratchpad + blocks.recalled + blocks.working;
       return {
         messages: [{ role: 'system', content: system }, ...history],
         system,
+        systemBlocks,
         history,
         tokens: { total, budget, blocks },
         omitted: {

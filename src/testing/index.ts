@@ -7,3 +7,4 @@ export { MOCK_SUMMARIZER_FAILURES, createMockSummarizer } from './mocks.js';
 export type { MockSummarizer, MockSummarizerBehavior, MockSummarizerFailure } from './mocks.js';
 export { describeStorageContract } from './storage-contract.js';
 export type { StorageContractOptions } from './storage-contract.js';
+export { findAnthropicProblems, findOpenAIChatProblems, findOpenAIResponsesProblems } from './provider-formats.js';

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ContextManager, InvalidArgumentError, countMessageTokens } from '../../src/index.js';
 import type { ToolCallOrphanEvent } from '../../src/index.js';
-import { assertInvariants, assertProviderValid } from '../../src/testing/index.js';
+import { toAnthropic, toOpenAIChat, toOpenAIResponses } from '../../src/providers/index.js';
+import { assertInvariants, assertProviderValid, findAnthropicProblems, findOpenAIChatProblems, findOpenAIResponsesProblems } from '../../src/testing/index.js';
 import { PROPERTY_RUNS, createSmallManager } from '../helpers.js';
 
 // Model-based test of invariant 8: whatever the agent leaves unanswered, answers late, answers in
@@ -49,6 +50,10 @@ function command(options: { name: string; check?: (model: Readonly<Model>) => bo
 function checkWindow(manager: ContextManager): void {
   const built = manager.build({ budget: BUDGET });
   assertProviderValid(built);
+  // And at the wire: each provider format passes that provider's structural rules.
+  expect(findOpenAIChatProblems(toOpenAIChat(built))).toEqual([]);
+  expect(findOpenAIResponsesProblems(toOpenAIResponses(built))).toEqual([]);
+  expect(findAnthropicProblems(toAnthropic(built))).toEqual([]);
   expect(built.tokens.total).toBeLessThanOrEqual(BUDGET);
   // What build() charged covers what it rendered (placeholders, late results and notes included).
   expect(countMessageTokens(built.messages, manager.tokenCounter)).toBeLessThanOrEqual(built.tokens.total);

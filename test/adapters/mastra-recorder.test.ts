@@ -1,0 +1,98 @@
+// The Mastra recorder and prompt mapping import nothing from @mastra/core at run time, so their
+// edge cases run on Node 20 with hand-built messages in Mastra's stored shape.
+import type { MastraDBMessage, MastraMessagePart } from '@mastra/core/agent/message-list';
+import { describe, expect, it } from 'vitest';
+import { createMastraRecorder } from '../../src/adapters/mastra/message-recorder.js';
+import { toMastraPrompt } from '../../src/adapters/mastra/index.js';
+import { ContextManager } from '../../src/context-manager.js';
+import { InvalidArgumentError } from '../../src/errors.js';
+
+describe('createMastraRecorder()', () => {
+  it('records each step of a growing assistant message once, with its results', () => {
+    const manager = new ContextManager();
+    const recorder = createMastraRecorder(manager);
+    const user = message('u1', 'user', [{ type: 'text', text: 'Fix it' }]);
+    const parts: MastraMessagePart[] = [{ type: 'text', text: 'Reading.' }, invocation({ state: 'result', toolCallId: 'c1', toolName: 'read', args: { path: 'a.ts' }, result: 'export {}' }), { type: 'step-start' }];
+    expect(recorder.record([user, message('a1', 'assistant', parts)])).toBe(3);
+    // The next step is appended to the same message; seeing the earlier parts again records nothing.
+    parts.push(invocation({ state: 'output-error', toolCallId: 'c2', toolName: 'run', args: {}, errorText: 'exit 1' }), { type: 'step-start' });
+    expect(recorder.record([user, message('a1', 'assistant', parts)])).toBe(2);
+    parts.push({ type: 'text', text: 'Fixed.' });
+    expect(recorder.record([user, message('a1', 'assistant', parts)])).toBe(1);
+    expect(recorder.record([user, message('a1', 'assistant', parts)])).toBe(0);
+    const entries = manager.state().entries;
+    expect(entries.map((entry) => [entry.kind, entry.text])).toEqual([
+      ['user', 'Fix it'],
+      ['assistant', 'Reading.'],
+      ['tool-result', 'export {}'],
+      ['assistant', ''],
+      ['tool-result', 'exit 1'],
+      ['assistant', 'Fixed.'],
+    ]);
+    expect(entries[4]?.isError).toBe(true);
+  });
+
+  it('records a result filled in after its call was recorded, and a denied call as an error', () => {
+    const manager = new ContextManager();
+    const recorder = createMastraRecorder(manager);
+    const pending = invocation({ state: 'call', toolCallId: 'c1', toolName: 'deploy', args: { env: 'prod' } });
+    recorder.record([message('a1', 'assistant', [pending])]);
+    expect(manager.state().entries.map((entry) => entry.kind)).toEqual(['assistant']);
+    const denied = invocation({ state: 'output-denied', toolCallId: 'c1', toolName: 'deploy', args: { env: 'prod' }, approval: { id: 'x', approved: false, reason: 'not on Fridays' } });
+    expect(recorder.record([message('a1', 'assistant', [denied])])).toBe(1);
+    const result = manager.state().entries[1];
+    expect(result?.text).toBe('The tool call was denied: not on Fridays.');
+    expect(result?.isError).toBe(true);
+  });
+
+  it('leaves out system messages and keeps a non-text user part as a marker', () => {
+    const manager = new ContextManager();
+    const recorder = createMastraRecorder(manager);
+    recorder.record([
+      message('s1', 'system', [{ type: 'text', text: 'rules' }]),
+      message('u1', 'user', [{ type: 'text', text: 'See the log' }, { type: 'file', data: 'aGk=', mimeType: 'text/plain' }]),
+    ]);
+    expect(manager.state().entries.map((entry) => entry.text)).toEqual(['See the log\n[file: text/plain]']);
+  });
+});
+
+describe('toMastraPrompt()', () => {
+  it('puts the given system messages first and maps tool results to text or error-text output', () => {
+    const prompt = toMastraPrompt(
+      {
+        system: 'window system',
+        messages: [
+          { role: 'user', content: 'go' },
+          { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'run', input: { cmd: 'ls' } }] },
+          { role: 'tool', results: [{ toolCallId: 'c1', toolName: 'run', content: 'boom', isError: true }] },
+        ],
+      },
+      { systemMessages: ['agent rules', ''] },
+    );
+    expect(prompt.map((message) => message.role)).toEqual(['system', 'system', 'user', 'assistant', 'tool']);
+    expect(prompt[0]).toEqual({ role: 'system', content: 'agent rules' });
+    expect(prompt[3]).toEqual({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'run', input: { cmd: 'ls' } }] });
+    expect(prompt[4]).toEqual({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'run', output: { type: 'error-text', value: 'boom' } }] });
+  });
+
+  it('throws an InvalidArgumentError for something that is not a normalized window', () => {
+    let error: unknown;
+    try {
+      toMastraPrompt({ system: 'x', messages: [{ role: 'system', content: 'no' }] } as never);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain('toMastraPrompt(normalizeWindow(manager.build())');
+  });
+});
+
+// --- Internal helpers ---
+
+function message(id: string, role: MastraDBMessage['role'], parts: MastraMessagePart[]): MastraDBMessage {
+  return { id, role, createdAt: new Date(0), content: { format: 2, parts: [...parts] } };
+}
+
+function invocation(toolInvocation: Record<string, unknown>): MastraMessagePart {
+  return { type: 'tool-invocation', toolInvocation } as unknown as MastraMessagePart;
+}
