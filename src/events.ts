@@ -45,6 +45,23 @@ export interface FileUpdateEvent {
   readonly isDiffSkipped: boolean;
 }
 
+/**
+ * Payload of `file-oversize`: a file larger than `maxFileBytes` was recorded as a one-line digest
+ * instead of its content (the `file-open` or `file-update` event came first).
+ */
+export interface FileOversizeEvent {
+  /** The file's path. */
+  readonly path: string;
+  /** Which call recorded it. */
+  readonly method: 'openFile' | 'updateFile';
+  /** Its size in UTF-8 bytes. */
+  readonly bytes: number;
+  /** The `maxFileBytes` limit it exceeded. */
+  readonly limit: number;
+  /** FNV-1a 64 hash of its content (hex), to tell versions apart. */
+  readonly hash: string;
+}
+
 /** Payload of `file-close`. */
 export interface FileCloseEvent {
   /** The path that was closed. */
@@ -291,6 +308,7 @@ export interface ContextEvents {
   'file-open': [event: FileOpenEvent];
   'file-update': [event: FileUpdateEvent];
   'file-close': [event: FileCloseEvent];
+  'file-oversize': [event: FileOversizeEvent];
   'secret-redact': [event: SecretRedactEvent];
   'tool-call-orphan': [event: ToolCallOrphanEvent];
   'pin-add': [event: PinEvent];

@@ -31,6 +31,7 @@ export type {
   EntryAddEvent,
   FactEvent,
   FileCloseEvent,
+  FileOversizeEvent,
   FileOpenEvent,
   FileUpdateEvent,
   GraduatedItem,

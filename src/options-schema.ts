@@ -97,6 +97,7 @@ const optionsSchema = z.strictObject({
   summarizerRetries: z.number().int().min(0).max(10).default(DEFAULTS.summarizerRetries),
   maxSummaryRatio: z.number().gt(0).lt(1).default(DEFAULTS.maxSummaryRatio),
   maxDiffBytes: z.number().int().positive().default(DEFAULTS.maxDiffBytes),
+  maxFileBytes: z.number().int().positive().default(DEFAULTS.maxFileBytes),
   pathCase: z.enum(['sensitive', 'insensitive']).default(DEFAULTS.pathCase),
   tokenCounter: z
     .custom<TokenCounter>(

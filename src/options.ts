@@ -102,6 +102,12 @@ export interface ContextManagerOptions {
    */
   maxDiffBytes?: number | undefined;
   /**
+   * Largest file (UTF-8 bytes) held in the scratchpad. A larger file is held as a one-line digest
+   * (size, line count, FNV-1a 64 hash) instead of its content, with a `file-oversize` event, so
+   * recording it costs one pass over it and no scan, diff or token count. @default 16_777_216
+   */
+  maxFileBytes?: number | undefined;
+  /**
    * Whether file paths that differ only in letter case name the same file (`'insensitive'`, as
    * on Windows and macOS). Paths are always normalised: `\` → `/`, no `./`, repeated or
    * trailing slashes, so `C:\x\a.ts` and `C:/x/a.ts` are one scratchpad entry. @default 'sensitive'
@@ -181,6 +187,7 @@ export const DEFAULTS: {
   readonly summarizerRetries: number;
   readonly maxSummaryRatio: number;
   readonly maxDiffBytes: number;
+  readonly maxFileBytes: number;
   readonly pathCase: 'sensitive' | 'insensitive';
   readonly storageRetry: { readonly retries: number; readonly delayMs: number; readonly maxDelayMs: number };
   readonly storageTimeoutMs: number;
@@ -206,6 +213,7 @@ export const DEFAULTS: {
   summarizerRetries: 1,
   maxSummaryRatio: 0.9,
   maxDiffBytes: 2_097_152,
+  maxFileBytes: 16_777_216,
   pathCase: 'sensitive',
   storageRetry: { retries: 5, delayMs: 250, maxDelayMs: 8_000 },
   storageTimeoutMs: 30_000,
@@ -251,6 +259,7 @@ export interface ResolvedOptions {
   readonly summarizerRetries: number;
   readonly maxSummaryRatio: number;
   readonly maxDiffBytes: number;
+  readonly maxFileBytes: number;
   readonly pathCase: 'sensitive' | 'insensitive';
   readonly tokenCounter: TokenCounter | undefined;
   readonly patterns: PatternPack | undefined;

@@ -1,7 +1,7 @@
 import type { CloseFileInput, MessageInput, OpenFileInput, SessionState, ToolResultInput, UpdateFileInput } from './context-manager-inputs.js';
 import { InvalidArgumentError, describeValue } from './errors.js';
 import type { EventRelay } from './event-relay.js';
-import type { GraduatedItem, GraduationReport, SecretRedactEvent } from './events.js';
+import type { FileOversizeEvent, GraduatedItem, GraduationReport, SecretRedactEvent } from './events.js';
 import type { GraduationEvent, GraduationSubject } from './graduation/graduator.js';
 import { tierLimits } from './graduation/tier-limits.js';
 import type { ProjectMemory, ResolvedOptions } from './options.js';
@@ -9,6 +9,8 @@ import type { SessionPersistence } from './persistence/session-persistence.js';
 import { createRedactionScope } from './redaction/redactor.js';
 import type { RedactionScope } from './redaction/redactor.js';
 import type { SecretRecord } from './redaction/secret-ledger.js';
+import { utf8ByteLength } from './scratchpad/diff-record.js';
+import { hashContent } from './scratchpad/scratchpad.js';
 import type { SessionEvent } from './session-event.js';
 import type { EventEffects, SessionView, SessionViewData } from './session-view.js';
 import { createSessionView } from './session-view.js';
@@ -116,15 +118,18 @@ export class SessionRecorder {
 
   openFile(input: OpenFileInput): OpenFile {
     const scope = this.#redaction();
-    const content = this.#redactFileContent(scope, input.path, input.content);
+    const oversize = this.#oversize('openFile', input);
+    const content = oversize?.digest ?? this.#redactFileContent(scope, input.path, input.content);
     this.#record({ type: 'file-open', path: input.path, content, ...callIdOf(input), ...this.#timestamp(input.at), ...secretsOf(scope) });
     this.#reportRedaction('openFile', scope);
+    if (oversize !== undefined) this.#events.emit('file-oversize', oversize.event);
     return this.#afterFileChange(input.path, input.at);
   }
 
   updateFile(input: UpdateFileInput): OpenFile {
     const scope = this.#redaction();
-    const content = this.#redactFileContent(scope, input.path, input.content);
+    const oversize = this.#oversize('updateFile', input);
+    const content = oversize?.digest ?? this.#redactFileContent(scope, input.path, input.content);
     const reason = input.reason === undefined ? undefined : scope.text(input.reason, 'reason');
     this.#record({
       type: 'file-update',
@@ -136,6 +141,7 @@ export class SessionRecorder {
       ...secretsOf(scope),
     });
     this.#reportRedaction('updateFile', scope);
+    if (oversize !== undefined) this.#events.emit('file-oversize', oversize.event);
     return this.#afterFileChange(input.path, input.at);
   }
 
@@ -152,7 +158,8 @@ export class SessionRecorder {
 
   /** Tells whether `content` differs from the held (redacted) content; nothing is recorded. */
   isStale(input: { path: string; content: string }): boolean {
-    const stale = this.#view.scratchpad.isStale({ path: input.path, content: this.#redactFileContent(this.#redaction(), input.path, input.content) });
+    const held = this.#oversize('updateFile', input)?.digest ?? this.#redactFileContent(this.#redaction(), input.path, input.content);
+    const stale = this.#view.scratchpad.isStale({ path: input.path, content: held });
     if (stale === undefined) throw unknownFile('isStale', input.path);
     return stale;
   }
@@ -283,6 +290,22 @@ export class SessionRecorder {
     return value === undefined ? {} : { at: value };
   }
 
+  // A file over `maxFileBytes` is held as a digest line: one pass for its size, lines and hash,
+  // and no scan, diff or token count of its content. The digest holds no text of the file.
+  #oversize(method: FileOversizeEvent['method'], input: { path: string; content: string }): { digest: string; event: FileOversizeEvent } | undefined {
+    const limit = this.#options.maxFileBytes;
+    // UTF-8 takes at most three bytes per UTF-16 unit: most files are ruled out without a pass.
+    if (input.content.length * 3 <= limit) return undefined;
+    const bytes = utf8ByteLength(input.content);
+    if (bytes <= limit) return undefined;
+    const hash = hashContent(input.content);
+    const lines = countLines(input.content);
+    return {
+      digest: `[file held as a digest: ${bytes} bytes, ${lines} lines, fnv1a-64 ${hash}; larger than maxFileBytes (${limit})]`,
+      event: { path: input.path, method, bytes, limit, hash },
+    };
+  }
+
   // One scope per recorded input: its new ledger records travel with the event, so the ledger
   // changes only if the event is committed.
   #redaction(): RedactionScope {
@@ -406,4 +429,10 @@ function unknownFile(method: string, path: string): InvalidArgumentError {
     code: 'UNKNOWN_FILE',
     message: `${method}(): ${describeValue(path)} is not open in the scratchpad. Check the path against state().files.`,
   });
+}
+
+function countLines(content: string): number {
+  let lines = 1;
+  for (let index = content.indexOf('\n'); index !== -1; index = content.indexOf('\n', index + 1)) lines += 1;
+  return lines;
 }

@@ -156,3 +156,34 @@ function referenceHash(text: string): string {
   }
   return hash.toString(16).padStart(16, '0');
 }
+
+describe('maxFileBytes', () => {
+  const secret = 'AKIA' + 'Q7XK2M9PLR4TW8ZB';
+  const big = `const key = "${secret}";\n` + 'export const value = 42;\n'.repeat(200);
+
+  it('holds a file over the limit as a digest line, says so in an event, and stores none of its text', () => {
+    const manager = new ContextManager({ maxFileBytes: 1_000 });
+    const events: unknown[] = [];
+    manager.on('file-oversize', (event) => events.push(event));
+    const file = manager.openFile({ path: 'src/big.ts', content: big });
+    expect(file.content).toMatch(/^\[file held as a digest: \d+ bytes, 202 lines, fnv1a-64 [0-9a-f]{16}; larger than maxFileBytes \(1000\)\]$/u);
+    expect(events).toEqual([{ path: 'src/big.ts', method: 'openFile', bytes: big.length, limit: 1_000, hash: hashContent(big) }]);
+    const window = JSON.stringify(manager.build());
+    expect(window).toContain('file held as a digest');
+    expect(window).not.toContain(secret);
+    expect(JSON.stringify(manager.state())).not.toContain('export const value');
+  });
+
+  it('tells a changed oversized file from an unchanged one, and holds it in full once it is small again', () => {
+    const manager = new ContextManager({ maxFileBytes: 1_000 });
+    manager.openFile({ path: 'src/big.ts', content: big });
+    expect(manager.isStale({ path: 'src/big.ts', content: big })).toBe(false);
+    expect(manager.isStale({ path: 'src/big.ts', content: `${big}// more\n` })).toBe(true);
+    const small = manager.updateFile({ path: 'src/big.ts', content: 'export const value = 1;\n' });
+    expect(small.content).toBe('export const value = 1;\n');
+  });
+
+  it('rejects a limit that is not a positive integer', () => {
+    expect(() => new ContextManager({ maxFileBytes: 0 })).toThrow(InvalidArgumentError);
+  });
+});
