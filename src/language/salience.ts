@@ -42,7 +42,11 @@ export function scoreSalience(
   // Leading markers ("note:", "fyi:") are stripped from `sentence` but still count.
   const said = options.original ?? text;
   // Emphasis marks a statement as well: a bold span of a few words ("**Import is feasible!**").
-  const isMarked = matcher.test('factMarker', said.replace(CODE_SPAN, '`…`')) || EMPHASIS.test(said);
+  // A label counts after leading fillers too ("Also, rule of thumb: …").
+  const isMarked =
+    matcher.test('factMarker', said.replace(CODE_SPAN, '`…`')) ||
+    matcher.test('factMarker', text.replace(CODE_SPAN, '`…`')) ||
+    EMPHASIS.test(said);
   // Cue words inside `code spans` say nothing about the sentence. Cues count on the sentence as
   // said: a leading "ok" is filler in English but part of the Vietnamese "ok làm vậy".
   const prose = (options.original ?? text).replace(CODE_SPAN, '`…`');
