@@ -326,6 +326,8 @@ export const englishPatterns: PatternPack = {
   ],
   constraint: [
     'never',
+    // A "must" that binds ("tests must run offline"), not one that guesses ("that must be it").
+    /\bmust(?:\s+not|n['’]t)?\s+(?!be\b|have\b|['’]ve\b)\p{L}/iu,
     "don't",
     'dont',
     'do not',
