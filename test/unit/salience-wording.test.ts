@@ -16,7 +16,7 @@ describe('salience of choices, expectations, corrections and fixes in new wordin
     ['The stuck deploy came from a missing health check; adding /healthz made it pass.', 'assistant'],
     ['Importing the feed raised KeyError on old rows, so we switched to dict.get with a default.', 'assistant'],
     ['Anyway, worth knowing: `make seed` rebuilds the fixture database.', 'assistant'],
-    ['Builds must stay reproducible, so the lockfile is committed.', 'assistant'],
+    ['Retries must back off between attempts.', 'assistant'],
   ] as const)('keeps %j (%s) as a fact', (text, role) => {
     expect(factCategoryFor(analyzeSentence(text, { role, patterns }).retention), kind(text, role)).toBeDefined();
   });
