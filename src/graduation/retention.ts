@@ -67,6 +67,16 @@ function proseLines(text: string): string[] {
   let isInFence = false;
   let canContinue = false;
   for (const rawLine of text.split(/\r?\n/u)) {
+    // A closing fence with prose after it on the same line ("``` Also, …") ends the code block;
+    // the prose that follows is part of the message.
+    const afterFence = isInFence ? FENCE_WITH_PROSE.exec(rawLine) : null;
+    if (afterFence !== null) {
+      isInFence = false;
+      const rest = (afterFence[1] ?? '').trim();
+      lines.push(rest);
+      canContinue = !SENTENCE_END.test(rest);
+      continue;
+    }
     if (FENCE_LINE.test(rawLine)) {
       isInFence = !isInFence;
       canContinue = false;
@@ -317,6 +327,7 @@ function qualifierRegexFor(pack: PatternPack): RegExp | undefined {
 }
 
 const FENCE_LINE = /^\s{0,3}(?:```|~~~)/u;
+const FENCE_WITH_PROSE = /^\s{0,3}(?:```|~~~)\s+(\p{Lu}\p{Ll}*[\s,].*\S.*)$/u;
 // A wrapped line goes on with a lower-case word; a line ending in sentence punctuation is done.
 const WRAPPED_START = /^\p{Ll}/u;
 const SENTENCE_END = /[.!?:;…]["')\]*_`]*$/u;

@@ -47,6 +47,10 @@ const IDENTIFIER_PATTERNS: readonly { regex: RegExp; group: number }[] = [
   { regex: /(?<![\w-])(--[A-Za-z][\w-]*(?:=[^\s,;`'"]+)?)/gu, group: 1 },
   // error names
   { regex: /\b([A-Z][A-Za-z]*(?:Error|Exception)|E[A-Z]{3,})\b/gu, group: 1 },
+  // hyphenated names with a capital in every part: header and product names (`X-Request-Id`, `Content-Type`)
+  { regex: /(?<![\w-])([A-Z][A-Za-z0-9]*(?:-[A-Z][A-Za-z0-9]*)+)(?![\w-])/gu, group: 1 },
+  // import aliases and path prefixes: `~/`, `@app/`, `#src/`
+  { regex: /(?<![\w/@#~])([~@#][\w-]*\/)(?![\w/])/gu, group: 1 },
   // ticket keys
   { regex: /\b([A-Z][A-Z0-9]{1,9}-\d+)\b/gu, group: 1 },
   // versions after a product name

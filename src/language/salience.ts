@@ -42,7 +42,11 @@ export function scoreSalience(
   // Leading markers ("note:", "fyi:") are stripped from `sentence` but still count.
   const said = options.original ?? text;
   // Emphasis marks a statement as well: a bold span of a few words ("**Import is feasible!**").
-  const isMarked = matcher.test('factMarker', said.replace(CODE_SPAN, '`…`')) || EMPHASIS.test(said);
+  // A label counts after leading fillers too ("Also, rule of thumb: …").
+  const isMarked =
+    matcher.test('factMarker', said.replace(CODE_SPAN, '`…`')) ||
+    matcher.test('factMarker', text.replace(CODE_SPAN, '`…`')) ||
+    EMPHASIS.test(said);
   // Cue words inside `code spans` say nothing about the sentence. Cues count on the sentence as
   // said: a leading "ok" is filler in English but part of the Vietnamese "ok làm vậy".
   const prose = (options.original ?? text).replace(CODE_SPAN, '`…`');
@@ -58,7 +62,10 @@ export function scoreSalience(
   // "Can you make the export stream rows?" is a request, which may well carry a requirement.
   const isRequest = REQUEST.test(text);
   if (isQuestion && !isRequest) penalty += 3;
-  if (matcher.test('intention', prose) || (role !== 'user' && ASSISTANT_NEXT_STEP.test(prose))) penalty += 3;
+  // An announced step that also names a tool and states a choice ("I'll build the HTTP layer on
+  // Hono") is a decision said as a plan: it loses only part of the weight.
+  const isChoiceAsPlan = specifics >= 1 && matcher.count('decision', prose) >= 2;
+  if (matcher.test('intention', prose) || (role !== 'user' && ASSISTANT_NEXT_STEP.test(prose))) penalty += isChoiceAsPlan ? 1 : 3;
   if (matcher.test('deadEnd', prose)) penalty += 3;
   if (matcher.test('transient', prose) && !isMarked) penalty += 2;
   if (matcher.test('taskStatus', prose)) penalty += isRequest ? 0.5 : 1.5;
@@ -164,7 +171,8 @@ const QUESTION = /\?\s*["')\]]*$/u;
 const REQUEST = /^(?:(?:and|also|so|ok(?:ay)?|oh)[,\s]+)*(?:(?:can|could|would|will) you|(?:can|could) we)\b|^please\b/iu;
 const TAG_QUESTION = /(?:,\s*|\b)(?:right|correct|ok|okay|yes|yeah|agreed|fine)\s*\?\s*["')\]]*$/iu;
 // First person reporting one's own finished edit: "I added …", "I've renamed …".
-const NARRATION = /(?:^|\s)I(?:['’]ve| have| just)?\s+(?:\w+ed|made|wrote|ran|put|took|kept|left|did|found|saw|read|set)\b/u;
+// A choice reported in the past ("I picked Kysely", "I settled on …") is a decision, not narration.
+const NARRATION = /(?:^|\s)I(?:['’]ve| have| just)?\s+(?!(?:picked|chose|opted|settled|decided|standardi[sz]ed)\b)(?:\w+ed|made|wrote|ran|put|took|kept|left|did|found|saw|read|set)\b/u;
 const TABLE_ROW = /^\|.*\|$|^\|?\s*:?-{3,}/u;
 const SHELL_PROMPT = /^(?:\(\S+\)\s*)?\S+@\S+:\S*[$#]|^[$#>]\s|^>>>\s|^PS [A-Z]:\\/u;
 // A bold span of three or more words with a lowercase word in it: a claim, not a Title Case heading.
@@ -180,7 +188,7 @@ const FILE_PATH = /(?:[\w.-]+\/)+[\w.-]+\.\w{1,5}\b|\b[\w-]+\.(?:ts|tsx|js|jsx|p
 // Capitalised words, CamelCase names and acronyms; `I` and one-letter words are left out.
 const NAME = /(?<![\p{L}\p{N}_$.'’-])(?:[A-Z][a-z]+(?:[A-Z][a-z0-9]*)*(?:\.[a-z]+)?|[A-Z]{2,6}s?)(?![\p{L}\p{N}_$'’-])/gu;
 // Identifiers that state a value rather than point at code.
-const VALUE_LIKE = /\d|^--|^[A-Z]|[="'\s]/u;
+const VALUE_LIKE = /\d|^--|^[A-Z~@#]|[="'\s]/u;
 const CODE_REFERENCE_WEIGHT = 0.4;
 const NUMBER = /(?<![\p{L}\p{N}_.])\d+(?:\.\d+)?(?:[a-zA-Z%µ]{1,4}|_)?(?![\p{L}\p{N}_])/gu;
 

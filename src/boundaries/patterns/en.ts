@@ -153,6 +153,9 @@ export const englishPatterns: PatternPack = {
     'ugh',
     'kidding',
     'joke',
+    'no worries',
+    'no problem',
+    'take your time',
   ],
   leaving: [
     'bye',
@@ -206,6 +209,11 @@ export const englishPatterns: PatternPack = {
     'going forward',
     'make that',
     /\bfrom (?:now|here|this point|today) on\b/iu,
+    // A value stated with a closing "now": "the limit is 4 now", "retries are three now".
+    /\b(?:is|are)\s[^.!?]{1,60}\bnow\s*[.!]?$/iu,
+    // Taking back what was said: "I was wrong", "my bad", "no, make it …".
+    /\b(?:i was wrong|i got (?:it|that) wrong|my bad|my mistake|i meant)\b/iu,
+    /^(?:hmm+,?\s+|wait,?\s+|sorry,?\s+)?no,\s+\p{L}/iu,
   ],
   decision: [
     "let's",
@@ -255,6 +263,10 @@ export const englishPatterns: PatternPack = {
     'moving … to',
     'switching … to',
     'migrating … to',
+    // A named tool given a role: "Hono as the web framework", "pino as our logger".
+    /\bas (?:the|our|its|a|an) (?:[\p{L}-]+\s){0,2}(?:layer|framework|library|lib|logger|client|driver|store|backend|engine|runner|queue|broker|database|db|orm|cache|provider|validator|scheduler|server|proxy|gateway|transport|bundler|linter|formatter|router|builder|toolkit|tool|default|standard)\b/iu,
+    // Work put on a named tool: "on Hono", "with Valibot", "using Drizzle", "by ArkType".
+    /\b(?:on|with|using|via|through|by) (?:top of )?[A-Z][\p{L}\p{N}.-]*\p{Ll}[\p{L}\p{N}.-]*(?![\p{L}\p{N}_(])/u,
   ],
   requirement: [
     'must',
@@ -289,6 +301,14 @@ export const englishPatterns: PatternPack = {
     /\bbefore (?:you|we|every|each|any|merging|pushing|committing|shipping)\b/iu,
     'need',
     'is expected to',
+    // What others count on: "the client expects …", "customers expect …" (not "as expected").
+    'expects',
+    /\b(?:we|they|customers?|users?|clients?|partners?|callers?|consumers?)\s+expect\b/iu,
+    'honour',
+    'honor',
+    'comply',
+    'compliance',
+    'compliant',
     'are expected to',
     'expire',
     'expires',
@@ -306,6 +326,8 @@ export const englishPatterns: PatternPack = {
   ],
   constraint: [
     'never',
+    // A "must" that binds ("tests must run offline"), not one that guesses ("that must be it").
+    /\bmust(?:\s+not|n['’]t)?\s+(?!be\b|have\b|['’]ve\b)\p{L}/iu,
     "don't",
     'dont',
     'do not',
@@ -346,6 +368,13 @@ export const englishPatterns: PatternPack = {
     'except',
     'without',
     'nothing',
+    // A limit given as a number: "up to 4 params", "up to 25 MB".
+    /\bup to \d/iu,
+    // A refusal reported from someone else: "legal says no GPL code".
+    /\b(?:says?|said|means?)\s+no\b/iu,
+    'license',
+    'licensed',
+    'licence',
   ],
   convention: [
     'always',
@@ -387,6 +416,9 @@ export const englishPatterns: PatternPack = {
     'under',
     /\b(?:lives?|sits?|belongs?|goes|go) (?:in|under|inside|next to|alongside)\b/iu,
     /\b(?:snake|camel|pascal|kebab|screaming|upper|lower|title)[_ -]?case\b/iu,
+    /\b(?:upper|screaming|lower)[_ -]snake\b/iu,
+    // How names are shaped: "error codes start with E_", "branch names end in the ticket".
+    /\b(?:names?|codes?|keys?|ids?|files?|branches|tags?|variables?|vars?|columns?|tables?|routes?|paths?|messages?|headers?)\s+(?:all\s+|always\s+)?(?:start|begin|end)s?\s+(?:with|in)\b/iu,
   ],
   preference: [
     'prefer',
@@ -432,6 +464,12 @@ export const englishPatterns: PatternPack = {
     'went away',
     'goes away',
     'no longer',
+    'rewrote',
+    'rewritten',
+    // What the change achieved: "the upsert made it safe", "fake timers make it deterministic".
+    /\b(?:makes?|made)\s+(?:it|them|this|that|the \p{L}+)\s+(?:\p{L}+\s+)?(?:safe|stable|deterministic|pass|green|reliable|idempotent|work)\b/iu,
+    // A change made in answer to the failure just named: "…, so I added optional chaining".
+    /\bso (?:i|we)(?:['’]ve| have)? (?:added|switched|changed|wrapped|replaced|rewrote|pinned|moved|guarded|used|made)\b/iu,
   ],
   errorCause: [
     'cause',
@@ -455,6 +493,13 @@ export const englishPatterns: PatternPack = {
     'the problem was',
     'the issue was',
     'the bug was',
+    'happened when',
+    'happens when',
+    'occurred when',
+    'occurs when',
+    'blew',
+    // "the recursion error was the nested walk": a failure named, then what it was.
+    /\b(?:error|failure|crash|exception|hang|leak|flake|mismatch)\s+(?:was|is)\s+(?:the|a|an|because|due)\b/iu,
     /\b[A-Z][A-Za-z]*(?:Error|Exception) (?:was|is|came|happened|occurs|occurred)\b/u,
   ],
   errorSymptom: [
@@ -489,6 +534,12 @@ export const englishPatterns: PatternPack = {
     'hang',
     'hangs',
     'hung',
+    'hanging',
+    'violation',
+    'violates',
+    'off-by-one',
+    'off by one',
+    'overflow',
     'stuck',
     'oom',
     'null',
