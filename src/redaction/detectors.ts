@@ -186,7 +186,7 @@ export function builtInDetectors(options: { entropy: number | false }): Detector
     }),
     patternDetector({
       kind: 'auth-header',
-      pattern: /(?:\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|bot|apikey)\s+)?|\bbearer\s+|\b(?:x-)?(?:api-key|auth-token|access-token)["']?\s*:\s*["']?)(?<secret>[A-Za-z0-9._~+/-]{8,}=*)/gi,
+      pattern: /(?:\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|bot|apikey)\s+)?|\bbearer\s+|\b(?:x-)?(?:api-key|auth-token|access-token)["']?\s*:\s*["']?)(?<secret>[A-Za-z0-9._~+/][A-Za-z0-9._~+/-]{7,}=*)/gi,
       accept: (secret) => isLiteralSecret(secret, { name: 'authorization', isQuoted: true }) && (/[0-9]/.test(secret) || /[A-Z]/.test(secret)),
     }),
     ...credentialDetectors(),

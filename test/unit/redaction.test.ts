@@ -267,3 +267,10 @@ describe('secret ledger', () => {
     expect(JSON.stringify(ledger.toJSON())).not.toContain('hunter');
   });
 });
+
+describe('authorization headers next to other secrets', () => {
+  it('does not read the marker line of a private key after an empty header as its credential', () => {
+    const text = 'Authorization:\n-----END OPENSSH PRIVATE KEY-----\n';
+    expect(findSecrets(text).filter((finding) => finding.kind === 'auth-header')).toEqual([]);
+  });
+});
