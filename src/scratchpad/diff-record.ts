@@ -152,12 +152,14 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
       patch: '',
     };
   }
-  const minimal = isBinary
-    ? undefined
-    : structuredPatch('', '', oldMiddle, newMiddle, undefined, undefined, {
-        context: 0,
-        maxEditLength: options.maxEditLength ?? DEFAULT_MAX_EDIT_LENGTH,
-      });
+  const maxEditLength = options.maxEditLength ?? DEFAULT_MAX_EDIT_LENGTH;
+  const minimal =
+    isBinary || exceedsEditLength(oldMiddle, newMiddle, maxEditLength)
+      ? undefined
+      : structuredPatch('', '', oldMiddle, newMiddle, undefined, undefined, {
+          context: 0,
+          maxEditLength,
+        });
   const structured = shiftHunks(minimal ?? anchoredPatch(oldMiddle, newMiddle), trim.prefixLines);
   const hunks = structured.hunks.map(toDiffHunk);
   let addedLines = 0;
@@ -272,6 +274,28 @@ function commonLines(before: string, after: string): { prefixChars: number; pref
   const firstBreak = before.indexOf('\n', tail);
   const suffixChars = firstBreak === -1 ? 0 : before.length - firstBreak - 1;
   return { prefixChars, prefixLines, suffixChars };
+}
+
+// Whether a minimal diff certainly needs more than `maxEditLength` line insertions and removals,
+// so that `structuredPatch` would search up to that length only to give up (hundreds of
+// milliseconds for a rewritten file of a few hundred lines). Each line occurring n times on one
+// side and m times on the other can be kept at most min(n, m) times, which bounds the common
+// subsequence from above and the edit length from below. Lines as `diff` cuts them.
+function exceedsEditLength(before: string, after: string, maxEditLength: number): boolean {
+  const oldLines = splitKeepingNewlines(before);
+  const newLines = splitKeepingNewlines(after);
+  if (oldLines.length + newLines.length <= maxEditLength) return false;
+  const counts = new Map<string, number>();
+  for (const line of oldLines) counts.set(line, (counts.get(line) ?? 0) + 1);
+  let kept = 0;
+  for (const line of newLines) {
+    const left = counts.get(line) ?? 0;
+    if (left > 0) {
+      counts.set(line, left - 1);
+      kept += 1;
+    }
+  }
+  return oldLines.length + newLines.length - 2 * kept > maxEditLength;
 }
 
 function shiftHunks(patch: StructuredPatch, lines: number): StructuredPatch {

@@ -1,4 +1,5 @@
 import { describeValue, InvalidArgumentError } from '../errors.js';
+import { countJoined } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { OpenFile } from '../types.js';
 import {
@@ -740,15 +741,19 @@ function buildSection(input: SectionInput): Section {
   }
   const opening = `${fenceFor(content)}${languageFor(path)}\n`;
   const closing = fenceFor(content);
-  const full = `${header}${opening}${withFinalNewline(content)}${closing}`;
+  const body = `${opening}${withFinalNewline(content)}${closing}`;
+  const full = `${header}${body}`;
+  // The header (with its "last touched turn N") changes far more often than the body: counted
+  // apart, a touch re-counts one line and the body's count comes from the counter's cache.
+  const countFull = (): number => countJoined(counter, [header, body]);
   // Counting a multi-megabyte file only to learn that it does not fit costs hundreds of
   // milliseconds per edit. Far above the budget an estimate decides; the window that is shown is
   // still counted exactly.
   const isEstimated = input.knownFullTokens === undefined && input.bytes > Math.max(ESTIMATE_MIN_BYTES, budget * MAX_BYTES_PER_TOKEN);
-  const tokens = input.knownFullTokens ?? (isEstimated ? Math.ceil(full.length / CHARS_PER_TOKEN) : counter.count(full));
+  const tokens = input.knownFullTokens ?? (isEstimated ? Math.ceil(full.length / CHARS_PER_TOKEN) : countFull());
   if (tokens <= budget) {
     // A known count may belong to a slightly different header: count this exact text.
-    const exact = input.knownFullTokens === undefined ? tokens : counter.count(full);
+    const exact = input.knownFullTokens === undefined ? tokens : countFull();
     return { text: full, tokens: exact, isWindowed: false, fullTokens: exact };
   }
 
@@ -758,7 +763,7 @@ function buildSection(input: SectionInput): Section {
   for (let attempt = 0; attempt < WINDOW_ATTEMPTS; attempt += 1) {
     const window = pickWindow(lines, charBudget);
     const text = renderWindow(frame, window);
-    const windowTokens = counter.count(text);
+    const windowTokens = countJoined(counter, [header, text.slice(header.length)]);
     if (windowTokens <= budget || window.head + window.tail === 0) {
       return { text, tokens: windowTokens, isWindowed: true, fullTokens: tokens };
     }
