@@ -14,7 +14,7 @@ import { aggregate, STRATEGIES } from './aggregate.js';
 import { defaultSets, setsFromArguments } from './bench-sets.js';
 import type { BenchSet } from './bench-sets.js';
 import { COMPACTION_SUMMARY_TOKENS, PRUNE_KEEP_LAST_MESSAGES } from './baselines.js';
-import { measurePerformance } from './performance.js';
+import { measurePerformance, renderPerformanceMarkdown } from './performance.js';
 import { renderHtmlReport } from './report-html.js';
 import { renderMarkdownReport } from './report-markdown.js';
 import type { BenchResults, SetResult } from './results.js';
@@ -35,6 +35,11 @@ const output = from === undefined ? await measure() : readResults(from);
 
 mkdirSync(outDirectory, { recursive: true });
 if (from === undefined) writeFileSync(join(outDirectory, 'results.json'), `${JSON.stringify(output, null, 2)}\n`);
+if (from === undefined) {
+  // The latest build() numbers, kept in the repository next to the benchmark.
+  const environment = `Node ${output.environment.node}, ${output.environment.cpus} × ${output.environment.cpu}`;
+  writeFileSync(fileURLToPath(new URL('../bench/PERFORMANCE.md', import.meta.url)), renderPerformanceMarkdown(output.performance, { generatedAt: output.generatedAt, environment, budget: BUDGET }));
+}
 writeFileSync(join(outDirectory, 'report.html'), renderHtmlReport(output));
 process.stdout.write(renderMarkdownReport(output));
 log(from === undefined ? `wrote ${join(outDirectory, 'results.json')} and ${join(outDirectory, 'report.html')} in ${output.wallSeconds.toFixed(1)}s` : `re-rendered ${join(outDirectory, 'report.html')} from ${from}`);
