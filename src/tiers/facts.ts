@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import { factKeyFor, isSameSubject, isSameTopic, topicWords } from '../graduation/retention.js';
+import { countJoined } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type {
   ArchivedItem,
@@ -120,11 +121,15 @@ export function createFactStore(options: {
   // as soon as the facts change (when a graduation commits), so that build() finds them ready.
   let cache: { version: number; byRoom: Map<number, RenderedFacts> } = { version: 0, byRoom: new Map() };
   const recentRooms: number[] = [];
+  let dropOrder: { version: number; facts: readonly Fact[] } = { version: -1, facts: [] };
   const renderRoom = (maxTokens: number): RenderedFacts => {
     if (cache.version !== version) cache = { version, byRoom: new Map() };
     const cached = cache.byRoom.get(maxTokens);
     if (cached !== undefined) return cached;
-    const rendered = renderWithin({ facts: [...facts.values()], tasks: [...tasks.values()], maxTokens, counter });
+    const all = [...facts.values()];
+    // The drop order changes only with the facts: sorted once per version, not once per room.
+    if (dropOrder.version !== version) dropOrder = { version, facts: sortForDropping(all) };
+    const rendered = renderWithin({ facts: all, tasks: [...tasks.values()], maxTokens, counter, byAge: dropOrder.facts });
     if (cache.byRoom.size >= 16) cache.byRoom.clear();
     cache.byRoom.set(maxTokens, rendered);
     return rendered;
@@ -268,15 +273,13 @@ function renderWithin(options: {
   tasks: readonly Task[];
   maxTokens: number;
   counter: TokenCounter;
+  byAge: readonly Fact[];
 }): RenderedFacts {
   const { counter, maxTokens } = options;
   if (options.facts.length === 0 && options.tasks.length === 0) {
     return { text: '', tokens: 0, omitted: 0 };
   }
-  // What is dropped first when the block must shrink: the facts that carry least, oldest first.
-  const byAge = [...options.facts].sort(
-    (a, b) => dropRank(a) - dropRank(b) || a.source.to - b.source.to || compareText(a.key, b.key),
-  );
+  const { byAge } = options;
   let doneShown = DONE_TASKS_SHOWN;
   // Estimate from the cached per-fact counts, then correct with exact counts of the rendered text:
   // YAML quoting and category headings make the sum a little off, never by much.
@@ -288,8 +291,7 @@ function renderWithin(options: {
   }
   for (;;) {
     const kept = new Set(byAge.slice(dropped));
-    const text = renderYaml({ facts: options.facts.filter((fact) => kept.has(fact)), tasks: options.tasks, doneShown });
-    const tokens = text.length === 0 ? 0 : counter.count(text);
+    const { text, tokens } = renderCounted({ facts: options.facts.filter((fact) => kept.has(fact)), tasks: options.tasks, doneShown, counter });
     if (tokens <= maxTokens) return { text, tokens, omitted: dropped };
     if (doneShown > 0) {
       doneShown = 0;
@@ -303,6 +305,29 @@ function renderWithin(options: {
       dropped += 1;
     } while (overshoot > 0 && dropped < byAge.length);
   }
+}
+
+/** What is dropped first when the block must shrink: the facts that carry least, oldest first. */
+function sortForDropping(facts: readonly Fact[]): Fact[] {
+  return [...facts].sort((a, b) => dropRank(a) - dropRank(b) || a.source.to - b.source.to || compareText(a.key, b.key));
+}
+
+/**
+ * Renders the YAML and counts it. The text is made of cached per-fact lines, so it is counted as
+ * the sum of their cached counts where the counter allows (see `countJoined`): a render for a new
+ * room costs lookups, not a tokenization of the whole block.
+ */
+function renderCounted(options: { facts: readonly Fact[]; tasks: readonly Task[]; doneShown: number; counter: TokenCounter }): { text: string; tokens: number } {
+  const parts = renderYamlParts(options);
+  if (parts === undefined) {
+    const text = renderYamlDocument(options);
+    return { text, tokens: text.length === 0 ? 0 : options.counter.count(text) };
+  }
+  const text = parts.join('').trimEnd();
+  const last = (parts[parts.length - 1] ?? '').trimEnd();
+  if (last.length === 0) return { text, tokens: text.length === 0 ? 0 : options.counter.count(text) };
+  parts[parts.length - 1] = last;
+  return { text, tokens: countJoined(options.counter, parts) };
 }
 
 /** Facts without a salience (from a custom summarizer or an older snapshot) rank as durable. */
@@ -323,7 +348,7 @@ function tasksEstimate(tasks: readonly Task[]): number {
   return [...open, ...done].reduce((sum, task) => sum + task.tokens, 0) + (tasks.length > 0 ? 6 : 0);
 }
 
-function renderYaml(options: { facts: readonly Fact[]; tasks: readonly Task[]; doneShown: number }): string {
+function renderYamlParts(options: { facts: readonly Fact[]; tasks: readonly Task[]; doneShown: number }): string[] | undefined {
   // The document is a mapping of mappings, so its YAML is the concatenation of each category's
   // heading and each fact's lines, which are rendered once per fact: a render after a graduation
   // costs string joins, not a YAML serialisation of every fact.
@@ -335,17 +360,16 @@ function renderYaml(options: { facts: readonly Fact[]; tasks: readonly Task[]; d
     const byKey: Record<string, Fact> = {};
     for (const fact of inCategory) byKey[fact.key] = fact;
     const keys = Object.keys(byKey);
-    if (keys.length !== inCategory.length) return renderYamlDocument(options);
+    if (keys.length !== inCategory.length) return undefined;
     parts.push(`${category}:\n`);
     for (const key of keys) parts.push(factLines(byKey[key] as Fact));
   }
   const tasks = taskDocument(options);
   if (tasks !== undefined) parts.push(stringify({ tasks }, { lineWidth: 0 }));
-  if (parts.length === 0) return renderYamlDocument(options);
-  return parts.join('').trimEnd();
+  return parts.length === 0 ? undefined : parts;
 }
 
-/** The facts block rendered as one YAML document; {@link renderYaml} gives the same text faster. */
+/** The facts block rendered as one YAML document; {@link renderYamlParts} gives the same text faster. */
 function renderYamlDocument(options: { facts: readonly Fact[]; tasks: readonly Task[]; doneShown: number }): string {
   const document: Record<string, unknown> = {};
   for (const category of FACT_CATEGORIES) {
