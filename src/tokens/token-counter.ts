@@ -180,11 +180,13 @@ function sumOfBlocks(text: string, countBlock: (block: string) => number): numbe
   return total;
 }
 
-// A few characters and the length of the line [start, end): cheap, and equal for equal lines.
+// FNV-1a over the line [start, end): equal for equal lines, and spread evenly over its range
+// even for lines that share their shape (indentation, a final `;`), which a digest of a few
+// characters is not.
 function lineDigest(text: string, start: number, end: number): number {
-  const length = end - start;
-  if (length === 0) return 1;
-  return (length * 31 + text.charCodeAt(start) * 7 + text.charCodeAt(end - 1) * 13 + text.charCodeAt(start + (length >> 1)) * 3) >>> 0;
+  let hash = 0x811c9dc5;
+  for (let index = start; index < end; index += 1) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  return hash >>> 0;
 }
 
 // Whether the tokenizers' pre-tokenization of o200k and cl100k always cuts at `start`, the start
