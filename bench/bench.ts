@@ -14,6 +14,7 @@ import { aggregate, STRATEGIES } from './aggregate.js';
 import { defaultSets, setsFromArguments } from './bench-sets.js';
 import type { BenchSet } from './bench-sets.js';
 import { COMPACTION_SUMMARY_TOKENS, PRUNE_KEEP_LAST_MESSAGES } from './baselines.js';
+import { measureIngestion, renderIngestionTable } from './ingestion.js';
 import { measurePerformance, renderPerformanceMarkdown } from './performance.js';
 import { renderHtmlReport } from './report-html.js';
 import { renderMarkdownReport } from './report-markdown.js';
@@ -27,6 +28,8 @@ const BUDGET = 28_000;
 const COMPACTION_THRESHOLD = 160_000;
 
 const started = performance.now();
+// Filled by measure(): the per-session ingestion table (also `npm run bench:ingest`).
+let ingestionTable = '';
 const { sets, missingSets, outDirectory, from } = parseArguments(process.argv.slice(2));
 const log = (message: string): void => {
   process.stderr.write(`[bench ${((performance.now() - started) / 1_000).toFixed(1).padStart(5)}s] ${message}\n`);
@@ -42,6 +45,7 @@ if (from === undefined) {
 }
 writeFileSync(join(outDirectory, 'report.html'), renderHtmlReport(output));
 process.stdout.write(renderMarkdownReport(output));
+if (ingestionTable !== '') process.stdout.write(`\n### Ingestion per session (recording API ÷ raw countTokens on the same texts)\n\n${ingestionTable}`);
 log(from === undefined ? `wrote ${join(outDirectory, 'results.json')} and ${join(outDirectory, 'report.html')} in ${output.wallSeconds.toFixed(1)}s` : `re-rendered ${join(outDirectory, 'report.html')} from ${from}`);
 
 // --- Internal helpers ---
@@ -79,6 +83,8 @@ async function measure(): Promise<BenchResults> {
     });
   }
   const performanceResult = await measurePerformance({ base: pickBaseSession(sessions), sessions: throughputSessions, budget: BUDGET, log });
+  log('ingestion per session against raw countTokens');
+  ingestionTable = renderIngestionTable(await measureIngestion({ sessions: throughputSessions, budget: BUDGET, rounds: 2 }));
   const cpu = cpus()[0];
   return {
     formatVersion: 2,

@@ -133,8 +133,13 @@ export async function measurePerformance(options: {
   };
 }
 
+/** Measures the heap of the base session concatenated up to {@link HEAP_TURNS} turns. */
+export async function measureHeap(options: { base: BenchSession; budget: number }): Promise<HeapResult> {
+  return (await replayConcatenated({ base: options.base, budget: options.budget, turns: HEAP_TURNS })).heap;
+}
+
 /** Renders the build() part of the performance section as Markdown, for bench/PERFORMANCE.md. */
-export function renderPerformanceMarkdown(result: PerformanceResult, options: { generatedAt: string; environment: string; budget: number }): string {
+export function renderPerformanceMarkdown(result: Pick<PerformanceResult, 'baseSession' | 'buildLatency' | 'looped' | 'heap'>, options: { generatedAt: string; environment: string; budget: number }): string {
   const ms = (value: number): string => value.toFixed(2);
   const times = (entry: BuildTimes): string => `${ms(entry.wall.p50)} / ${ms(entry.wall.p99)} / ${ms(entry.wall.max)}`;
   const lines = [
@@ -152,7 +157,7 @@ export function renderPerformanceMarkdown(result: PerformanceResult, options: { 
     '',
     `## Along ${result.baseSession} looped with fresh facts (ms: p50 / p99 / max)`,
     '',
-    'Copies after the first shift paths and timestamps and rename the words of user and assistant messages, so every copy adds new facts.',
+    `Copies after the first shift paths and timestamps and rename the words of user and assistant messages, so every copy adds new facts. Minimum over ${LOOPED_RUNS} fresh processes; warm is the second replay of the whole loop in each.`,
     '',
     '| length | events | facts added | cold | warm |',
     '|---|---:|---:|---|---|',
@@ -171,6 +176,9 @@ export const LATENCY_RUNS = 3;
 
 /** Replays per process: the first is cold, the others warm. */
 export const LATENCY_PASSES = 3;
+
+/** Fresh processes and replays per process for the looped session, which is 16 times longer. */
+export const LOOPED_RUNS = 2;
 
 /** build() times of one session or copy: each build's minimum over {@link LATENCY_RUNS} runs. */
 export interface BuildTimes {
@@ -223,7 +231,7 @@ export interface ReplaySamples {
 export function measureSessionLatencies(options: { sessions: readonly BenchSession[]; budget: number; log: (message: string) => void }): SessionBuildLatency[] {
   return options.sessions.map((session) => {
     options.log(`build() latency, ${LATENCY_RUNS} fresh processes × ${LATENCY_PASSES} replays: ${session.name}`);
-    const runs = runLatencyChildren(['--session', session.file, '--budget', String(options.budget)]);
+    const runs = runLatencyChildren(['--session', session.file, '--budget', String(options.budget)], { runs: LATENCY_RUNS, passes: LATENCY_PASSES });
     const { cold, warm } = coldAndWarm(runs, { from: 0, to: Number.POSITIVE_INFINITY });
     return { name: session.name, kind: session.kind, cold, warm };
   });
@@ -231,8 +239,8 @@ export function measureSessionLatencies(options: { sessions: readonly BenchSessi
 
 /** Measures build() latency along a session looped `copies` times with fresh facts. */
 export function measureLoopedLatency(options: { base: BenchSession; budget: number; copies: number; log: (message: string) => void }): LoopedLatency[] {
-  options.log(`build() latency along ${options.base.name} looped ${options.copies}× with fresh facts, ${LATENCY_RUNS} fresh processes × ${LATENCY_PASSES} replays`);
-  const runs = runLatencyChildren(['--looped', options.base.file, '--budget', String(options.budget), '--copies', String(options.copies)]);
+  options.log(`build() latency along ${options.base.name} looped ${options.copies}× with fresh facts, ${LOOPED_RUNS} fresh processes × ${LOOPED_RUNS} replays`);
+  const runs = runLatencyChildren(['--looped', options.base.file, '--budget', String(options.budget), '--copies', String(options.copies)], { runs: LOOPED_RUNS, passes: LOOPED_RUNS });
   const first = runs[0]?.[0];
   if (first === undefined) return [];
   let from = 0;
@@ -294,12 +302,12 @@ function formatNumber(value: number): string {
 }
 
 // Each child prints the samples of its passes; runs[r][p] is pass p of run r.
-function runLatencyChildren(args: readonly string[]): ReplaySamples[][] {
+function runLatencyChildren(args: readonly string[], options: { runs: number; passes: number }): ReplaySamples[][] {
   // The bench bundle lives in .build/ next to build-latency.js.
   const script = fileURLToPath(new URL('./build-latency.js', import.meta.url));
   const runs: ReplaySamples[][] = [];
-  for (let run = 0; run < LATENCY_RUNS; run += 1) {
-    const output = execFileSync(process.execPath, [script, ...args, '--passes', String(LATENCY_PASSES)], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  for (let run = 0; run < options.runs; run += 1) {
+    const output = execFileSync(process.execPath, [script, ...args, '--passes', String(options.passes)], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
     runs.push(JSON.parse(output) as ReplaySamples[]);
   }
   return runs;
