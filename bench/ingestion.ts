@@ -2,7 +2,8 @@
 // openFile, updateFile, closeFile, addNote; graduation included, since every event is followed by
 // `settle()`) against raw gpt-tokenizer `countTokens` on the same texts, in the same process.
 // The texts are exactly the strings the replay hands to the API (message contents, tool outputs and
-// inputs, full file contents), captured in a first pass. Measures; asserts nothing.
+// inputs, full file contents), captured in a first pass. Times are this process's CPU time, so
+// that other processes on a loaded machine do not skew the ratio. Measures; asserts nothing.
 //   npm run bench:ingest                        bundled sessions (bench/fixtures)
 //   npm run bench:ingest -- path/to/session.jsonl[.gz] ...
 import { readdirSync } from 'node:fs';
@@ -119,20 +120,26 @@ async function captureTexts(session: BenchSession, budget: number): Promise<stri
   return texts;
 }
 
+// CPU time of this process in milliseconds (user + system).
+function cpuNow(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1_000;
+}
+
 function countRaw(texts: readonly string[]): number {
-  const start = performance.now();
+  const start = cpuNow();
   let tokens = 0;
   for (const text of texts) tokens += countTokens(text, NO_SPECIAL);
   if (tokens < 0) throw new Error('negative token count');
-  return (performance.now() - start) / 1_000;
+  return (cpuNow() - start) / 1_000;
 }
 
 // `total` counts everything (graduation runs inside `settle()`, awaited after every event);
 // `api` only the synchronous recording calls.
 async function ingest(session: BenchSession, budget: number): Promise<{ total: number; api: number }> {
-  const start = performance.now();
+  const start = cpuNow();
   const api = await replay(new ContextManager({ budget, systemPrompt: SYSTEM_PROMPT }), session);
-  return { total: (performance.now() - start) / 1_000, api };
+  return { total: (cpuNow() - start) / 1_000, api };
 }
 
 async function replay(manager: ContextManager, session: BenchSession): Promise<number> {
@@ -140,13 +147,13 @@ async function replay(manager: ContextManager, session: BenchSession): Promise<n
   let apiMilliseconds = 0;
   for (const line of session.lines) {
     if (HARNESS_ONLY.has(line.type)) continue;
-    const start = performance.now();
+    const start = cpuNow();
     try {
       replayer.apply(line);
     } catch {
       // Rejections are reported by the main benchmark; here only speed matters.
     }
-    apiMilliseconds += performance.now() - start;
+    apiMilliseconds += cpuNow() - start;
     await manager.settle();
   }
   return apiMilliseconds / 1_000;
