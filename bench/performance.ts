@@ -145,7 +145,7 @@ export function renderPerformanceMarkdown(result: Pick<PerformanceResult, 'baseS
   const lines = [
     '# build() performance',
     '',
-    `Latest \`npm run bench\` run: ${options.generatedAt}, ${options.environment}. Timings are reported, never asserted.`,
+    `Latest run (\`npm run bench\` or \`npm run bench:performance\`): ${options.generatedAt}, ${options.environment}. Timings are reported, never asserted.`,
     '',
     `Each session is replayed through the public API at a ${formatNumber(options.budget)}-token budget, with \`build()\` before every model call. Cold: the first replay in a fresh Node process; warm: the ${LATENCY_PASSES - 1} replays after it in the same process. Each build's time is its minimum over ${LATENCY_RUNS} fresh processes (the machine is shared, so a single run mostly measures other processes); the single-run p99 is shown for comparison.`,
     '',
