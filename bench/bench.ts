@@ -14,7 +14,8 @@ import { aggregate, STRATEGIES } from './aggregate.js';
 import { defaultSets, setsFromArguments } from './bench-sets.js';
 import type { BenchSet } from './bench-sets.js';
 import { COMPACTION_SUMMARY_TOKENS, PRUNE_KEEP_LAST_MESSAGES } from './baselines.js';
-import { measurePerformance } from './performance.js';
+import { measureIngestion, renderIngestionTable } from './ingestion.js';
+import { measurePerformance, renderPerformanceMarkdown } from './performance.js';
 import { renderHtmlReport } from './report-html.js';
 import { renderMarkdownReport } from './report-markdown.js';
 import type { BenchResults, SetResult } from './results.js';
@@ -27,6 +28,8 @@ const BUDGET = 28_000;
 const COMPACTION_THRESHOLD = 160_000;
 
 const started = performance.now();
+// Filled by measure(): the per-session ingestion table (also `npm run bench:ingest`).
+let ingestionTable = '';
 const { sets, missingSets, outDirectory, from } = parseArguments(process.argv.slice(2));
 const log = (message: string): void => {
   process.stderr.write(`[bench ${((performance.now() - started) / 1_000).toFixed(1).padStart(5)}s] ${message}\n`);
@@ -35,8 +38,14 @@ const output = from === undefined ? await measure() : readResults(from);
 
 mkdirSync(outDirectory, { recursive: true });
 if (from === undefined) writeFileSync(join(outDirectory, 'results.json'), `${JSON.stringify(output, null, 2)}\n`);
+if (from === undefined) {
+  // The latest build() numbers, kept in the repository next to the benchmark.
+  const environment = `Node ${output.environment.node}, ${output.environment.cpus} × ${output.environment.cpu}`;
+  writeFileSync(fileURLToPath(new URL('../bench/PERFORMANCE.md', import.meta.url)), renderPerformanceMarkdown(output.performance, { generatedAt: output.generatedAt, environment, budget: BUDGET }));
+}
 writeFileSync(join(outDirectory, 'report.html'), renderHtmlReport(output));
 process.stdout.write(renderMarkdownReport(output));
+if (ingestionTable !== '') process.stdout.write(`\n### Ingestion per session (recording API ÷ raw countTokens on the same texts)\n\n${ingestionTable}`);
 log(from === undefined ? `wrote ${join(outDirectory, 'results.json')} and ${join(outDirectory, 'report.html')} in ${output.wallSeconds.toFixed(1)}s` : `re-rendered ${join(outDirectory, 'report.html')} from ${from}`);
 
 // --- Internal helpers ---
@@ -74,6 +83,8 @@ async function measure(): Promise<BenchResults> {
     });
   }
   const performanceResult = await measurePerformance({ base: pickBaseSession(sessions), sessions: throughputSessions, budget: BUDGET, log });
+  log('ingestion per session against raw countTokens');
+  ingestionTable = renderIngestionTable(await measureIngestion({ sessions: throughputSessions, budget: BUDGET, rounds: 2 }));
   const cpu = cpus()[0];
   return {
     formatVersion: 2,

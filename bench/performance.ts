@@ -1,7 +1,10 @@
 // Mobius alone, measured for speed and memory: build() latency against session length (the same
 // session concatenated with itself), the heap of a 10,000-turn session, and ingestion throughput
 // against raw tokenizer counting of the same text.
-import { ContextManager, createTokenCounter } from '../src/index.js';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { ContextManager, createTokenCounter, defaultPatterns } from '../src/index.js';
+import { PATTERN_GROUPS } from '../src/boundaries/pattern-pack.js';
 import type { TokenCounter } from '../src/index.js';
 import { createReplayer } from '../examples/replay.js';
 import type { SessionLine } from '../examples/replay.js';
@@ -77,6 +80,10 @@ export interface PerformanceResult {
   readonly throughput: ThroughputResult;
   /** Bytes written to storage by the long session with automatic saves on. */
   readonly persistence: PersistenceResult;
+  /** build() latency per session at every model call, cold and warm (each session in fresh processes). */
+  readonly buildLatency: readonly SessionBuildLatency[];
+  /** build() latency along the base session looped with fresh facts, per copy. */
+  readonly looped: readonly LoopedLatency[];
 }
 
 /**
@@ -103,6 +110,9 @@ export async function measurePerformance(options: {
   log: (message: string) => void;
 }): Promise<PerformanceResult> {
   const { base, budget, log } = options;
+  const buildLatency = measureSessionLatencies({ sessions: options.sessions, budget, log });
+  const looped = measureLoopedLatency({ base, budget, copies: Math.max(...LATENCY_COPIES), log });
+  if (!looped.every((copy, index) => index === 0 || copy.facts > (looped[index - 1]?.facts ?? 0))) log('warning: the looped session did not add facts in every copy');
   log(`latency against session length and heap: ${base.name} concatenated up to ${HEAP_TURNS.toLocaleString('en-US')} turns`);
   const long = await replayConcatenated({ base, budget, turns: HEAP_TURNS });
   log('ingestion throughput against the tokenizer');
@@ -118,10 +128,252 @@ export async function measurePerformance(options: {
     heap: long.heap,
     throughput,
     persistence,
+    buildLatency,
+    looped,
   };
 }
 
+/** Measures the heap of the base session concatenated up to {@link HEAP_TURNS} turns. */
+export async function measureHeap(options: { base: BenchSession; budget: number }): Promise<HeapResult> {
+  return (await replayConcatenated({ base: options.base, budget: options.budget, turns: HEAP_TURNS })).heap;
+}
+
+/** Renders the build() part of the performance section as Markdown, for bench/PERFORMANCE.md. */
+export function renderPerformanceMarkdown(result: Pick<PerformanceResult, 'baseSession' | 'buildLatency' | 'looped' | 'heap'>, options: { generatedAt: string; environment: string; budget: number }): string {
+  const ms = (value: number): string => value.toFixed(2);
+  const times = (entry: BuildTimes): string => `${ms(entry.wall.p50)} / ${ms(entry.wall.p99)} / ${ms(entry.wall.max)}`;
+  const lines = [
+    '# build() performance',
+    '',
+    `Latest run (\`npm run bench\` or \`npm run bench:performance\`): ${options.generatedAt}, ${options.environment}. Timings are reported, never asserted.`,
+    '',
+    `Each session is replayed through the public API at a ${formatNumber(options.budget)}-token budget, with \`build()\` before every model call. Cold: the first replay in a fresh Node process; warm: the ${LATENCY_PASSES - 1} replays after it in the same process. Each build's time is its minimum over ${LATENCY_RUNS} fresh processes (the machine is shared, so a single run mostly measures other processes); the single-run p99 is shown for comparison.`,
+    '',
+    '## Per session (ms: p50 / p99 / max)',
+    '',
+    '| session | builds | cold | warm | single-run p99 cold / warm |',
+    '|---|---:|---|---|---|',
+    ...result.buildLatency.map((session) => `| ${session.name} | ${session.cold.wall.count} | ${times(session.cold)} | ${times(session.warm)} | ${ms(session.cold.wallSingleRun.p99)} / ${ms(session.warm.wallSingleRun.p99)} |`),
+    '',
+    `## Along ${result.baseSession} looped with fresh facts (ms: p50 / p99 / max)`,
+    '',
+    `Copies after the first shift paths and timestamps and rename the words of user and assistant messages, so every copy adds new facts. Minimum over ${LOOPED_RUNS} fresh processes; warm is the second replay of the whole loop in each.`,
+    '',
+    '| length | events | facts added | cold | warm |',
+    '|---|---:|---:|---|---|',
+    ...result.looped.filter((copy) => LATENCY_COPIES.includes(copy.copies)).map((copy) => `| ${copy.copies}× | ${formatNumber(copy.events)} | ${formatNumber(copy.facts)} | ${times(copy.cold)} | ${times(copy.warm)} |`),
+    '',
+    '## Heap',
+    '',
+    `${formatNumber(result.heap.turns)} turns of ${result.baseSession} concatenated: ${result.heap.bytesPerTurn === undefined ? 'not measured (run node with --expose-gc)' : `${formatNumber(Math.round((result.heap.bytesPerTurn * 1_000) / 1_024))} KiB per 1,000 turns (${formatNumber(Math.round((result.heap.heapBytes ?? 0) / 1_048_576))} MiB in all, ${(result.heap.heapBytes === undefined || result.heap.textBytes === 0 ? 0 : result.heap.heapBytes / result.heap.textBytes).toFixed(2)}× the raw text)`}.`,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/** Fresh processes per measurement; each build's time is the minimum over them (as issue 11 measured). */
+export const LATENCY_RUNS = 3;
+
+/** Replays per process: the first is cold, the others warm. */
+export const LATENCY_PASSES = 3;
+
+/** Fresh processes and replays per process for the looped session, which is 16 times longer. */
+export const LOOPED_RUNS = 2;
+
+/** build() times of one session or copy: each build's minimum over {@link LATENCY_RUNS} runs. */
+export interface BuildTimes {
+  /** Wall-clock ms per build, minimum over the runs, summarised over the builds. */
+  readonly wall: SampleSummary;
+  /** The same from a single run (the first), which shows what a loaded machine adds. */
+  readonly wallSingleRun: SampleSummary;
+  /** CPU ms per build (user + system of the whole process, so background compiler and GC threads count). */
+  readonly cpu: SampleSummary;
+}
+
+/** build() latency of one session at every model call, cold and warm. */
+export interface SessionBuildLatency {
+  /** Session name. */
+  readonly name: string;
+  /** `synth` or `real`. */
+  readonly kind: 'synth' | 'real';
+  /** The first replay in a fresh process: code, regexes and caches start cold. */
+  readonly cold: BuildTimes;
+  /** Later replays of the same session in the same process. */
+  readonly warm: BuildTimes;
+}
+
+/** build() latency during one copy of a looped session whose facts are renamed per copy, so they grow. */
+export interface LoopedLatency {
+  /** Copy number (1 = the session as recorded). */
+  readonly copies: number;
+  /** Events recorded when the copy ended. */
+  readonly events: number;
+  /** Facts added to T2 by the end of the copy (must grow from copy to copy). */
+  readonly facts: number;
+  /** The builds made during that copy in the first pass of a fresh process. */
+  readonly cold: BuildTimes;
+  /** The same builds in later passes of the whole loop in the same process. */
+  readonly warm: BuildTimes;
+}
+
+/** What one replay measured: per-build samples and where each copy ended. @internal */
+export interface ReplaySamples {
+  readonly wall: readonly number[];
+  readonly cpu: readonly number[];
+  /** For each copy: builds made before it ended, events and facts added by then. */
+  readonly copies: readonly { readonly builds: number; readonly events: number; readonly facts: number }[];
+}
+
+/**
+ * Measures build() latency per session, each run in fresh Node processes (so that "cold" means a
+ * cold process: compiled code, regexes and caches start empty), by running `.build/build-latency.js`.
+ */
+export function measureSessionLatencies(options: { sessions: readonly BenchSession[]; budget: number; log: (message: string) => void }): SessionBuildLatency[] {
+  return options.sessions.map((session) => {
+    options.log(`build() latency, ${LATENCY_RUNS} fresh processes × ${LATENCY_PASSES} replays: ${session.name}`);
+    const runs = runLatencyChildren(['--session', session.file, '--budget', String(options.budget)], { runs: LATENCY_RUNS, passes: LATENCY_PASSES });
+    const { cold, warm } = coldAndWarm(runs, { from: 0, to: Number.POSITIVE_INFINITY });
+    return { name: session.name, kind: session.kind, cold, warm };
+  });
+}
+
+/** Measures build() latency along a session looped `copies` times with fresh facts. */
+export function measureLoopedLatency(options: { base: BenchSession; budget: number; copies: number; log: (message: string) => void }): LoopedLatency[] {
+  options.log(`build() latency along ${options.base.name} looped ${options.copies}× with fresh facts, ${LOOPED_RUNS} fresh processes × ${LOOPED_RUNS} replays`);
+  const runs = runLatencyChildren(['--looped', options.base.file, '--budget', String(options.budget), '--copies', String(options.copies)], { runs: LOOPED_RUNS, passes: LOOPED_RUNS });
+  const first = runs[0]?.[0];
+  if (first === undefined) return [];
+  let from = 0;
+  return first.copies.map((copy, index) => {
+    const range = { from, to: copy.builds };
+    from = copy.builds;
+    return { copies: index + 1, events: copy.events, facts: copy.facts, ...coldAndWarm(runs, range) };
+  });
+}
+
+/**
+ * Replays session lines and measures build() at every model call (the window is built right
+ * before each event the model produces, after pending graduations settle). A looped session
+ * (`copies` > 1) repeats the lines with paths and timestamps shifted and the words of user and
+ * assistant messages renamed per copy, so that every copy adds new facts.
+ */
+export async function replayBuildLatency(options: { lines: readonly SessionLine[]; budget: number; copies?: number | undefined }): Promise<ReplaySamples> {
+  const { budget } = options;
+  const copies = options.copies ?? 1;
+  const manager = new ContextManager({ budget, systemPrompt: SYSTEM_PROMPT });
+  const replayer = createReplayer(manager);
+  let facts = 0;
+  manager.on('fact-add', () => (facts += 1));
+  const base = options.lines.filter((line) => !HARNESS_ONLY.has(line.type));
+  const span = minutesSpan(base);
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  const copyEnds: { builds: number; events: number; facts: number }[] = [];
+  let events = 0;
+  for (let copy = 1; copy <= copies; copy += 1) {
+    for (const original of base) {
+      const line = copy === 1 ? original : freshened(shifted(original, { copy, span }), copy);
+      if (MODEL_EVENTS.has(line.type)) {
+        await manager.settle();
+        const cpuStart = process.cpuUsage();
+        const start = performance.now();
+        manager.build({ budget });
+        wall.push(performance.now() - start);
+        const used = process.cpuUsage(cpuStart);
+        cpu.push((used.user + used.system) / 1_000);
+      }
+      try {
+        replayer.apply(line);
+      } catch {
+        // Rejections are reported by the main run; here only speed matters.
+      }
+      events += 1;
+    }
+    await manager.settle();
+    copyEnds.push({ builds: wall.length, events, facts });
+  }
+  return { wall, cpu, copies: copyEnds };
+}
+
 // --- Internal helpers ---
+
+function formatNumber(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+// Each child prints the samples of its passes; runs[r][p] is pass p of run r.
+function runLatencyChildren(args: readonly string[], options: { runs: number; passes: number }): ReplaySamples[][] {
+  // The bench bundle lives in .build/ next to build-latency.js.
+  const script = fileURLToPath(new URL('./build-latency.js', import.meta.url));
+  const runs: ReplaySamples[][] = [];
+  for (let run = 0; run < options.runs; run += 1) {
+    const output = execFileSync(process.execPath, [script, ...args, '--passes', String(options.passes)], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    runs.push(JSON.parse(output) as ReplaySamples[]);
+  }
+  return runs;
+}
+
+// Cold: pass 0 of every run; warm: every later pass. Each build's time is its minimum over those
+// passes, which removes what other processes on a shared machine add and keeps what every run pays.
+function coldAndWarm(runs: readonly ReplaySamples[][], range: { from: number; to: number }): { cold: BuildTimes; warm: BuildTimes } {
+  const times = (passes: readonly ReplaySamples[]): BuildTimes => {
+    const slice = (values: readonly number[]): number[] => values.slice(range.from, range.to);
+    const minimum = (pick: (pass: ReplaySamples) => readonly number[]): number[] => {
+      const [first, ...rest] = passes.map((pass) => slice(pick(pass)));
+      return (first ?? []).map((value, index) => Math.min(value, ...rest.map((other) => other[index] ?? value)));
+    };
+    return {
+      wall: summarizeSamples(minimum((pass) => pass.wall)),
+      wallSingleRun: summarizeSamples(slice(passes[0]?.wall ?? [])),
+      cpu: summarizeSamples(minimum((pass) => pass.cpu)),
+    };
+  };
+  return {
+    cold: times(runs.flatMap((passes) => passes.slice(0, 1))),
+    warm: times(runs.flatMap((passes) => passes.slice(1))),
+  };
+}
+
+function minutesSpan(lines: readonly SessionLine[]): number {
+  const times = lines.map((line) => (typeof line.ts === 'string' ? Date.parse(line.ts) : Number.NaN)).filter((time) => !Number.isNaN(time));
+  if (times.length === 0) return 1;
+  return Math.ceil((Math.max(...times) - Math.min(...times)) / 60_000) + 1;
+}
+
+// Words the pattern packs use, and short words, keep their spelling so that boundaries and
+// retention classes stay the same; every other word of a user or assistant message gets a suffix
+// per copy, so that its statements have new topic words and become new facts instead of
+// restating the first copy's.
+let protectedWords: ReadonlySet<string> | undefined;
+function freshened(line: SessionLine, copy: number): SessionLine {
+  if ((line.type !== 'user' && line.type !== 'assistant') || typeof line.text !== 'string') return line;
+  protectedWords ??= patternWords();
+  const words = protectedWords;
+  const suffix = `q${copyLetters(copy)}`;
+  const text = line.text.replace(/(?<![\p{L}\p{N}_`./-])\p{Ll}{5,}(?![\p{L}\p{N}_`/])/gu, (word) => (words.has(word) ? word : `${word}${suffix}`));
+  return { ...line, text };
+}
+
+function patternWords(): Set<string> {
+  const words = new Set<string>();
+  for (const group of PATTERN_GROUPS) {
+    for (const pattern of defaultPatterns[group]) {
+      const source = typeof pattern === 'string' ? pattern : pattern.source;
+      for (const match of source.toLowerCase().matchAll(/\p{L}+/gu)) words.add(match[0]);
+    }
+  }
+  return words;
+}
+
+function copyLetters(copy: number): string {
+  let value = copy;
+  let letters = '';
+  while (value > 0) {
+    letters = String.fromCharCode(97 + ((value - 1) % 26)) + letters;
+    value = Math.floor((value - 1) / 26);
+  }
+  return letters;
+}
 
 // Each event is parsed from JSON just before it is recorded, so that the strings the manager
 // keeps are its own: shared strings would hide from the heap measurement. The heap is measured as

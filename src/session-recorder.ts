@@ -275,8 +275,7 @@ export class SessionRecorder {
   #limits(): ReturnType<typeof tierLimits> {
     const tiers = this.#view.tiers;
     this.#prefixTokens ??= this.#counter.count(this.#options.systemPrompt);
-    let facts = 0;
-    for (const fact of tiers.facts.facts()) facts += fact.tokens;
+    const facts = tiers.facts.totalTokens;
     return tierLimits({
       budget: this.#options.budget,
       budgets: this.#options.budgets,

@@ -1,5 +1,5 @@
 import type { Entry } from '../types.js';
-import { matcherFor, patternOptionsSchema, type PatternMatcher, type PatternPack } from './pattern-pack.js';
+import { matcherFor, patternOptionsSchema, type PatternGroup, type PatternMatcher, type PatternPack } from './pattern-pack.js';
 import { defaultPatterns } from './patterns/default.js';
 import { parse } from '../validation.js';
 
@@ -65,8 +65,16 @@ export function compareStrength(a: BoundaryStrength, b: BoundaryStrength): numbe
 export function createBoundaryDetector(options: BoundaryDetectorOptions = {}): BoundaryDetector {
   const parsed = parse(patternOptionsSchema, options, 'createBoundaryDetector', 'createBoundaryDetector({ patterns: defaultPatterns })');
   const matcher = matcherFor(parsed.patterns ?? defaultPatterns);
+  // Compiled here, once per process, rather than in the first build() that meets each group.
+  matcher.warm(SCORING_GROUPS);
+  // Appending an entry changes only the score of the gap before it, so the scores of the last call
+  // are kept with the scan state after its newest entry and extended when the entries extend them.
+  let previous: ScanState | undefined;
   return {
-    scoreGaps: (entries: readonly Entry[]): BoundaryScore[] => scoreAll(entries, matcher),
+    scoreGaps: (entries: readonly Entry[]): BoundaryScore[] => {
+      previous = scoreAll(entries, matcher, previous);
+      return [...previous.scores];
+    },
   };
 }
 
@@ -86,16 +94,42 @@ export function isGreenRun(entry: Entry, options: { patterns: PatternPack }): bo
 
 // --- Internal helpers ---
 
-const FENCE_LINE = /^\s{0,3}(?:```|~~~)/u;
+/** The pattern groups gap scoring tests. */
+const SCORING_GROUPS: readonly PatternGroup[] = ['completion', 'conditional', 'taskStatus', 'topicChange', 'leaving', 'testPass', 'testFail', 'traceContinuation'];
+
 const TRACE_TAIL =
   /^\s+at\s|^\s*File "|Traceback|^\s*\^+\s*$|\b[A-Z][A-Za-z]*(?:Error|Exception)\b|^\s*panic:|^\s*Caused by|^\s*goroutine\s/u;
 const SENTENCE_END = /(?<=[.!?])\s+/u;
 
-function scoreAll(entries: readonly Entry[], matcher: PatternMatcher): BoundaryScore[] {
+interface ScanState {
+  /** The entries scored, as they were (T0 arrays are updated in place). */
+  readonly entries: readonly Entry[];
+  readonly scores: readonly BoundaryScore[];
+  /** Calls still pending after the newest entry, in the order they were made. */
+  readonly pending: ReadonlyMap<string, number>;
+  readonly fenceParity: number;
+  /** Whether the newest entry started inside a fenced block. */
+  readonly isInsideAtStart: boolean;
+}
+
+function scoreAll(entries: readonly Entry[], matcher: PatternMatcher, previous: ScanState | undefined): ScanState {
   const scores: BoundaryScore[] = [];
-  const pending = new Map<string, number>();
+  let pending = new Map<string, number>();
   let fenceParity = 0;
-  for (let index = 0; index < entries.length; index += 1) {
+  let isInsideAtStart = false;
+  let start = 0;
+  if (previous !== undefined && previous.entries.length > 0 && extendsEntries(entries, previous.entries)) {
+    if (previous.entries.length === entries.length) return previous;
+    // Only the newest gap of the previous scan had no next entry: score it again, then go on.
+    const last = previous.entries.length - 1;
+    scores.push(...previous.scores.slice(0, last));
+    pending = new Map(previous.pending);
+    fenceParity = previous.fenceParity;
+    isInsideAtStart = previous.isInsideAtStart;
+    scores.push(scoreGap({ entry: entries[last] as Entry, next: entries[last + 1], pending, fenceParity, isInsideAtStart, matcher }));
+    start = last + 1;
+  }
+  for (let index = start; index < entries.length; index += 1) {
     const entry = entries[index] as Entry;
     const next = entries[index + 1];
     // A late result answers a call that was already closed: it cannot clear a newer pending call.
@@ -103,14 +137,14 @@ function scoreAll(entries: readonly Entry[], matcher: PatternMatcher): BoundaryS
     for (const call of entry.toolCalls ?? []) pending.set(call.id, index);
     // A fenced block can only continue into an entry of the same role; a role change starts a new
     // run, so an unbalanced fence in one message cannot forbid every later gap.
-    const previous = entries[index - 1];
-    if (previous !== undefined && previous.role !== entry.role) fenceParity = 0;
-    const isInsideAtStart = fenceParity === 1;
-    fenceParity = (fenceParity + countFences(entry.text)) % 2;
+    const before = entries[index - 1];
+    if (before !== undefined && before.role !== entry.role) fenceParity = 0;
+    isInsideAtStart = fenceParity === 1;
+    fenceParity = (fenceParity + featuresOf(entry, matcher).fences) % 2;
 
     scores.push(scoreGap({ entry, next, pending, fenceParity, isInsideAtStart, matcher }));
   }
-  return scores;
+  return { entries: [...entries], scores, pending: new Map(pending), fenceParity, isInsideAtStart };
 }
 
 function scoreGap(options: {
@@ -129,13 +163,14 @@ function scoreGap(options: {
   if (fenceParity === 1 && (next === undefined || next.role === entry.role)) {
     return { strength: 'forbidden', reason: 'inside a fenced code block' };
   }
-  if (next !== undefined && continuesTrace(entry, { next, matcher })) {
+  const features = featuresOf(entry, matcher);
+  if (next !== undefined && features.hasTraceTail() && featuresOf(next, matcher).isTraceStart()) {
     return { strength: 'forbidden', reason: 'inside an error trace' };
   }
-  if (isCompletion(entry, { matcher, isInsideAtStart })) {
+  if (features.isCompletion(isInsideAtStart)) {
     return { strength: 'strong', reason: entry.kind === 'tool-result' ? 'green test run' : 'completion' };
   }
-  if (entry.kind === 'user' && matcher.test('leaving', firstSentence(entry.text))) {
+  if (entry.kind === 'user' && features.isLeaving()) {
     return { strength: 'strong', reason: 'user leaving' };
   }
   if (next === undefined) {
@@ -144,7 +179,7 @@ function scoreGap(options: {
       : { strength: 'weak', reason: 'newest entry' };
   }
   if (next.kind === 'user') {
-    return matcher.test('topicChange', opening(next.text))
+    return featuresOf(next, matcher).isTopicChange()
       ? { strength: 'strong', reason: 'topic change' }
       : { strength: 'moderate', reason: 'user turn' };
   }
@@ -155,8 +190,8 @@ function isCompletion(entry: Entry, options: { matcher: PatternMatcher; isInside
   const { matcher, isInsideAtStart = false } = options;
   if (entry.kind === 'tool-result') return isGreen(entry, matcher);
   if (entry.kind !== 'user' && entry.kind !== 'assistant') return false;
-  const prose = stripFencedBlocks(entry.text, isInsideAtStart);
-  return [firstSentence(prose), lastSentence(prose)].some(
+  const prose = proseEnds(entry.text, isInsideAtStart);
+  return [firstSentenceOf(prose.first), lastSentenceOf(prose.last)].some(
     (sentence) =>
       matcher.test('completion', sentence) &&
       !matcher.test('conditional', sentence) &&
@@ -171,48 +206,159 @@ function isGreen(entry: Entry, matcher: PatternMatcher): boolean {
   return matcher.test('testPass', entry.text) && !matcher.test('testFail', entry.text);
 }
 
-function continuesTrace(entry: Entry, options: { next: Entry; matcher: PatternMatcher }): boolean {
-  const { next, matcher } = options;
-  const nextFirst = firstLine(next.text);
-  if (nextFirst === undefined || !matcher.test('traceContinuation', nextFirst)) return false;
-  const lines = entry.text.split('\n').filter((line) => line.trim().length > 0);
-  const last = lines[lines.length - 1];
-  return last !== undefined && (TRACE_TAIL.test(last) || matcher.test('traceContinuation', last));
+/**
+ * What scoring needs to know about one entry, each part computed on first use and kept while the
+ * entry lives: entries are immutable, and a T0 entry is scored at every build until it graduates.
+ */
+interface EntryFeatures {
+  /** Fence lines in the entry's text. */
+  readonly fences: number;
+  /** Whether the entry completes something, given whether it starts inside a fenced block. */
+  isCompletion(isInsideAtStart: boolean): boolean;
+  /** Whether the first sentence says the user is leaving. */
+  isLeaving(): boolean;
+  /** Whether the opening changes the topic (for a user entry that follows a gap). */
+  isTopicChange(): boolean;
+  /** Whether the first non-blank line continues an error trace. */
+  isTraceStart(): boolean;
+  /** Whether the last non-blank line belongs to an error trace. */
+  hasTraceTail(): boolean;
 }
+
+// Per matcher, so that detectors with different packs never share answers; weak, so that entries
+// that leave T0 take their features with them.
+const featureCaches = new WeakMap<PatternMatcher, WeakMap<Entry, EntryFeatures>>();
+
+function featuresOf(entry: Entry, matcher: PatternMatcher): EntryFeatures {
+  let cache = featureCaches.get(matcher);
+  if (cache === undefined) {
+    cache = new WeakMap();
+    featureCaches.set(matcher, cache);
+  }
+  let features = cache.get(entry);
+  if (features === undefined) {
+    features = computeFeatures(entry, matcher);
+    cache.set(entry, features);
+  }
+  return features;
+}
+
+function computeFeatures(entry: Entry, matcher: PatternMatcher): EntryFeatures {
+  const completion: (boolean | undefined)[] = [undefined, undefined];
+  let isLeaving: boolean | undefined;
+  let isTopicChange: boolean | undefined;
+  let isTraceStart: boolean | undefined;
+  let hasTraceTail: boolean | undefined;
+  return {
+    fences: countFences(entry.text),
+    isCompletion: (isInsideAtStart) => (completion[isInsideAtStart ? 1 : 0] ??= isCompletion(entry, { matcher, isInsideAtStart })),
+    isLeaving: () => (isLeaving ??= matcher.test('leaving', firstSentence(entry.text))),
+    isTopicChange: () => (isTopicChange ??= matcher.test('topicChange', opening(entry.text))),
+    isTraceStart: () => {
+      if (isTraceStart === undefined) {
+        const first = firstLine(entry.text);
+        isTraceStart = first !== undefined && matcher.test('traceContinuation', first);
+      }
+      return isTraceStart;
+    },
+    hasTraceTail: () => {
+      if (hasTraceTail === undefined) {
+        const last = lastNonBlankLine(entry.text);
+        hasTraceTail = last !== undefined && (TRACE_TAIL.test(last) || matcher.test('traceContinuation', last));
+      }
+      return hasTraceTail;
+    },
+  };
+}
+
+function extendsEntries(entries: readonly Entry[], previous: readonly Entry[]): boolean {
+  if (entries.length < previous.length) return false;
+  for (let index = previous.length - 1; index >= 0; index -= 1) if (entries[index] !== previous[index]) return false;
+  return true;
+}
+
+function lastNonBlankLine(text: string): string | undefined {
+  let end = text.length;
+  while (end > 0) {
+    const start = text.lastIndexOf('\n', end - 1);
+    const line = text.slice(start + 1, end);
+    if (line.trim().length > 0) return line;
+    if (start < 0) return undefined;
+    end = start;
+  }
+  return undefined;
+}
+
+// Entries can be large (a tool output of megabytes), so the helpers below walk the text line by
+// line with indexOf instead of splitting it into an array of lines.
 
 function countFences(text: string): number {
   let count = 0;
-  for (const line of text.split('\n')) if (FENCE_LINE.test(line)) count += 1;
-  return count;
+  for (let start = 0; ; ) {
+    if (isFenceAt(text, start)) count += 1;
+    const end = text.indexOf('\n', start);
+    if (end < 0) return count;
+    start = end + 1;
+  }
 }
 
-function stripFencedBlocks(text: string, isInsideAtStart: boolean): string {
-  const kept: string[] = [];
+/** Whether the line starting at `start` opens or closes a fenced block (as `FENCE_LINE` tests a line). */
+function isFenceAt(text: string, start: number): boolean {
+  let index = start;
+  // Up to three whitespace characters; a line holds no '\n'.
+  while (index - start < 3 && index < text.length && text.charCodeAt(index) !== 10 && isWhitespace(text.charCodeAt(index))) index += 1;
+  return text.startsWith('```', index) || text.startsWith('~~~', index);
+}
+
+/** The first and last non-blank lines outside fenced blocks (empty when there are none). */
+function proseEnds(text: string, isInsideAtStart: boolean): { first: string; last: string } {
   let isInside = isInsideAtStart;
-  for (const line of text.split('\n')) {
-    if (FENCE_LINE.test(line)) {
+  let first: string | undefined;
+  let last = '';
+  for (let start = 0; ; ) {
+    const end = text.indexOf('\n', start);
+    const stop = end < 0 ? text.length : end;
+    if (isFenceAt(text, start)) {
       isInside = !isInside;
-      continue;
+    } else if (!isInside) {
+      const line = text.slice(start, stop);
+      if (line.trim().length > 0) {
+        first ??= line;
+        last = line;
+      }
     }
-    if (!isInside) kept.push(line);
+    if (end < 0) return { first: first ?? '', last };
+    start = end + 1;
   }
-  return kept.join('\n');
 }
 
 function firstLine(text: string): string | undefined {
-  return text.split('\n').find((line) => line.trim().length > 0);
+  for (let start = 0; ; ) {
+    const end = text.indexOf('\n', start);
+    const line = text.slice(start, end < 0 ? text.length : end);
+    if (line.trim().length > 0) return line;
+    if (end < 0) return undefined;
+    start = end + 1;
+  }
 }
 
 function firstSentence(text: string): string {
-  const line = firstLine(text) ?? '';
+  return firstSentenceOf(firstLine(text) ?? '');
+}
+
+function firstSentenceOf(line: string): string {
   return line.trim().split(SENTENCE_END)[0] ?? '';
 }
 
-function lastSentence(text: string): string {
-  const lines = text.split('\n').filter((line) => line.trim().length > 0);
-  const line = (lines[lines.length - 1] ?? '').trim();
-  const sentences = line.split(SENTENCE_END);
+function lastSentenceOf(line: string): string {
+  const sentences = line.trim().split(SENTENCE_END);
   return sentences[sentences.length - 1] ?? '';
+}
+
+// The characters `\s` matches.
+function isWhitespace(code: number): boolean {
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
 }
 
 function opening(text: string): string {

@@ -261,6 +261,11 @@ export interface PatternMatcher {
   find(group: PatternGroup, text: string): PatternMatch | undefined;
   /** Counts the distinct phrases (case-insensitively) of `group` that occur in `text`. */
   count(group: PatternGroup, text: string): number;
+  /**
+   * Runs the `test()` regexes of `groups` on short strings, so that their compiles (milliseconds
+   * for large phrase lists) happen now rather than on first use. Once per process per group.
+   */
+  warm(groups: readonly PatternGroup[]): void;
 }
 
 /**
@@ -291,6 +296,14 @@ export function createPatternMatcher(pack: PatternPack): PatternMatcher {
         for (const match of text.matchAll(regex)) distinct.add(match[0].toLowerCase());
       }
       return distinct.size;
+    },
+    warm: (groups: readonly PatternGroup[]): void => {
+      for (const group of groups) {
+        const entry = compiled.get(group);
+        if (entry === undefined || entry.isWarm) continue;
+        for (const regex of entry.regexes) warm(regex);
+        entry.isWarm = true;
+      }
     },
   };
 }
@@ -335,6 +348,8 @@ const GAP = '[^.!?\\n]{0,60}?';
 
 interface CompiledGroup {
   readonly regexes: readonly RegExp[];
+  /** Whether {@link PatternMatcher.warm} has run the regexes once per process. */
+  isWarm: boolean;
   /** Global copies for `count()`, which scans all matches. */
   readonly global: readonly RegExp[];
 }
@@ -345,10 +360,21 @@ function compileGroup(patterns: readonly Pattern[]): CompiledGroup {
   if (cached !== undefined) return cached;
   const regexes = compileGroupUncached(patterns);
   const global = regexes.map((regex) => new RegExp(regex.source, `${regex.flags}g`));
-  const compiled: CompiledGroup = { regexes, global };
+  const compiled: CompiledGroup = { regexes, global, isWarm: false };
   if (compiledGroups.size >= MAX_COMPILED_GROUPS) compiledGroups.clear();
   compiledGroups.set(key, compiled);
   return compiled;
+}
+
+// V8 compiles a regular expression on its first execution and again to machine code on the next
+// one, separately for one-byte and two-byte strings; the large phrase alternations take
+// milliseconds each time. Running each twice on short strings moves those compiles to a moment
+// the caller chooses.
+const WARM_TEXTS: readonly string[] = ['warm', 'warm', 'warm \u2026', 'warm \u2026'];
+
+function warm(regex: RegExp): void {
+  for (const text of WARM_TEXTS) regex.test(text);
+  regex.lastIndex = 0;
 }
 
 function compileGroupUncached(patterns: readonly Pattern[]): readonly RegExp[] {

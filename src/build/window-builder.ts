@@ -82,6 +82,21 @@ export function createWindowBuilder(options: {
     recalled: header('## Recalled from the archive'),
   };
   const stubCache = new Map<string, { text: string; tokens: number }>();
+  // Summaries are immutable: each is rendered once.
+  const summaryTexts = new WeakMap<object, string>();
+  const summaryText = (summary: Parameters<typeof renderSummary>[0]): string => {
+    let text = summaryTexts.get(summary);
+    if (text === undefined) {
+      text = renderSummary(summary);
+      summaryTexts.set(summary, text);
+    }
+    return text;
+  };
+  // The system text and the history of the previous build, with what they were made of: when the
+  // parts are the same, so is the text, and joining a window-sized string again is the largest
+  // cost left in a build (and most of its garbage).
+  let systemCache: { parts: readonly string[]; blocks: readonly SystemBlock[]; text: string } | undefined;
+  let historyCache: { entries: readonly Entry[]; messages: readonly ContextMessage[] } | undefined;
   let unitCache: { entries: readonly Entry[]; length: number; lastSeq: number; units: readonly Unit[] } | undefined;
 
   const unitsOf = (entries: readonly Entry[]): readonly Unit[] => {
@@ -224,7 +239,9 @@ export function createWindowBuilder(options: {
       let factsText = '';
       let factsOmitted = 0;
       const factsRoom = Math.min(budgets.facts, remaining) - headers.facts.tokens - SEPARATOR_TOKENS;
-      if (factsRoom > 0 && (tiers.facts.facts().length > 0 || tiers.facts.tasks().length > 0)) {
+      // Asked even while there are no facts (the answer is then empty and cached): the fact store
+      // renders the rooms it was asked for as soon as facts arrive, so build() finds them ready.
+      if (factsRoom > 0) {
         const rendered = tiers.facts.render({ maxTokens: factsRoom });
         factsOmitted = rendered.omitted;
         if (rendered.tokens > 0) {
@@ -233,7 +250,7 @@ export function createWindowBuilder(options: {
           remaining -= blocks.facts;
         }
       } else {
-        factsOmitted = tiers.facts.facts().length;
+        factsOmitted = tiers.facts.size;
       }
 
       // 4. Open files; the least recently touched become stubs first.
@@ -310,7 +327,7 @@ export function createWindowBuilder(options: {
         if (summary === undefined) continue;
         const cost = summary.tokens + SEPARATOR_TOKENS;
         if (summariesOmitted === 0 && cost <= summaryRoom) {
-          shownSummaries.unshift(renderSummary(summary));
+          shownSummaries.unshift(summaryText(summary));
           summaryRoom -= cost;
           summaryUsed += cost;
         } else {
@@ -343,7 +360,7 @@ export function createWindowBuilder(options: {
           if (summary === undefined) break;
           cost += summary.tokens + SEPARATOR_TOKENS;
           if (cost > remaining) break;
-          shownSummaries.unshift(renderSummary(summary));
+          shownSummaries.unshift(summaryText(summary));
           blocks.summaries += cost;
           remaining -= cost;
           summariesOmitted -= 1;
@@ -363,20 +380,30 @@ export function createWindowBuilder(options: {
       }
 
       // Assemble, most stable first.
-      const systemBlocks: SystemBlock[] = [];
-      const section = (name: SystemBlock['name'], text: string): void => void systemBlocks.push({ name, text, isStablePrefix: name !== 'scratchpad' && name !== 'recalled' });
-      if (prefix.length > 0) section('prefix', prefix);
-      if (factsText.length > 0) section('facts', `${headers.facts.text}\n${factsText}`);
-      if (pinsText.length > 0) section('pins', `${headers.pins.text}\n${pinsText}`);
-      if (shownSummaries.length > 0) section('summaries', `${headers.summaries.text}\n${shownSummaries.join('\n\n')}`);
-      if (fileParts.length > 0) {
-        const rendered = fileParts.map((part) => part.text ?? scratchpad.renderSection(part.path));
-        section('scratchpad', `${headers.scratchpad.text}\n${rendered.join('\n\n')}`);
+      const rendered = fileParts.map((part) => part.text ?? scratchpad.renderSection(part.path));
+      // Block markers keep parts of different blocks from being taken for each other.
+      const parts = [factsText, '\u0000', pinsText, '\u0001', ...shownSummaries, '\u0002', ...rendered, '\u0003', recalledText];
+      if (systemCache === undefined || !isSameList(systemCache.parts, parts)) {
+        const blocks: SystemBlock[] = [];
+        const section = (name: SystemBlock['name'], text: string): void =>
+          void blocks.push(Object.freeze({ name, text, isStablePrefix: name !== 'scratchpad' && name !== 'recalled' }));
+        if (prefix.length > 0) section('prefix', prefix);
+        if (factsText.length > 0) section('facts', `${headers.facts.text}\n${factsText}`);
+        if (pinsText.length > 0) section('pins', `${headers.pins.text}\n${pinsText}`);
+        if (shownSummaries.length > 0) section('summaries', `${headers.summaries.text}\n${shownSummaries.join('\n\n')}`);
+        if (rendered.length > 0) section('scratchpad', `${headers.scratchpad.text}\n${rendered.join('\n\n')}`);
+        if (recalledText.length > 0) section('recalled', `${headers.recalled.text}\n${recalledText}`);
+        systemCache = { parts, blocks, text: blocks.map((block) => block.text).join('\n\n') };
       }
-      if (recalledText.length > 0) section('recalled', `${headers.recalled.text}\n${recalledText}`);
-      const system = systemBlocks.map((block) => block.text).join('\n\n');
-      const shownEntries = shownUnits.flatMap((unit) => unit.entries).sort((a, b) => a.seq - b.seq);
-      const history = toMessages(shownEntries);
+      const system = systemCache.text;
+      // Fresh arrays each build, so that a caller changing one cannot change the next window.
+      const systemBlocks = [...systemCache.blocks];
+      const shownEntries = inSeqOrder(shownUnits);
+      if (historyCache === undefined || !isSameList(historyCache.entries, shownEntries)) {
+        // Frozen: the same message objects are handed out while the history is unchanged.
+        historyCache = { entries: shownEntries, messages: toMessages(shownEntries).map((message) => Object.freeze(message)) };
+      }
+      const history = [...historyCache.messages];
       const total = blocks.prefix + blocks.facts + blocks.pins + blocks.summaries + blocks.scratchpad + blocks.recalled + blocks.working;
       return {
         messages: [{ role: 'system', content: system }, ...history],
@@ -488,6 +515,21 @@ const SEPARATOR_TOKENS = 1;
 
 /** Granularity of the room offered to the facts block when filling the window. */
 const FILL_STEP = 128;
+
+/** Whether two lists hold the same items in the same order (strings compared by value). */
+function isSameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+  return true;
+}
+
+/** The entries of the shown units ordered by sequence number, as `toMessages()` wants them. */
+function inSeqOrder(units: readonly Unit[]): Entry[] {
+  const entries: Entry[] = [];
+  for (const unit of units) for (const entry of unit.entries) entries.push(entry);
+  // Units are collected newest first; a stable sort by seq puts them in recorded order.
+  return entries.sort((a, b) => a.seq - b.seq);
+}
 
 function uniqueId(options: { id: string; seq: number; used: Set<string> }): string {
   const { id, seq, used } = options;

@@ -77,6 +77,12 @@ export function patternDetector(options: {
   accept?: ((secret: string, match: RegExpExecArray) => boolean) | undefined;
   /** A substring every match contains; texts without it are skipped without running the RegExp. */
   requires?: string | undefined;
+  /**
+   * Whether no match can cross a line break (and the pattern has no `^`/`$`, and its look-arounds
+   * treat a line break like the start or end of the text): then only the lines holding `requires`
+   * are scanned, so a large text with one URL costs one search for `requires`. @default false
+   */
+  isLineLocal?: boolean | undefined;
 }): Detector {
   const flags = new Set(options.pattern.flags.split(''));
   flags.add('g');
@@ -84,19 +90,33 @@ export function patternDetector(options: {
   flags.delete('y');
   const source = options.pattern.source;
   const compiledFlags = [...flags].join('');
+  function* findIn(text: string, offset: number): Generator<readonly [number, number]> {
+    // A fresh RegExp per call: a shared global one would carry lastIndex between texts.
+    const pattern = new RegExp(source, compiledFlags);
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+      if (match[0].length === 0) pattern.lastIndex += 1;
+      const span = match.indices?.groups?.['secret'] ?? match.indices?.[0];
+      if (span === undefined || span[1] <= span[0]) continue;
+      const secret = text.slice(span[0], span[1]);
+      if (options.accept !== undefined && !options.accept(secret, match)) continue;
+      yield [offset + span[0], offset + span[1]] as const;
+    }
+  }
   return {
     kind: options.kind,
     *find(text) {
-      if (options.requires !== undefined && !text.includes(options.requires)) return;
-      // A fresh RegExp per call: a shared global one would carry lastIndex between texts.
-      const pattern = new RegExp(source, compiledFlags);
-      for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-        if (match[0].length === 0) pattern.lastIndex += 1;
-        const span = match.indices?.groups?.['secret'] ?? match.indices?.[0];
-        if (span === undefined || span[1] <= span[0]) continue;
-        const secret = text.slice(span[0], span[1]);
-        if (options.accept !== undefined && !options.accept(secret, match)) continue;
-        yield [span[0], span[1]] as const;
+      const { requires } = options;
+      if (requires !== undefined && !text.includes(requires)) return;
+      if (options.isLineLocal !== true || requires === undefined) {
+        yield* findIn(text, 0);
+        return;
+      }
+      for (let hit = text.indexOf(requires); hit !== -1; ) {
+        const lineStart = text.lastIndexOf('\n', hit) + 1;
+        const lineBreak = text.indexOf('\n', hit);
+        const lineEnd = lineBreak === -1 ? text.length : lineBreak;
+        yield* findIn(text.slice(lineStart, lineEnd), lineStart);
+        hit = lineBreak === -1 ? -1 : text.indexOf(requires, lineBreak);
       }
     },
   };
@@ -181,6 +201,7 @@ export function builtInDetectors(options: { entropy: number | false }): Detector
     patternDetector({
       kind: 'url-password',
       requires: '://',
+      isLineLocal: true,
       pattern: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s:@/?#'"<>`]*:(?<secret>[^\s@/'"<>`]+)@(?=[A-Za-z0-9[])/g,
       accept: (secret) => !/^(?:\$|\{\{|<|\[secret:|\*+$|x+$|%s$|\.\.\.$|…$)/i.test(secret),
     }),

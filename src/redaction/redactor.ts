@@ -226,11 +226,17 @@ export function createRedactionScope(options: { config: ResolvedRedaction | fals
     if (config === false) return next;
     let result = '';
     let position = 0;
+    let isChanged = false;
     for (const region of rescanRegions(options)) {
-      result += next.slice(position, region.start) + redact(next.slice(region.start, region.end), field, false);
+      const original = next.slice(region.start, region.end);
+      const redacted = redact(original, field, false);
+      isChanged ||= redacted !== original;
+      result += next.slice(position, region.start) + redacted;
       position = region.end;
     }
-    return position === 0 ? next : result + next.slice(position);
+    // Without a secret the caller's own (flat) string is kept: a rebuilt copy would be a rope of
+    // slices that every later pass over a large file has to flatten first.
+    return isChanged ? result + next.slice(position) : next;
   };
 
   return {

@@ -1,3 +1,5 @@
+import { commonPrefixLength, commonSuffixLength } from '../common-runs.js';
+
 /** A part of a text to scan for secrets: whole lines, from `start` up to (not including) `end`. @internal */
 export interface RescanRegion {
   /** Offset of the first character (the start of a line). */
@@ -59,9 +61,8 @@ function changedRegions(options: { previous: string; next: string; lookaheadLine
   let newPosition = 0;
   let oldPosition = 0;
   for (;;) {
-    let common = 0;
     const room = Math.min(next.length - newPosition, previous.length - oldPosition);
-    while (common < room && next.charCodeAt(newPosition + common) === previous.charCodeAt(oldPosition + common)) common += 1;
+    const common = commonPrefixLength({ left: next, leftStart: newPosition, right: previous, rightStart: oldPosition, limit: room });
     if (common === next.length - newPosition && common === previous.length - oldPosition) return regions;
     // Back to the start of the line that differs, which is a line start in both texts.
     const gapNew = common === 0 ? newPosition : Math.max(newPosition, next.lastIndexOf('\n', newPosition + common - 1) + 1);
@@ -121,8 +122,7 @@ function linesFrom(text: string, start: number, count: number): { start: number;
 function commonTailLines(options: { previous: string; next: string; gapOld: number; gapNew: number }): number {
   const { previous, next } = options;
   const room = Math.min(next.length - options.gapNew, previous.length - options.gapOld);
-  let common = 0;
-  while (common < room && previous.charCodeAt(previous.length - 1 - common) === next.charCodeAt(next.length - 1 - common)) common += 1;
+  const common = commonSuffixLength({ left: previous, right: next, limit: room });
   // The common tail starts at a line start in both texts only after a line break inside it.
   const lineBreak = common === 0 ? -1 : next.indexOf('\n', next.length - common);
   return lineBreak === -1 ? 0 : next.length - lineBreak - 1;

@@ -1,5 +1,6 @@
 import { applyPatch, formatPatch, OMIT_HEADERS, structuredPatch } from 'diff';
 import type { StructuredPatch, StructuredPatchHunk } from 'diff';
+import { commonPrefixLength, commonSuffixLength } from '../common-runs.js';
 import { describeValue, InvalidArgumentError } from '../errors.js';
 
 /** One contiguous run of changed lines between two versions of a file. */
@@ -91,6 +92,16 @@ export interface ComputeDiffRecordOptions {
    * rewrite of a huge file costs no more than reading it. @default Infinity
    */
   maxDiffBytes?: number | undefined;
+  /**
+   * UTF-8 size of `before` when the caller knows it (`oldBytes`), so that a large file's new size
+   * is counted from the changed region only. @default undefined (counted)
+   */
+  beforeBytes?: number | undefined;
+  /**
+   * Lines of `before` when the caller knows them (`oldLineCount`), so that a large file's new
+   * line count is counted from the changed region only. @default undefined (counted)
+   */
+  beforeLineCount?: number | undefined;
 }
 
 /**
@@ -106,20 +117,21 @@ export interface ComputeDiffRecordOptions {
  */
 export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord {
   const { path, before, after } = options;
-  const oldLineCount = countLines(before);
-  const newLineCount = countLines(after);
+  const oldLineCount = options.beforeLineCount ?? countLines(before);
   const isBinary = isBinaryContent(before) || isBinaryContent(after);
-  const base = {
+  const oldBytes = options.beforeBytes ?? utf8ByteLength(before);
+  const baseWith = (newBytes: number, newLineCount: number) => ({
     path,
     ...(options.reason === undefined ? {} : { reason: options.reason }),
     oldLineCount,
     newLineCount,
-    oldBytes: utf8ByteLength(before),
-    newBytes: utf8ByteLength(after),
+    oldBytes,
+    newBytes,
     hasFinalNewline: after.endsWith('\n'),
     isBinary,
-  };
+  });
   if (before === after) {
+    const base = baseWith(oldBytes, oldLineCount);
     return {
       ...base,
       hunks: [],
@@ -138,6 +150,17 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
       : { prefixChars: 0, prefixLines: 0, suffixChars: 0 };
   const oldMiddle = before.slice(trim.prefixChars, before.length - trim.suffixChars);
   const newMiddle = after.slice(trim.prefixChars, after.length - trim.suffixChars);
+  // The shared lines are cut at line starts, so no UTF-16 surrogate pair is split: their bytes
+  // are the same on both sides.
+  const isTrimmed = trim.prefixChars + trim.suffixChars > 0;
+  const isKnown = isTrimmed && options.beforeBytes !== undefined && options.beforeLineCount !== undefined;
+  const base = baseWith(
+    isKnown ? oldBytes - utf8ByteLength(oldMiddle) + utf8ByteLength(newMiddle) : utf8ByteLength(after),
+    // Line breaks add up over the parts; a last line without one counts as a line too.
+    isKnown
+      ? breaksIn(before, oldLineCount) - countBreaks(oldMiddle) + countBreaks(newMiddle) + (after === '' || after.endsWith('\n') ? 0 : 1)
+      : countLines(after),
+  );
   // A UTF-16 unit is at least one UTF-8 byte: only a region short in units needs its bytes counted.
   if (oldMiddle.length + newMiddle.length > maxDiffBytes || utf8ByteLength(oldMiddle) + utf8ByteLength(newMiddle) > maxDiffBytes) {
     const removedLines = countLines(oldMiddle);
@@ -152,12 +175,14 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
       patch: '',
     };
   }
-  const minimal = isBinary
-    ? undefined
-    : structuredPatch('', '', oldMiddle, newMiddle, undefined, undefined, {
-        context: 0,
-        maxEditLength: options.maxEditLength ?? DEFAULT_MAX_EDIT_LENGTH,
-      });
+  const maxEditLength = options.maxEditLength ?? DEFAULT_MAX_EDIT_LENGTH;
+  const minimal =
+    isBinary || exceedsEditLength(oldMiddle, newMiddle, maxEditLength)
+      ? undefined
+      : structuredPatch('', '', oldMiddle, newMiddle, undefined, undefined, {
+          context: 0,
+          maxEditLength,
+        });
   const structured = shiftHunks(minimal ?? anchoredPatch(oldMiddle, newMiddle), trim.prefixLines);
   const hunks = structured.hunks.map(toDiffHunk);
   let addedLines = 0;
@@ -249,6 +274,17 @@ const REWRITE_MIN_OLD_LINES = 5;
 const REWRITE_RATIO = 0.6;
 const NO_NEWLINE_MARKER = '\\ No newline at end of file';
 
+function countBreaks(text: string): number {
+  let count = 0;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count += 1;
+  return count;
+}
+
+// Line breaks in a text of `lineCount` lines (see countLines).
+function breaksIn(text: string, lineCount: number): number {
+  return text === '' || text.endsWith('\n') ? lineCount : lineCount - 1;
+}
+
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
@@ -258,20 +294,39 @@ function isLowSurrogate(code: number): boolean {
 // keeps its own end-of-file newline (or lack of one).
 function commonLines(before: string, after: string): { prefixChars: number; prefixLines: number; suffixChars: number } {
   const shorter = Math.min(before.length, after.length);
-  let mismatch = 0;
-  while (mismatch < shorter && before.charCodeAt(mismatch) === after.charCodeAt(mismatch)) mismatch += 1;
+  const mismatch = commonPrefixLength({ left: before, leftStart: 0, right: after, rightStart: 0, limit: shorter });
   const prefixChars = mismatch === 0 ? 0 : before.lastIndexOf('\n', mismatch - 1) + 1;
   let prefixLines = 0;
   for (let index = before.indexOf('\n'); index !== -1 && index < prefixChars; index = before.indexOf('\n', index + 1)) prefixLines += 1;
-  const room = shorter - prefixChars;
-  let common = 0;
-  while (common < room && before.charCodeAt(before.length - 1 - common) === after.charCodeAt(after.length - 1 - common)) common += 1;
+  const common = commonSuffixLength({ left: before, right: after, limit: shorter - prefixChars });
   // The suffix starts after the first line break inside the common tail: there both versions
   // are at the start of a line.
   const tail = before.length - common;
   const firstBreak = before.indexOf('\n', tail);
   const suffixChars = firstBreak === -1 ? 0 : before.length - firstBreak - 1;
   return { prefixChars, prefixLines, suffixChars };
+}
+
+// Whether a minimal diff certainly needs more than `maxEditLength` line insertions and removals,
+// so that `structuredPatch` would search up to that length only to give up (hundreds of
+// milliseconds for a rewritten file of a few hundred lines). Each line occurring n times on one
+// side and m times on the other can be kept at most min(n, m) times, which bounds the common
+// subsequence from above and the edit length from below. Lines as `diff` cuts them.
+function exceedsEditLength(before: string, after: string, maxEditLength: number): boolean {
+  const oldLines = splitKeepingNewlines(before);
+  const newLines = splitKeepingNewlines(after);
+  if (oldLines.length + newLines.length <= maxEditLength) return false;
+  const counts = new Map<string, number>();
+  for (const line of oldLines) counts.set(line, (counts.get(line) ?? 0) + 1);
+  let kept = 0;
+  for (const line of newLines) {
+    const left = counts.get(line) ?? 0;
+    if (left > 0) {
+      counts.set(line, left - 1);
+      kept += 1;
+    }
+  }
+  return oldLines.length + newLines.length - 2 * kept > maxEditLength;
 }
 
 function shiftHunks(patch: StructuredPatch, lines: number): StructuredPatch {

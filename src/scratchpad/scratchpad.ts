@@ -1,4 +1,5 @@
 import { describeValue, InvalidArgumentError } from '../errors.js';
+import { countJoined } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { OpenFile } from '../types.js';
 import {
@@ -269,7 +270,7 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
             fullTokens: state.fullTokens,
           }
         : buildSection({
-            ...sectionInput(file),
+            ...sectionInput(file, state.bytes),
             exchange: event.exchange,
             budget,
             counter,
@@ -280,14 +281,17 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
       ...state,
       section: section.text,
       fullTokens: section.fullTokens,
-      file: {
-        ...withoutTime(file),
-        tokens: section.tokens,
-        isWindowed: section.isWindowed,
-        touchedAt: event.seq,
-        touchedExchange: event.exchange,
-        ...timeOf(event.at),
-      },
+      file: lazyHashFile(
+        {
+          ...withoutTimeAndHash(file),
+          tokens: section.tokens,
+          isWindowed: section.isWindowed,
+          touchedAt: event.seq,
+          touchedExchange: event.exchange,
+          ...timeOf(event.at),
+        },
+        state.digest,
+      ),
     };
   };
 
@@ -304,6 +308,8 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
       after: event.content,
       reason: event.reason,
       maxDiffBytes: options.maxDiffBytes,
+      beforeBytes: state.bytes,
+      beforeLineCount: previous.lineCount,
     });
     const lineCount = diff.newLineCount;
     const edits = previous.edits + 1;
@@ -321,11 +327,11 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
     if (section.isWindowed && !previous.isWindowed) {
       lines.push(renderWindowedLine({ path: previous.path, lineCount }));
     }
-    const file: OpenFile = {
+    const digest = memoHash(event.content);
+    const file: OpenFile = lazyHashFile({
       path: previous.path,
       content: event.content,
       lineCount,
-      hash: hashContent(event.content),
       tokens: section.tokens,
       isWindowed: section.isWindowed,
       edits,
@@ -333,10 +339,12 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
       touchedAt: event.seq,
       touchedExchange: event.exchange,
       ...timeOf(event.at),
-    };
+    }, digest);
     const next: FileState = {
       ...state,
       file,
+      digest,
+      bytes: diff.newBytes,
       section: section.text,
       fullTokens: section.fullTokens,
       // Without a line diff there is no patch to replay: the history restarts here.
@@ -389,11 +397,11 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
         budget,
         counter,
       });
-      const file: OpenFile = {
+      const digest = memoHash(content);
+      const file: OpenFile = lazyHashFile({
         path,
         content,
         lineCount,
-        hash: hashContent(content),
         tokens: section.tokens,
         isWindowed: section.isWindowed,
         edits: 0,
@@ -401,10 +409,12 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
         touchedAt: event.seq,
         touchedExchange: event.exchange,
         ...timeOf(event.at),
-      };
+      }, digest);
       insertions += 1;
       commit(undefined, {
         file,
+        digest,
+        bytes,
         section: section.text,
         fullTokens: section.fullTokens,
         openContent: content,
@@ -429,6 +439,7 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
           before: state.file.content,
           after: event.content,
           reason: event.reason,
+          beforeBytes: state.bytes,
         });
         const next = touch(state, event);
         commit(state, next);
@@ -590,6 +601,10 @@ function hex16(limb: number): string {
 
 interface FileState {
   readonly file: OpenFile;
+  /** Returns `file.hash`, computing it on first use. */
+  readonly digest: () => string;
+  /** UTF-8 size of `file.content`, kept so that an edit counts only the bytes that changed. */
+  readonly bytes: number;
   /** The rendered section, byte-identical to what was counted into `file.tokens`. */
   readonly section: string;
   /** Tokens of the complete (unwindowed) section; unknown for a windowed file after a restore. */
@@ -678,9 +693,39 @@ function timeOf(at: string | undefined): { touchedTime?: string } {
   return at === undefined ? {} : { touchedTime: at };
 }
 
-function withoutTime(file: OpenFile): OpenFile {
-  const { touchedTime: _dropped, ...rest } = file;
-  return rest;
+// Every field but `hash` and `touchedTime`, read one by one so that a lazy hash is not computed.
+function withoutTimeAndHash(file: OpenFile): Omit<OpenFile, 'hash' | 'touchedTime'> {
+  return {
+    path: file.path,
+    content: file.content,
+    lineCount: file.lineCount,
+    tokens: file.tokens,
+    isWindowed: file.isWindowed,
+    edits: file.edits,
+    openedAt: file.openedAt,
+    touchedAt: file.touchedAt,
+    touchedExchange: file.touchedExchange,
+  };
+}
+
+// Hashing a file is a pass over all of it (about 100 ms for 10 MB) that most sessions never
+// need: `hash` is computed when it is first read (a staleness check, a snapshot), once per content.
+function lazyHashFile(fields: Omit<OpenFile, 'hash'>, digest: () => string): OpenFile {
+  const { path, content, lineCount, ...rest } = fields;
+  return {
+    path,
+    content,
+    lineCount,
+    get hash(): string {
+      return digest();
+    },
+    ...rest,
+  };
+}
+
+function memoHash(content: string): () => string {
+  let hash: string | undefined;
+  return () => (hash ??= hashContent(content));
 }
 
 // Takes persisted state as it is (the facade validates snapshots); only a budget change makes
@@ -692,13 +737,15 @@ function restoreState(options: {
   counter: TokenCounter;
 }): Omit<FileState, 'insertion'> {
   const { data } = options;
-  const base = { openContent: data.openContent, patches: data.patches.slice() };
+  const hash = data.file.hash;
+  const bytes = utf8ByteLength(data.file.content);
+  const base = { openContent: data.openContent, patches: data.patches.slice(), digest: () => hash, bytes };
   if (options.isSameBudget) {
     const fullTokens = data.file.isWindowed ? undefined : data.file.tokens;
     return { ...base, file: data.file, section: data.section, fullTokens };
   }
   const section = buildSection({
-    ...sectionInput(data.file),
+    ...sectionInput(data.file, bytes),
     exchange: data.file.touchedExchange,
     budget: options.budget,
     counter: options.counter,
@@ -711,12 +758,12 @@ function restoreState(options: {
   };
 }
 
-function sectionInput(file: OpenFile): Omit<SectionInput, 'exchange' | 'budget' | 'counter'> {
+function sectionInput(file: OpenFile, bytes: number): Omit<SectionInput, 'exchange' | 'budget' | 'counter'> {
   return {
     path: file.path,
     content: file.content,
     lineCount: file.lineCount,
-    bytes: utf8ByteLength(file.content),
+    bytes,
     edits: file.edits,
   };
 }
@@ -740,15 +787,19 @@ function buildSection(input: SectionInput): Section {
   }
   const opening = `${fenceFor(content)}${languageFor(path)}\n`;
   const closing = fenceFor(content);
-  const full = `${header}${opening}${withFinalNewline(content)}${closing}`;
+  const body = `${opening}${withFinalNewline(content)}${closing}`;
+  const full = `${header}${body}`;
+  // The header (with its "last touched turn N") changes far more often than the body: counted
+  // apart, a touch re-counts one line and the body's count comes from the counter's cache.
+  const countFull = (): number => countJoined(counter, [header, body]);
   // Counting a multi-megabyte file only to learn that it does not fit costs hundreds of
   // milliseconds per edit. Far above the budget an estimate decides; the window that is shown is
   // still counted exactly.
   const isEstimated = input.knownFullTokens === undefined && input.bytes > Math.max(ESTIMATE_MIN_BYTES, budget * MAX_BYTES_PER_TOKEN);
-  const tokens = input.knownFullTokens ?? (isEstimated ? Math.ceil(full.length / CHARS_PER_TOKEN) : counter.count(full));
+  const tokens = input.knownFullTokens ?? (isEstimated ? Math.ceil(full.length / CHARS_PER_TOKEN) : countFull());
   if (tokens <= budget) {
     // A known count may belong to a slightly different header: count this exact text.
-    const exact = input.knownFullTokens === undefined ? tokens : counter.count(full);
+    const exact = input.knownFullTokens === undefined ? tokens : countFull();
     return { text: full, tokens: exact, isWindowed: false, fullTokens: exact };
   }
 
@@ -758,7 +809,7 @@ function buildSection(input: SectionInput): Section {
   for (let attempt = 0; attempt < WINDOW_ATTEMPTS; attempt += 1) {
     const window = pickWindow(lines, charBudget);
     const text = renderWindow(frame, window);
-    const windowTokens = counter.count(text);
+    const windowTokens = countJoined(counter, [header, text.slice(header.length)]);
     if (windowTokens <= budget || window.head + window.tail === 0) {
       return { text, tokens: windowTokens, isWindowed: true, fullTokens: tokens };
     }
@@ -771,9 +822,17 @@ function buildSection(input: SectionInput): Section {
 // A fence longer than any backtick run in the content, so the content cannot close it.
 function fenceFor(content: string): string {
   let longest = 0;
-  for (const match of content.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
+  // indexOf, not a RegExp: no match object per run, several times faster on a large file.
+  for (let start = content.indexOf('`'); start !== -1; ) {
+    let end = start + 1;
+    while (content.charCodeAt(end) === BACKTICK) end += 1;
+    longest = Math.max(longest, end - start);
+    start = content.indexOf('`', end);
+  }
   return '`'.repeat(Math.max(3, longest + 1));
 }
+
+const BACKTICK = 96;
 
 function languageFor(path: string): string {
   const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);

@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import { factKeyFor, isSameSubject, isSameTopic, topicWords } from '../graduation/retention.js';
+import { countJoined } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type {
   ArchivedItem,
@@ -63,6 +64,10 @@ export interface FactStore {
   get(key: string): Fact | undefined;
   /** Renders the YAML block within `maxTokens`, cached while nothing changes. */
   render(options: { maxTokens: number }): RenderedFacts;
+  /** Number of facts, without copying them. */
+  readonly size: number;
+  /** Sum of the facts' cached token counts (`fact.tokens`), kept as a running total. */
+  readonly totalTokens: number;
 }
 
 /** Serialisable contents of a {@link FactStore}. @internal */
@@ -79,21 +84,78 @@ export function createFactStore(options: {
   const { counter } = options;
   const facts = new Map<string, Fact>();
   const tasks = new Map<string, Task>();
-  for (const fact of options.initial?.facts ?? []) facts.set(fact.key, fact);
+  // Topic words of each fact, indexed once, so that matching an update looks only at the facts
+  // that share a word with it (every match must) instead of re-reading every stored fact.
+  const topicIndex = new Map<string, Set<string>>();
+  const topicsOf = new Map<string, readonly string[]>();
+  // Position of each key in the iteration order of `facts`: the last matching fact wins.
+  const orderOf = new Map<string, number>();
+  let nextOrder = 0;
+  let totalTokens = 0;
+  const store = (fact: Fact, options: { isMoved: boolean }): void => {
+    const existing = facts.get(fact.key);
+    if (existing !== undefined) {
+      totalTokens -= existing.tokens;
+      for (const word of topicsOf.get(fact.key) ?? []) topicIndex.get(word)?.delete(fact.key);
+    }
+    if (options.isMoved) facts.delete(fact.key);
+    facts.set(fact.key, fact);
+    totalTokens += fact.tokens;
+    if (existing === undefined || options.isMoved) orderOf.set(fact.key, (nextOrder += 1));
+    const words = topicWords(fact.value);
+    topicsOf.set(fact.key, words);
+    for (const word of words) {
+      let keys = topicIndex.get(word);
+      if (keys === undefined) {
+        keys = new Set();
+        topicIndex.set(word, keys);
+      }
+      keys.add(fact.key);
+    }
+  };
+  for (const fact of options.initial?.facts ?? []) store(fact, { isMoved: false });
   for (const task of options.initial?.tasks ?? []) tasks.set(normalizeTitle(task.title), task);
   let version = 0;
   // Renders by room, for the current version only: build() asks for its planned room and, when the
-  // window has space left, for a larger one.
+  // window has space left, for a larger one. The rooms asked for most recently are rendered again
+  // as soon as the facts change (when a graduation commits), so that build() finds them ready.
   let cache: { version: number; byRoom: Map<number, RenderedFacts> } = { version: 0, byRoom: new Map() };
+  const recentRooms: number[] = [];
+  let dropOrder: { version: number; facts: readonly Fact[] } = { version: -1, facts: [] };
+  const renderRoom = (maxTokens: number): RenderedFacts => {
+    if (cache.version !== version) cache = { version, byRoom: new Map() };
+    const cached = cache.byRoom.get(maxTokens);
+    if (cached !== undefined) return cached;
+    const all = [...facts.values()];
+    // The drop order changes only with the facts: sorted once per version, not once per room.
+    if (dropOrder.version !== version) dropOrder = { version, facts: sortForDropping(all) };
+    const rendered = renderWithin({ facts: all, tasks: [...tasks.values()], maxTokens, counter, byAge: dropOrder.facts });
+    if (cache.byRoom.size >= 16) cache.byRoom.clear();
+    cache.byRoom.set(maxTokens, rendered);
+    return rendered;
+  };
+  const onChange = (): void => {
+    version += 1;
+    for (const room of recentRooms) renderRoom(room);
+  };
 
   const findKey = (update: FactUpdate): string => {
     if (update.key !== undefined) return update.key;
     let match: Fact | undefined;
+    let matchOrder = -1;
     const isUpdate = update.isUpdate === true;
-    for (const fact of facts.values()) {
+    const candidates = new Set<string>();
+    for (const word of topicWords(update.value)) for (const key of topicIndex.get(word) ?? []) candidates.add(key);
+    for (const key of candidates) {
+      const fact = facts.get(key);
+      const order = orderOf.get(key) ?? 0;
+      if (fact === undefined || order < matchOrder) continue;
       // Newest wins only for the same subject: two distinct facts that share words both stay.
       if (!isSameSubject(fact.value, update.value, { isUpdate })) continue;
-      if (isUpdate || (fact.category === update.category && topicOverlap(fact.value, update.value) >= 0.5)) match = fact;
+      if (isUpdate || (fact.category === update.category && topicOverlap(fact.value, update.value) >= 0.5)) {
+        match = fact;
+        matchOrder = order;
+      }
     }
     if (match !== undefined) return match.key;
     const base = factKeyFor(update.value, update.category);
@@ -116,7 +178,7 @@ export function createFactStore(options: {
         const tokens = counter.count(`  ${key}: ${value}`);
         if (existing === undefined) {
           const fact: Fact = Object.freeze({ key, category: update.category, value, source, history: [], tokens, ...salienceOf(update.salience) });
-          facts.set(key, fact);
+          store(fact, { isMoved: false });
           added.push(fact);
           continue;
         }
@@ -133,8 +195,7 @@ export function createFactStore(options: {
           ...salienceOf(update.salience ?? existing.salience),
         });
         // Re-insert so that a changed fact moves to the end: most recent facts render last.
-        facts.delete(key);
-        facts.set(key, fact);
+        store(fact, { isMoved: true });
         superseded.push({ fact, previous: existing.value });
         archived.push({
           type: 'fact',
@@ -146,7 +207,7 @@ export function createFactStore(options: {
           archivedAt: seq,
         });
       }
-      if (added.length > 0 || superseded.length > 0) version += 1;
+      if (added.length > 0 || superseded.length > 0) onChange();
       return { added, superseded, archived };
     },
     applyTasks({ updates, source }) {
@@ -167,28 +228,34 @@ export function createFactStore(options: {
         tasks.set(key, task);
         changed.push(task);
       }
-      if (changed.length > 0) version += 1;
+      if (changed.length > 0) onChange();
       return changed;
     },
     restore({ facts: imported, seq }) {
       for (const fact of imported) {
         const existing = facts.get(fact.key);
         const history = existing === undefined ? fact.history : [...existing.history, { value: existing.value, source: existing.source, supersededAt: seq }, ...fact.history];
-        facts.set(fact.key, Object.freeze({ ...fact, history, tokens: counter.count(`  ${fact.key}: ${fact.value}`) }));
+        store(Object.freeze({ ...fact, history, tokens: counter.count(`  ${fact.key}: ${fact.value}`) }), { isMoved: false });
       }
-      if (imported.length > 0) version += 1;
+      if (imported.length > 0) onChange();
     },
     facts: () => [...facts.values()],
     tasks: () => [...tasks.values()],
     get: (key) => facts.get(key),
     render({ maxTokens }) {
-      if (cache.version !== version) cache = { version, byRoom: new Map() };
-      const cached = cache.byRoom.get(maxTokens);
-      if (cached !== undefined) return cached;
-      const rendered = renderWithin({ facts: [...facts.values()], tasks: [...tasks.values()], maxTokens, counter });
-      if (cache.byRoom.size >= 16) cache.byRoom.clear();
-      cache.byRoom.set(maxTokens, rendered);
-      return rendered;
+      const index = recentRooms.indexOf(maxTokens);
+      if (index !== 0) {
+        if (index > 0) recentRooms.splice(index, 1);
+        recentRooms.unshift(maxTokens);
+        if (recentRooms.length > RECENT_ROOMS) recentRooms.pop();
+      }
+      return renderRoom(maxTokens);
+    },
+    get size() {
+      return facts.size;
+    },
+    get totalTokens() {
+      return totalTokens;
     },
     toJSON: () => ({ facts: [...facts.values()], tasks: [...tasks.values()] }),
   };
@@ -197,6 +264,8 @@ export function createFactStore(options: {
 // --- Internal helpers ---
 
 const OPEN_TASKS_SHOWN = 10;
+/** Rooms rendered again as soon as the facts change: build()'s planned room and its fill rooms. */
+const RECENT_ROOMS = 3;
 const DONE_TASKS_SHOWN = 8;
 
 function renderWithin(options: {
@@ -204,15 +273,13 @@ function renderWithin(options: {
   tasks: readonly Task[];
   maxTokens: number;
   counter: TokenCounter;
+  byAge: readonly Fact[];
 }): RenderedFacts {
   const { counter, maxTokens } = options;
   if (options.facts.length === 0 && options.tasks.length === 0) {
     return { text: '', tokens: 0, omitted: 0 };
   }
-  // What is dropped first when the block must shrink: the facts that carry least, oldest first.
-  const byAge = [...options.facts].sort(
-    (a, b) => dropRank(a) - dropRank(b) || a.source.to - b.source.to || compareText(a.key, b.key),
-  );
+  const { byAge } = options;
   let doneShown = DONE_TASKS_SHOWN;
   // Estimate from the cached per-fact counts, then correct with exact counts of the rendered text:
   // YAML quoting and category headings make the sum a little off, never by much.
@@ -224,8 +291,7 @@ function renderWithin(options: {
   }
   for (;;) {
     const kept = new Set(byAge.slice(dropped));
-    const text = renderYaml({ facts: options.facts.filter((fact) => kept.has(fact)), tasks: options.tasks, doneShown });
-    const tokens = text.length === 0 ? 0 : counter.count(text);
+    const { text, tokens } = renderCounted({ facts: options.facts.filter((fact) => kept.has(fact)), tasks: options.tasks, doneShown, counter });
     if (tokens <= maxTokens) return { text, tokens, omitted: dropped };
     if (doneShown > 0) {
       doneShown = 0;
@@ -239,6 +305,29 @@ function renderWithin(options: {
       dropped += 1;
     } while (overshoot > 0 && dropped < byAge.length);
   }
+}
+
+/** What is dropped first when the block must shrink: the facts that carry least, oldest first. */
+function sortForDropping(facts: readonly Fact[]): Fact[] {
+  return [...facts].sort((a, b) => dropRank(a) - dropRank(b) || a.source.to - b.source.to || compareText(a.key, b.key));
+}
+
+/**
+ * Renders the YAML and counts it. The text is made of cached per-fact lines, so it is counted as
+ * the sum of their cached counts where the counter allows (see `countJoined`): a render for a new
+ * room costs lookups, not a tokenization of the whole block.
+ */
+function renderCounted(options: { facts: readonly Fact[]; tasks: readonly Task[]; doneShown: number; counter: TokenCounter }): { text: string; tokens: number } {
+  const parts = renderYamlParts(options);
+  if (parts === undefined) {
+    const text = renderYamlDocument(options);
+    return { text, tokens: text.length === 0 ? 0 : options.counter.count(text) };
+  }
+  const text = parts.join('').trimEnd();
+  const last = (parts[parts.length - 1] ?? '').trimEnd();
+  if (last.length === 0) return { text, tokens: text.length === 0 ? 0 : options.counter.count(text) };
+  parts[parts.length - 1] = last;
+  return { text, tokens: countJoined(options.counter, parts) };
 }
 
 /** Facts without a salience (from a custom summarizer or an older snapshot) rank as durable. */
@@ -259,7 +348,29 @@ function tasksEstimate(tasks: readonly Task[]): number {
   return [...open, ...done].reduce((sum, task) => sum + task.tokens, 0) + (tasks.length > 0 ? 6 : 0);
 }
 
-function renderYaml(options: { facts: readonly Fact[]; tasks: readonly Task[]; doneShown: number }): string {
+function renderYamlParts(options: { facts: readonly Fact[]; tasks: readonly Task[]; doneShown: number }): string[] | undefined {
+  // The document is a mapping of mappings, so its YAML is the concatenation of each category's
+  // heading and each fact's lines, which are rendered once per fact: a render after a graduation
+  // costs string joins, not a YAML serialisation of every fact.
+  const parts: string[] = [];
+  for (const category of FACT_CATEGORIES) {
+    const inCategory = options.facts.filter((fact) => fact.category === category);
+    if (inCategory.length === 0) continue;
+    // Built the way a plain object orders its keys (integer-like keys first), as YAML would see it.
+    const byKey: Record<string, Fact> = {};
+    for (const fact of inCategory) byKey[fact.key] = fact;
+    const keys = Object.keys(byKey);
+    if (keys.length !== inCategory.length) return undefined;
+    parts.push(`${category}:\n`);
+    for (const key of keys) parts.push(factLines(byKey[key] as Fact));
+  }
+  const tasks = taskDocument(options);
+  if (tasks !== undefined) parts.push(stringify({ tasks }, { lineWidth: 0 }));
+  return parts.length === 0 ? undefined : parts;
+}
+
+/** The facts block rendered as one YAML document; {@link renderYamlParts} gives the same text faster. */
+function renderYamlDocument(options: { facts: readonly Fact[]; tasks: readonly Task[]; doneShown: number }): string {
   const document: Record<string, unknown> = {};
   for (const category of FACT_CATEGORIES) {
     const inCategory = options.facts.filter((fact) => fact.category === category);
@@ -268,16 +379,36 @@ function renderYaml(options: { facts: readonly Fact[]; tasks: readonly Task[]; d
     for (const fact of inCategory) values[fact.key] = fact.value;
     document[category] = values;
   }
+  const tasks = taskDocument(options);
+  if (tasks !== undefined) document['tasks'] = tasks;
+  return stringify(document, { lineWidth: 0 }).trimEnd();
+}
+
+function taskDocument(options: { tasks: readonly Task[]; doneShown: number }): Record<string, string[]> | undefined {
   const open = options.tasks.filter((task) => task.status === 'open').slice(-OPEN_TASKS_SHOWN);
   const done = options.tasks.filter((task) => task.status === 'done');
   const doneShown = options.doneShown === 0 ? [] : done.slice(-options.doneShown);
-  if (open.length > 0 || doneShown.length > 0) {
-    const taskDocument: Record<string, string[]> = {};
-    if (open.length > 0) taskDocument['open'] = open.map((task) => task.title);
-    if (doneShown.length > 0) taskDocument['done'] = doneShown.map((task) => task.title);
-    document['tasks'] = taskDocument;
+  if (open.length === 0 && doneShown.length === 0) return undefined;
+  const document: Record<string, string[]> = {};
+  if (open.length > 0) document['open'] = open.map((task) => task.title);
+  if (doneShown.length > 0) document['done'] = doneShown.map((task) => task.title);
+  return document;
+}
+
+// Facts are frozen and replaced when they change, so a fact's lines never go stale.
+const factLineCache = new WeakMap<Fact, string>();
+
+/** The lines of one fact inside its category's mapping, with their final newline. */
+function factLines(fact: Fact): string {
+  let lines = factLineCache.get(fact);
+  if (lines === undefined) {
+    const single: Record<string, string> = {};
+    single[fact.key] = fact.value;
+    const text = stringify({ category: single }, { lineWidth: 0 });
+    lines = text.slice(text.indexOf('\n') + 1);
+    factLineCache.set(fact, lines);
   }
-  return stringify(document, { lineWidth: 0 }).trimEnd();
+  return lines;
 }
 
 /** Jaccard overlap of the topic words of two fact values. */

@@ -28,16 +28,59 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 /**
  * Creates the default token counter on `gpt-tokenizer`. Special-token strings such as
  * `<|endoftext|>` are counted as plain text, and pathological inputs (very long runs without
- * whitespace) are counted in slices so that counting stays linear.
+ * whitespace) are counted in slices so that counting stays linear. Each distinct text is counted
+ * once: counts are cached by content (least recently used first out, bounded by characters), and a
+ * long text is counted as the sum of its blocks (cut where the tokenizer always cuts), each block
+ * cached, so that an edited file re-counts only the blocks that changed. The sum is exact.
  */
 export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
   const parsed = parse(tokenCounterOptionsSchema, options, 'createTokenCounter', "createTokenCounter({ model: 'gpt-4o' })");
   const encoding = parsed.encoding ?? encodingForModel(parsed.model);
   const countRaw = encoding === 'cl100k_base' ? countCl100k : countO200k;
-  return {
-    name: encoding,
-    count: (text: string): number => countLinear(text, countRaw),
+  const cache = createCountCache();
+  const countBlock = (block: string): number => {
+    const known = cache.get(block);
+    if (known !== undefined) return known;
+    const tokens = countLinear(block, countRaw);
+    cache.set(block, tokens);
+    return tokens;
   };
+  const counter: TokenCounter = {
+    name: encoding,
+    count: (text: string): number => {
+      if (text.length < BLOCK_SPLIT_MIN) return text.length === 0 ? 0 : countBlock(text);
+      const known = cache.get(text);
+      if (known !== undefined) return known;
+      const tokens = sumOfBlocks(text, countBlock);
+      if (text.length <= MAX_WHOLE_KEY) cache.set(text, tokens);
+      return tokens;
+    },
+  };
+  additiveCounters.add(counter);
+  return counter;
+}
+
+/**
+ * Counts the tokens of `parts` joined together. With a counter from {@link createTokenCounter},
+ * where every part after the first starts a line with a character the tokenizer never merges
+ * with the line break before it, the parts are counted apart (each count cached by content) and
+ * the sum equals the count of the joined text; otherwise, and for any other counter, the joined
+ * text is counted whole.
+ * @internal
+ */
+export function countJoined(counter: TokenCounter, parts: readonly string[]): number {
+  if (!additiveCounters.has(counter)) return counter.count(parts.join(''));
+  for (let index = 1; index < parts.length; index += 1) {
+    const previous = parts[index - 1] ?? '';
+    const part = parts[index] ?? '';
+    if (part === '') continue;
+    if (previous.charCodeAt(previous.length - 1) !== NEWLINE || !isBlockStart(part, 0)) {
+      return counter.count(parts.join(''));
+    }
+  }
+  let total = 0;
+  for (const part of parts) total += counter.count(part);
+  return total;
 }
 
 /** Returns the encoding `gpt-tokenizer` uses for a model; o200k for unknown or newer models. */
@@ -63,8 +106,103 @@ const LONG_RUN = 256;
 const SLICE = 128;
 /** Texts are handed to the tokenizer in pieces of about this size, split at whitespace. */
 const PIECE = 65_536;
+/** Texts of at least this many characters are counted block by block. */
+const BLOCK_SPLIT_MIN = 2_048;
+/** A line ends a block when a cheap digest of it is divisible by this (blocks of ~32 lines). */
+const BLOCK_LINES = 32;
+/** Longest text cached whole (longer ones are cached as their blocks only). */
+const MAX_WHOLE_KEY = 1_048_576;
+/** Characters of cached text (keys) kept; the least recently used go first. */
+const CACHE_CHARS = 4_194_304;
+/** Cached texts kept at most, whatever their size. */
+const CACHE_ENTRIES = 65_536;
+const NEWLINE = 10;
+const SLASH = 47;
+const CARRIAGE_RETURN = 13;
+
+/** Counters whose count of a text is the sum of the counts of its blocks (see {@link countJoined}). */
+const additiveCounters = new WeakSet<TokenCounter>();
 
 type RawCount = (text: string, options: typeof NO_SPECIAL) => number;
+
+/** A least-recently-used map from text to token count, bounded by characters and entries. */
+interface CountCache {
+  get(text: string): number | undefined;
+  set(text: string, tokens: number): void;
+}
+
+function createCountCache(): CountCache {
+  const counts = new Map<string, number>();
+  let chars = 0;
+  return {
+    get(text) {
+      const tokens = counts.get(text);
+      if (tokens === undefined) return undefined;
+      // Re-inserting moves the text to the young end of the map's insertion order.
+      counts.delete(text);
+      counts.set(text, tokens);
+      return tokens;
+    },
+    set(text, tokens) {
+      if (text.length > CACHE_CHARS) return;
+      // A copy, so that a cached block does not keep the whole text it was cut from alive.
+      const key = text.length < 16 ? text : (` ${text}`).slice(1);
+      counts.set(key, tokens);
+      chars += key.length;
+      while (chars > CACHE_CHARS || counts.size > CACHE_ENTRIES) {
+        const oldest = counts.keys().next();
+        if (oldest.done === true) break;
+        counts.delete(oldest.value);
+        chars -= oldest.value.length;
+      }
+    },
+  };
+}
+
+// Cuts a text into blocks at line starts where the tokenizers' pre-tokenization always cuts (see
+// isBlockStart), choosing among those by a digest of the line before, so that a block's bounds
+// depend only on the text around them: an edit changes the blocks it touches and leaves the others
+// equal (and cached). Both encodings never merge across such a cut, so the sum of the blocks'
+// counts is the count of the text.
+function sumOfBlocks(text: string, countBlock: (block: string) => number): number {
+  let total = 0;
+  let blockStart = 0;
+  let lineStart = 0;
+  for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', end + 1)) {
+    const next = end + 1;
+    if (lineDigest(text, lineStart, end) % BLOCK_LINES === 0 && isBlockStart(text, next)) {
+      total += countBlock(text.slice(blockStart, next));
+      blockStart = next;
+    }
+    lineStart = next;
+  }
+  if (blockStart < text.length) total += countBlock(blockStart === 0 ? text : text.slice(blockStart));
+  return total;
+}
+
+// FNV-1a over the line [start, end): equal for equal lines, and spread evenly over its range
+// even for lines that share their shape (indentation, a final `;`), which a digest of a few
+// characters is not.
+function lineDigest(text: string, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let index = start; index < end; index += 1) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  return hash >>> 0;
+}
+
+// Whether the tokenizers' pre-tokenization of o200k and cl100k always cuts at `start`, the start
+// of a line, whatever came before: the line break before it ends its pre-token when the line goes
+// on (after any indentation) with a character that is not a line break, and does not start with
+// `/` (which o200k appends to a punctuation run ending in line breaks, as in `;\n//`).
+function isBlockStart(text: string, start: number): boolean {
+  let index = start;
+  while (index < text.length) {
+    const code = text.charCodeAt(index);
+    if (code === NEWLINE || code === CARRIAGE_RETURN) return false;
+    if (!isWhitespace(code)) return index > start || code !== SLASH;
+    index += 1;
+  }
+  return false;
+}
 
 // Byte-pair encoding is quadratic in the length of one pre-token, so a 1 MB string without
 // whitespace (or of whitespace only) would take minutes, and a regular expression over a

@@ -1,0 +1,178 @@
+// Ingestion throughput per bundled session: the public recording API (addMessage, addToolResult,
+// openFile, updateFile, closeFile, addNote; graduation included, since every event is followed by
+// `settle()`) against raw gpt-tokenizer `countTokens` on the same texts, in the same process.
+// The texts are exactly the strings the replay hands to the API (message contents, tool outputs and
+// inputs, full file contents), captured in a first pass. Times are this process's CPU time, so
+// that other processes on a loaded machine do not skew the ratio. Measures; asserts nothing.
+//   npm run bench:ingest                        bundled sessions (bench/fixtures)
+//   npm run bench:ingest -- path/to/session.jsonl[.gz] ...
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { ContextManager } from '../src/index.js';
+import { createReplayer } from '../examples/replay.js';
+import { HARNESS_ONLY, SYSTEM_PROMPT } from './run-session.js';
+import { loadBenchSession } from './session-source.js';
+import type { BenchSession } from './session-source.js';
+
+/** Ingestion speed of one session against the tokenizer alone on the same texts. */
+export interface IngestionResult {
+  /** Session name. */
+  readonly name: string;
+  /** API calls made by the replay. */
+  readonly calls: number;
+  /** UTF-8 bytes of the texts handed to the API. */
+  readonly bytes: number;
+  /** Mobius: MB of API text recorded per second, graduation included. */
+  readonly mobiusMegabytesPerSecond: number;
+  /** Mobius: MB per second counting the recording calls only (graduation, run by `settle()`, left out). */
+  readonly apiMegabytesPerSecond: number;
+  /** gpt-tokenizer `countTokens` (o200k) on the same texts: MB per second. */
+  readonly tokenizerMegabytesPerSecond: number;
+  /** Mobius speed ÷ tokenizer speed (1.0 = as fast as counting every text once). */
+  readonly ratio: number;
+  /** Recording calls only ÷ tokenizer speed. */
+  readonly apiRatio: number;
+}
+
+/** Rounds per side; the best of them is kept, alternating so neither side pays for warm-up alone. */
+export const INGESTION_ROUNDS = 3;
+
+/** Measures {@link IngestionResult} for each session. */
+export async function measureIngestion(options: {
+  sessions: readonly BenchSession[];
+  budget: number;
+  rounds?: number | undefined;
+}): Promise<IngestionResult[]> {
+  const results: IngestionResult[] = [];
+  for (const session of options.sessions) {
+    const texts = await captureTexts(session, options.budget);
+    const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0);
+    let tokenizerSeconds = Number.POSITIVE_INFINITY;
+    let mobiusSeconds = Number.POSITIVE_INFINITY;
+    let apiSeconds = Number.POSITIVE_INFINITY;
+    for (let round = 0; round < (options.rounds ?? INGESTION_ROUNDS); round += 1) {
+      tokenizerSeconds = Math.min(tokenizerSeconds, countRaw(texts));
+      const seconds = await ingest(session, options.budget);
+      mobiusSeconds = Math.min(mobiusSeconds, seconds.total);
+      apiSeconds = Math.min(apiSeconds, seconds.api);
+    }
+    const megabytes = bytes / 1_000_000;
+    results.push({
+      name: session.name,
+      calls: texts.length,
+      bytes,
+      mobiusMegabytesPerSecond: megabytes / mobiusSeconds,
+      apiMegabytesPerSecond: megabytes / apiSeconds,
+      tokenizerMegabytesPerSecond: megabytes / tokenizerSeconds,
+      ratio: tokenizerSeconds / mobiusSeconds,
+      apiRatio: tokenizerSeconds / apiSeconds,
+    });
+  }
+  return results;
+}
+
+/** Renders the results as a Markdown table with a total row (bytes-weighted). */
+export function renderIngestionTable(results: readonly IngestionResult[]): string {
+  const rows = results.map(
+    (result) =>
+      `| ${result.name} | ${result.calls} | ${(result.bytes / 1_000_000).toFixed(2)} | ${result.mobiusMegabytesPerSecond.toFixed(2)} | ${result.apiMegabytesPerSecond.toFixed(2)} | ${result.tokenizerMegabytesPerSecond.toFixed(2)} | ${(result.ratio * 100).toFixed(0)}% | ${(result.apiRatio * 100).toFixed(0)}% |`,
+  );
+  const bytes = results.reduce((sum, result) => sum + result.bytes, 0);
+  const mobiusSeconds = results.reduce((sum, result) => sum + result.bytes / 1_000_000 / result.mobiusMegabytesPerSecond, 0);
+  const apiSeconds = results.reduce((sum, result) => sum + result.bytes / 1_000_000 / result.apiMegabytesPerSecond, 0);
+  const tokenizerSeconds = results.reduce((sum, result) => sum + result.bytes / 1_000_000 / result.tokenizerMegabytesPerSecond, 0);
+  const worst = Math.min(...results.map((result) => result.ratio));
+  const megabytes = bytes / 1_000_000;
+  return [
+    '| session | API calls | MB | Mobius MB/s | recording calls only MB/s | countTokens MB/s | ratio | ratio, recording calls only |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+    `| **all** (worst ${(worst * 100).toFixed(0)}%) | ${results.reduce((sum, result) => sum + result.calls, 0)} | ${megabytes.toFixed(2)} | ${(megabytes / mobiusSeconds).toFixed(2)} | ${(megabytes / apiSeconds).toFixed(2)} | ${(megabytes / tokenizerSeconds).toFixed(2)} | ${((tokenizerSeconds / mobiusSeconds) * 100).toFixed(0)}% | ${((tokenizerSeconds / apiSeconds) * 100).toFixed(0)}% |`,
+    '',
+  ].join('\n');
+}
+
+// --- Internal helpers ---
+
+const RECORDING_METHODS = ['addMessage', 'addToolResult', 'openFile', 'updateFile', 'addNote'] as const;
+
+// Replays the session once with every recording method wrapped, to collect the strings it hands
+// to the API: the raw side counts exactly these.
+async function captureTexts(session: BenchSession, budget: number): Promise<string[]> {
+  const manager = new ContextManager({ budget, systemPrompt: SYSTEM_PROMPT });
+  const texts: string[] = [];
+  const target = manager as unknown as Record<string, (input: Record<string, unknown>) => unknown>;
+  for (const method of RECORDING_METHODS) {
+    const original = target[method]?.bind(manager);
+    if (original === undefined) continue;
+    target[method] = (input: Record<string, unknown>): unknown => {
+      for (const key of ['content', 'output', 'reason']) {
+        const value = input[key];
+        if (typeof value === 'string' && value.length > 0) texts.push(value);
+      }
+      if (Array.isArray(input['toolCalls'])) texts.push(JSON.stringify(input['toolCalls']));
+      return original(input);
+    };
+  }
+  await replay(manager, session);
+  return texts;
+}
+
+// CPU time of this process in milliseconds (user + system).
+function cpuNow(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1_000;
+}
+
+function countRaw(texts: readonly string[]): number {
+  const start = cpuNow();
+  let tokens = 0;
+  for (const text of texts) tokens += countTokens(text, NO_SPECIAL);
+  if (tokens < 0) throw new Error('negative token count');
+  return (cpuNow() - start) / 1_000;
+}
+
+// `total` counts everything (graduation runs inside `settle()`, awaited after every event);
+// `api` only the synchronous recording calls.
+async function ingest(session: BenchSession, budget: number): Promise<{ total: number; api: number }> {
+  const start = cpuNow();
+  const api = await replay(new ContextManager({ budget, systemPrompt: SYSTEM_PROMPT }), session);
+  return { total: (cpuNow() - start) / 1_000, api };
+}
+
+async function replay(manager: ContextManager, session: BenchSession): Promise<number> {
+  const replayer = createReplayer(manager);
+  let apiMilliseconds = 0;
+  for (const line of session.lines) {
+    if (HARNESS_ONLY.has(line.type)) continue;
+    const start = cpuNow();
+    try {
+      replayer.apply(line);
+    } catch {
+      // Rejections are reported by the main benchmark; here only speed matters.
+    }
+    apiMilliseconds += cpuNow() - start;
+    await manager.settle();
+  }
+  return apiMilliseconds / 1_000;
+}
+
+const NO_SPECIAL = { disallowedSpecial: new Set<string>() };
+
+// Standalone: `npm run bench:ingest [-- files...]`.
+const isMain = /(^|[\\/])ingestion\.js$/.test(process.argv[1] ?? '');
+if (isMain) {
+  const argumentsGiven = process.argv.slice(2);
+  const fixtures = fileURLToPath(new URL('../bench/fixtures/', import.meta.url));
+  const files =
+    argumentsGiven.length > 0
+      ? argumentsGiven
+      : readdirSync(fixtures)
+          .filter((name) => /\.jsonl(\.gz)?$/.test(name))
+          .sort()
+          .map((name) => join(fixtures, name));
+  const results = await measureIngestion({ sessions: files.map((file) => loadBenchSession(file)), budget: 28_000 });
+  process.stdout.write(renderIngestionTable(results));
+}
