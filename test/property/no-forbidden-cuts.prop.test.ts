@@ -28,7 +28,7 @@ describe('invariant 4: no forbidden cuts', () => {
   it('no graduated chunk ends inside a fenced code block that the next entry closes', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.constantFrom('opening\n```ts\nconst a = 1;', 'more code();', 'closing\n```', 'plain text about the parser and the lexer', 'Done, all tests pass.'), { maxLength: 80 }),
+        fc.array(fc.constantFrom('opening\n```ts\nconst a = 1;', 'more code();\n'.repeat(12), 'closing\n```', 'plain text about the parser and the lexer. '.repeat(6), 'Done, all tests pass.'), { maxLength: 80 }),
         async (messages) => {
           const { manager } = await runSession([]);
           for (const content of messages) manager.addMessage({ role: 'assistant', content });
@@ -39,15 +39,16 @@ describe('invariant 4: no forbidden cuts', () => {
             if (item.type !== 'entry') continue;
             bySummary.set(item.summaryId, [...(bySummary.get(item.summaryId) ?? []), item.entry.text]);
           }
-          let isOpen = false;
-          for (const texts of bySummary.values()) {
-            for (const text of texts) for (const line of text.split('\n')) if (line.startsWith('```')) isOpen = !isOpen;
-            // A chunk may end inside a fence only when that fence is never closed later (an unterminated block).
-            if (isOpen) {
-              const later = state.entries.some((entry) => entry.text.split('\n').some((line) => line.startsWith('```')));
-              expect(later).toBe(false);
-            }
-          }
+          // Chunks in graduation order, then T0: the fence state is counted afresh in every chunk.
+          const chunks = [...bySummary.values()];
+          const fenceLines = (text: string): number => text.split('\n').filter((line) => line.startsWith('```')).length;
+          chunks.forEach((texts, index) => {
+            const isOpenAtEnd = texts.reduce((count, text) => count + fenceLines(text), 0) % 2 === 1;
+            if (!isOpenAtEnd) return;
+            // A chunk may end inside a fence only when no later entry could close it.
+            const laterTexts = [...chunks.slice(index + 1).flat(), ...state.entries.map((entry) => entry.text)];
+            expect(laterTexts.some((text) => fenceLines(text) > 0)).toBe(false);
+          });
         },
       ),
       { numRuns: PROPERTY_RUNS },
