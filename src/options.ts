@@ -174,6 +174,16 @@ export interface ResolvedTierBudgets {
   readonly working: number;
 }
 
+/** Automatic-save rules with every default filled in. */
+export interface ResolvedAutoSave {
+  readonly onTaskDone: boolean;
+  readonly onDecision: boolean;
+  readonly everyMessages: number;
+  readonly onLeaving: boolean;
+  readonly pressureThreshold: number;
+  readonly snapshotGrowth: number;
+}
+
 /** Default values of every option, in one place. */
 export const DEFAULTS: {
   readonly budget: number;
@@ -193,14 +203,7 @@ export const DEFAULTS: {
   readonly storageTimeoutMs: number;
   readonly sessionId: string;
   readonly redact: { readonly entropy: number };
-  readonly autoSave: {
-    readonly onTaskDone: boolean;
-    readonly onDecision: boolean;
-    readonly everyMessages: number;
-    readonly onLeaving: boolean;
-    readonly pressureThreshold: number;
-    readonly snapshotGrowth: number;
-  };
+  readonly autoSave: ResolvedAutoSave;
 } = {
   budget: 28_000,
   budgets: { facts: 2_000, pins: 1_000, summaries: 4_000, scratchpad: 14_000, working: 6_000 },
@@ -264,14 +267,7 @@ export interface ResolvedOptions {
   readonly tokenCounter: TokenCounter | undefined;
   readonly patterns: PatternPack | undefined;
   readonly retriever: Retriever | undefined;
-  readonly autoSave: {
-    readonly onTaskDone: boolean;
-    readonly onDecision: boolean;
-    readonly everyMessages: number;
-    readonly onLeaving: boolean;
-    readonly pressureThreshold: number;
-    readonly snapshotGrowth: number;
-  } | false;
+  readonly autoSave: ResolvedAutoSave | false;
   readonly projectMemory: ProjectMemory | undefined;
   readonly storage: Storage | undefined;
   readonly storageRetry: { readonly retries: number; readonly delayMs: number; readonly maxDelayMs: number } | false;
