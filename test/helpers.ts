@@ -1,5 +1,5 @@
 import { ContextManager } from '../src/index.js';
-import type { ContextManagerOptions } from '../src/index.js';
+import type { ContextManagerOptions, SessionEvent } from '../src/index.js';
 
 /** Number of runs of every property test; raise it with MOBIUS_PROPERTY_RUNS. */
 export const PROPERTY_RUNS: number = Number(process.env['MOBIUS_PROPERTY_RUNS'] ?? 1_000);
@@ -20,4 +20,24 @@ export function prose(words: number, seed = 1): string {
   const out: string[] = [];
   for (let index = 0; index < words; index += 1) out.push(vocabulary[(index * 7 + seed) % vocabulary.length] as string);
   return `${out.join(' ')}.`;
+}
+
+/** A user message event with sequence number `seq`, for storage tests. */
+export function messageEvent(seq: number, content = `message ${seq}`): SessionEvent {
+  return { type: 'message', seq, role: 'user', content };
+}
+
+/** A minimal snapshot at `seq`, for storage tests. */
+export function snapshotAt(seq: number): { formatVersion: number; seq: number; state: unknown } {
+  return { formatVersion: 1, seq, state: { at: seq } };
+}
+
+/** Runs `call` and returns what it threw (or rejected with); fails when it does not throw. */
+export async function capture(call: () => unknown): Promise<unknown> {
+  try {
+    await call();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to throw');
 }

@@ -5,9 +5,10 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConflictError, InvalidArgumentError, SNAPSHOT_FORMAT_VERSION, StorageError } from '../../src/index.js';
-import type { SessionEvent, Storage } from '../../src/index.js';
+import type { Storage } from '../../src/index.js';
 import { createFileStorage } from '../../src/storage/fs/index.js';
 import { describeStorageContract } from '../../src/testing/index.js';
+import { capture, messageEvent, snapshotAt } from '../helpers.js';
 
 const directories: string[] = [];
 let directory = '';
@@ -22,17 +23,8 @@ afterAll(async () => {
   await Promise.all(directories.map((path) => rm(path, { recursive: true, force: true })));
 });
 
-const event = (seq: number, content = `message ${seq}`): SessionEvent => ({ type: 'message', seq, role: 'user', content });
-const snapshot = (seq: number): { formatVersion: number; seq: number; state: unknown } => ({ formatVersion: 1, seq, state: { at: seq } });
-
-async function capture(call: () => unknown): Promise<unknown> {
-  try {
-    await call();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to throw');
-}
+const event = messageEvent;
+const snapshot = snapshotAt;
 
 describeStorageContract({
   name: 'fs',

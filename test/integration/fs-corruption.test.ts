@@ -9,6 +9,7 @@ import type { ContextManagerOptions, SessionState, Storage } from '../../src/ind
 import type { FileStorageOptions, FileStorageRecovery } from '../../src/storage/fs/index.js';
 import { createFileStorage } from '../../src/storage/fs/index.js';
 import { createRandom } from './fs-processes.js';
+import { capture } from '../helpers.js';
 
 const SESSION = 'damaged';
 // No graduation: every event is recorded synchronously, before the first background append.
@@ -59,15 +60,6 @@ async function createFixture(options: { versions?: number; saves?: number } = {}
       return { storage: createFileStorage({ directory, versions: options.versions ?? 5, onRecover: (info) => recoveries.push(info), ...extra }), recoveries };
     },
   };
-}
-
-async function capture(call: () => unknown): Promise<unknown> {
-  try {
-    await call();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to throw');
 }
 
 /** ContextManager.load() wraps what loadSnapshot() throws; either way the cause must be typed. */

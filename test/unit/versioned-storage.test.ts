@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError, StorageError, createMemoryBackend, createVersionedStorage } from '../../src/index.js';
 import type { SessionEvent, StorageBackend } from '../../src/index.js';
+import { capture, messageEvent, snapshotAt } from '../helpers.js';
 
-const event = (seq: number, content = `m${seq}`): SessionEvent => ({ type: 'message', seq, role: 'user', content });
-const snapshot = (seq: number): { formatVersion: number; seq: number; state: unknown } => ({ formatVersion: 1, seq, state: { at: seq } });
-
-async function capture(call: () => unknown): Promise<unknown> {
-  try {
-    await call();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to throw');
-}
+const event = (seq: number, content = `m${seq}`): SessionEvent => messageEvent(seq, content);
+const snapshot = snapshotAt;
 
 describe('createVersionedStorage()', () => {
   it('says which event another writer wrote, and what to do', async () => {
