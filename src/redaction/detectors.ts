@@ -78,6 +78,16 @@ export function patternDetector(options: {
   /** A substring every match contains; texts without it are skipped without running the RegExp. */
   requires?: string | undefined;
   /**
+   * Substrings one of which every match contains; texts with none of them are skipped without
+   * running the RegExp (a few native searches instead of a RegExp pass). @default undefined
+   */
+  requiresAny?: readonly string[] | undefined;
+  /**
+   * A cheap RegExp that finds something every accepted match contains (e.g. a word its `accept`
+   * insists on); texts where it finds nothing are skipped. @default undefined
+   */
+  prefilter?: RegExp | undefined;
+  /**
    * Whether no match can cross a line break (and the pattern has no `^`/`$`, and its look-arounds
    * treat a line break like the start or end of the text): then only the lines holding `requires`
    * are scanned, so a large text with one URL costs one search for `requires`. @default false
@@ -102,22 +112,26 @@ export function patternDetector(options: {
       yield [offset + span[0], offset + span[1]] as const;
     }
   }
+  const { requires, requiresAny } = options;
+  // Without `g` or `y` a RegExp keeps no state between texts: one is shared.
+  const prefilter = options.prefilter === undefined ? undefined : new RegExp(options.prefilter.source, options.prefilter.flags.replace(/[gy]/g, ''));
+  function* findLines(text: string, needle: string): Generator<readonly [number, number]> {
+    for (let hit = text.indexOf(needle); hit !== -1; ) {
+      const lineStart = text.lastIndexOf('\n', hit) + 1;
+      const lineBreak = text.indexOf('\n', hit);
+      const lineEnd = lineBreak === -1 ? text.length : lineBreak;
+      yield* findIn(text.slice(lineStart, lineEnd), lineStart);
+      hit = lineBreak === -1 ? -1 : text.indexOf(needle, lineBreak);
+    }
+  }
   return {
     kind: options.kind,
-    *find(text) {
-      const { requires } = options;
-      if (requires !== undefined && !text.includes(requires)) return;
-      if (options.isLineLocal !== true || requires === undefined) {
-        yield* findIn(text, 0);
-        return;
-      }
-      for (let hit = text.indexOf(requires); hit !== -1; ) {
-        const lineStart = text.lastIndexOf('\n', hit) + 1;
-        const lineBreak = text.indexOf('\n', hit);
-        const lineEnd = lineBreak === -1 ? text.length : lineBreak;
-        yield* findIn(text.slice(lineStart, lineEnd), lineStart);
-        hit = lineBreak === -1 ? -1 : text.indexOf(requires, lineBreak);
-      }
+    // A plain function, not a generator: most texts hold no candidate, and then nothing is created.
+    find(text) {
+      if (requires !== undefined && !text.includes(requires)) return NO_SPANS;
+      if (requiresAny !== undefined && !requiresAny.some((needle) => text.includes(needle))) return NO_SPANS;
+      if (prefilter !== undefined && !prefilter.test(text)) return NO_SPANS;
+      return options.isLineLocal !== true || requires === undefined ? findIn(text, 0) : findLines(text, requires);
     },
   };
 }
@@ -178,26 +192,28 @@ export function isCredential(options: { name: string; value: string; isQuoted: b
 export function builtInDetectors(options: { entropy: number | false }): Detector[] {
   const detectors: Detector[] = [
     { kind: 'private-key', find: findPrivateKeys },
-    patternDetector({ kind: 'jwt', pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g }),
-    patternDetector({ kind: 'aws-key', pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}(?![A-Za-z0-9])/g }),
+    patternDetector({ kind: 'jwt', requires: 'eyJ', pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g }),
+    patternDetector({ kind: 'aws-key', requiresAny: AWS_KEY_PREFIXES, pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}(?![A-Za-z0-9])/g }),
     patternDetector({
       kind: 'aws-secret',
+      prefilter: /secret/i,
       pattern: /(?:aws_?)?secret_?(?:access_?)?key(?:_id)?["']?\s*(?:=|:|=>)\s*["']?(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
     }),
-    patternDetector({ kind: 'github-token', pattern: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])/g }),
-    patternDetector({ kind: 'github-pat', pattern: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{40,251}(?![A-Za-z0-9_])/g }),
-    patternDetector({ kind: 'gitlab-token', pattern: /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g }),
-    patternDetector({ kind: 'slack-token', pattern: /(?<![A-Za-z0-9_-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}(?![A-Za-z0-9_-])/g, accept: hasDigit }),
-    patternDetector({ kind: 'slack-webhook', pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<secret>[A-Za-z0-9_/-]{20,})/g }),
-    patternDetector({ kind: 'anthropic-key', pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g }),
+    patternDetector({ kind: 'github-token', requiresAny: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], pattern: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])/g }),
+    patternDetector({ kind: 'github-pat', requires: 'github_pat_', pattern: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{40,251}(?![A-Za-z0-9_])/g }),
+    patternDetector({ kind: 'gitlab-token', requires: 'glpat-', pattern: /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g }),
+    patternDetector({ kind: 'slack-token', requiresAny: ['xox', 'xapp-'], pattern: /(?<![A-Za-z0-9_-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}(?![A-Za-z0-9_-])/g, accept: hasDigit }),
+    patternDetector({ kind: 'slack-webhook', requires: 'hooks.slack.com/', pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<secret>[A-Za-z0-9_/-]{20,})/g }),
+    patternDetector({ kind: 'anthropic-key', requires: 'sk-ant-', pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g }),
     patternDetector({
       kind: 'openai-key',
+      requires: 'sk-',
       pattern: /(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g,
       accept: (secret) => /[0-9]/.test(secret) && /[A-Z]/.test(secret) && /[a-z]/.test(secret.slice(3)),
     }),
-    patternDetector({ kind: 'stripe-key', pattern: /(?<![A-Za-z0-9_])(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})(?![A-Za-z0-9_])/g }),
-    patternDetector({ kind: 'google-api-key', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g }),
-    patternDetector({ kind: 'npm-token', pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g }),
+    patternDetector({ kind: 'stripe-key', requiresAny: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_', 'whsec_'], pattern: /(?<![A-Za-z0-9_])(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})(?![A-Za-z0-9_])/g }),
+    patternDetector({ kind: 'google-api-key', requires: 'AIza', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g }),
+    patternDetector({ kind: 'npm-token', requires: 'npm_', pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g }),
     patternDetector({
       kind: 'url-password',
       requires: '://',
@@ -207,6 +223,7 @@ export function builtInDetectors(options: { entropy: number | false }): Detector
     }),
     patternDetector({
       kind: 'auth-header',
+      prefilter: /authorization|bearer|api-key|auth-token|access-token/i,
       pattern: /(?:\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|bot|apikey)\s+)?|\bbearer\s+|\b(?:x-)?(?:api-key|auth-token|access-token)["']?\s*:\s*["']?)(?<secret>[A-Za-z0-9._~+/][A-Za-z0-9._~+/-]{7,}=*)/gi,
       accept: (secret) => isLiteralSecret(secret, { name: 'authorization', isQuoted: true }) && (/[0-9]/.test(secret) || /[A-Z]/.test(secret)),
     }),
@@ -218,6 +235,10 @@ export function builtInDetectors(options: { entropy: number | false }): Detector
 
 // --- Internal helpers ---
 
+const AWS_KEY_PREFIXES: readonly string[] = ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'APKA'];
+const NO_SPANS: readonly (readonly [number, number])[] = [];
+// A word every name that `secretNameStrength` accepts contains (SECRET_NAME, `_PASS`, `_PWD`, `_KEY`).
+const SECRET_NAME_WORD = /pass|pwd|secret|token|key|credential/i;
 const SECRET_NAME =
   /(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|secret[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|credentials?)$/i;
 // Names that end like a secret's but hold something else: counts, pagination and cancellation tokens.
@@ -236,6 +257,8 @@ function credentialDetectors(): Detector[] {
     patternDetector({
       kind: 'credential',
       pattern,
+      // `isCredential` accepts only names that end in one of these words (see SECRET_NAME).
+      prefilter: SECRET_NAME_WORD,
       accept: (secret, match) => isCredential({ name: match.groups?.['name'] ?? '', value: secret, ...mode }),
     });
   return [
@@ -252,27 +275,41 @@ function entropyDetector(threshold: number): Detector {
     *find(text) {
       // Maximal runs, with the padding and the boundaries checked by hand: the same matches as
       // /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{20,}={0,3}(?![A-Za-z0-9+/=_-])/g, whose
-      // backtracking overflows the regexp stack on a run of a few million characters.
-      const runs = /[A-Za-z0-9+/_-]+/g;
-      for (let match = runs.exec(text); match !== null; match = runs.exec(text)) {
-        if (match[0].length < 20 || text[match.index - 1] === '=') continue;
-        let end = match.index + match[0].length;
+      // backtracking overflows the regexp stack on a run of a few million characters. The runs
+      // are those of /[A-Za-z0-9+/_-]+/g, found by a loop over the characters: no match object
+      // for each of the many short words.
+      const length = text.length;
+      let index = 0;
+      while (index < length) {
+        if (!isRunCharacter(text.charCodeAt(index))) {
+          index += 1;
+          continue;
+        }
+        const start = index;
+        while (index < length && isRunCharacter(text.charCodeAt(index))) index += 1;
+        if (index - start < 20 || text[start - 1] === '=') continue;
+        let end = index;
         let padding = 0;
         while (padding < 3 && text[end] === '=') {
           end += 1;
           padding += 1;
         }
         if (end < text.length && /[A-Za-z0-9+/=_-]/.test(text[end] as string)) continue;
-        const token = text.slice(match.index, end);
-        const before = text.slice(Math.max(0, match.index - 12), match.index);
+        const token = text.slice(start, end);
+        const before = text.slice(Math.max(0, start - 12), start);
         // Content hashes and inline data are not secrets: SRI/npm integrity, go.sum, data URIs.
         if (/(?:sha(?:1|224|256|384|512)|md5|h1|blake2b?)[-:]$|base64,$/i.test(before)) continue;
         if (/^(?:sha(?:1|224|256|384|512)|md5)-/i.test(token)) continue;
         if (!isRandomLooking(token, threshold)) continue;
-        yield [match.index, match.index + token.length] as const;
+        yield [start, start + token.length] as const;
       }
     },
   };
+}
+
+// The characters of /[A-Za-z0-9+/_-]/.
+function isRunCharacter(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 47 && code <= 57) || code === 43 || code === 45 || code === 95;
 }
 
 // After the BEGIN line: optional `Name: value` header lines, then lines of base64, each ending
@@ -282,7 +319,11 @@ const PEM_BODY = /^[ \t]*(?:\r?\n|\\r?\\n)(?:[A-Za-z-]+: [^\n\\]*(?:\r?\n|\\r?\\
 // A PEM private key block. Without its END line (a truncated paste), the base64 body that follows
 // the BEGIN line is taken; a BEGIN line followed by no key material (code that mentions the
 // marker) is left alone.
-function* findPrivateKeys(text: string): Generator<readonly [number, number]> {
+function findPrivateKeys(text: string): Iterable<readonly [number, number]> {
+  return text.includes('PRIVATE KEY') ? findPrivateKeyBlocks(text) : NO_SPANS;
+}
+
+function* findPrivateKeyBlocks(text: string): Generator<readonly [number, number]> {
   const begin = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----/g;
   for (let match = begin.exec(text); match !== null; match = begin.exec(text)) {
     const start = match.index;

@@ -271,7 +271,7 @@ interface Candidate {
 // Earlier detectors win overlaps; text already redacted (a placeholder) is never touched again.
 function findWith(config: ResolvedRedaction, text: string, extra: readonly Candidate[] = []): SecretFinding[] {
   const taken: { start: number; end: number; kind: string | undefined }[] = [];
-  for (const match of text.matchAll(PLACEHOLDER)) taken.push({ start: match.index, end: match.index + match[0].length, kind: undefined });
+  if (text.includes('[secret:')) for (const match of text.matchAll(PLACEHOLDER)) taken.push({ start: match.index, end: match.index + match[0].length, kind: undefined });
   const candidates: Candidate[] = [...extra];
   config.detectors.forEach((detector, rank) => {
     for (const [start, end] of detector.find(text)) candidates.push({ kind: detector.kind, start, end, rank });

@@ -144,25 +144,32 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
     };
   }
   const maxDiffBytes = options.maxDiffBytes ?? Number.POSITIVE_INFINITY;
-  const trim =
-    before.length + after.length > Math.min(options.trimCommonLinesAbove ?? DEFAULT_TRIM_ABOVE, maxDiffBytes)
-      ? commonLines(before, after)
-      : { prefixChars: 0, prefixLines: 0, suffixChars: 0 };
-  const oldMiddle = before.slice(trim.prefixChars, before.length - trim.suffixChars);
-  const newMiddle = after.slice(trim.prefixChars, after.length - trim.suffixChars);
+  // The lines both versions share at their start and end are found by a few native comparisons.
+  // Sizes and line counts come from the changed region alone whatever the size of the file.
+  const shared = commonLines(before, after);
+  const isLarge = before.length + after.length > Math.min(options.trimCommonLinesAbove ?? DEFAULT_TRIM_ABOVE, maxDiffBytes);
+  const oldChanged = before.slice(shared.prefixChars, before.length - shared.suffixChars);
+  const newChanged = after.slice(shared.prefixChars, after.length - shared.suffixChars);
   // The shared lines are cut at line starts, so no UTF-16 surrogate pair is split: their bytes
   // are the same on both sides.
-  const isTrimmed = trim.prefixChars + trim.suffixChars > 0;
-  const isKnown = isTrimmed && options.beforeBytes !== undefined && options.beforeLineCount !== undefined;
+  const isKnown = options.beforeBytes !== undefined && options.beforeLineCount !== undefined;
+  const newBytes = isKnown ? oldBytes - utf8ByteLength(oldChanged) + utf8ByteLength(newChanged) : utf8ByteLength(after);
   const base = baseWith(
-    isKnown ? oldBytes - utf8ByteLength(oldMiddle) + utf8ByteLength(newMiddle) : utf8ByteLength(after),
+    newBytes,
     // Line breaks add up over the parts; a last line without one counts as a line too.
     isKnown
-      ? breaksIn(before, oldLineCount) - countBreaks(oldMiddle) + countBreaks(newMiddle) + (after === '' || after.endsWith('\n') ? 0 : 1)
+      ? breaksIn(before, oldLineCount) - countBreaks(oldChanged) + countBreaks(newChanged) + (after === '' || after.endsWith('\n') ? 0 : 1)
       : countLines(after),
   );
+  // A small file is diffed whole (a diff that sets its shared end aside may align a change
+  // differently); a large one without its shared lines, so that it costs what the change costs.
+  const oldMiddle = isLarge ? oldChanged : before;
+  const newMiddle = isLarge ? newChanged : after;
   // A UTF-16 unit is at least one UTF-8 byte: only a region short in units needs its bytes counted.
-  if (oldMiddle.length + newMiddle.length > maxDiffBytes || utf8ByteLength(oldMiddle) + utf8ByteLength(newMiddle) > maxDiffBytes) {
+  if (
+    oldMiddle.length + newMiddle.length > maxDiffBytes ||
+    (isLarge ? utf8ByteLength(oldMiddle) + utf8ByteLength(newMiddle) : oldBytes + newBytes) > maxDiffBytes
+  ) {
     const removedLines = countLines(oldMiddle);
     return {
       ...base,
@@ -175,15 +182,23 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
       patch: '',
     };
   }
+  // The shared leading lines are set aside in every case: the line diff takes them greedily
+  // first, so its result without them is the same, shifted; the edit length is the same too.
+  const diffStart = isLarge ? 0 : shared.prefixChars;
+  const oldDiffed = diffStart === 0 ? oldMiddle : oldMiddle.slice(diffStart);
+  const newDiffed = diffStart === 0 ? newMiddle : newMiddle.slice(diffStart);
   const maxEditLength = options.maxEditLength ?? DEFAULT_MAX_EDIT_LENGTH;
   const minimal =
-    isBinary || exceedsEditLength(oldMiddle, newMiddle, maxEditLength)
+    isBinary || exceedsEditLength(oldDiffed, newDiffed, maxEditLength)
       ? undefined
-      : structuredPatch('', '', oldMiddle, newMiddle, undefined, undefined, {
+      : structuredPatch('', '', oldDiffed, newDiffed, undefined, undefined, {
           context: 0,
           maxEditLength,
         });
-  const structured = shiftHunks(minimal ?? anchoredPatch(oldMiddle, newMiddle), trim.prefixLines);
+  const structured =
+    minimal === undefined
+      ? shiftHunks(anchoredPatch(oldMiddle, newMiddle), isLarge ? shared.prefixLines : 0)
+      : shiftHunks(minimal, shared.prefixLines);
   const hunks = structured.hunks.map(toDiffHunk);
   let addedLines = 0;
   let removedLines = 0;

@@ -108,8 +108,8 @@ const SLICE = 128;
 const PIECE = 65_536;
 /** Texts of at least this many characters are counted block by block. */
 const BLOCK_SPLIT_MIN = 2_048;
-/** A line ends a block when a cheap digest of it is divisible by this (blocks of ~32 lines). */
-const BLOCK_LINES = 32;
+/** A line ends a block when a cheap digest of it is divisible by this (blocks of ~8 lines). */
+const BLOCK_LINES = 8;
 /** Longest text cached whole (longer ones are cached as their blocks only). */
 const MAX_WHOLE_KEY = 1_048_576;
 /** Characters of cached text (keys) kept; the least recently used go first. */
@@ -212,6 +212,9 @@ function isBlockStart(text: string, start: number): boolean {
 // that the work and the stack stay linear in the text.
 function countLinear(text: string, countRaw: RawCount): number {
   if (text.length <= LONG_RUN) return text.length === 0 ? 0 : countRaw(text, NO_SPECIAL);
+  // The common case, a text of one piece without a long run, is told apart by looking at a
+  // few characters in every SLICE: then the loop below would hand the whole text over anyway.
+  if (text.length <= PIECE && !hasLongRun(text)) return countRaw(text, NO_SPECIAL);
   let total = 0;
   let pieceStart = 0;
   let runStart = 0;
@@ -238,6 +241,26 @@ function countLinear(text: string, countRaw: RawCount): number {
   }
   flush(text.length);
   return total;
+}
+
+// Whether `text` holds a run of LONG_RUN or more whitespace or non-whitespace characters. Such a
+// run covers two characters SLICE apart (LONG_RUN >= 2 * SLICE): only where the characters at
+// `index` and `index + SLICE` are of one kind is the run around them measured.
+function hasLongRun(text: string): boolean {
+  for (let index = 0; index + SLICE < text.length; index += SLICE) {
+    const isSpace = isWhitespace(text.charCodeAt(index));
+    if (isWhitespace(text.charCodeAt(index + SLICE)) !== isSpace) continue;
+    let start = index;
+    while (start > 0 && isWhitespace(text.charCodeAt(start - 1)) === isSpace) start -= 1;
+    let end = index + 1;
+    while (end < text.length && isWhitespace(text.charCodeAt(end)) === isSpace) {
+      end += 1;
+      if (end - start >= LONG_RUN) return true;
+    }
+    if (end - start >= LONG_RUN) return true;
+    // The run ended before `index + SLICE`: the next sample starts a fresh look.
+  }
+  return false;
 }
 
 // The characters `\s` matches, without a regular expression per character.
