@@ -1,9 +1,13 @@
 // Ingestion throughput per bundled session: the public recording API (addMessage, addToolResult,
-// openFile, updateFile, closeFile, addNote; graduation included, since every event is followed by
-// `settle()`) against raw gpt-tokenizer `countTokens` on the same texts, in the same process.
-// The texts are exactly the strings the replay hands to the API (message contents, tool outputs and
-// inputs, full file contents), captured in a first pass. Times are this process's CPU time, so
-// that other processes on a loaded machine do not skew the ratio. Measures; asserts nothing.
+// openFile, updateFile, closeFile, addNote) against raw gpt-tokenizer `countTokens` on the same
+// texts, in the same process. The texts are exactly the strings the replay hands to the API
+// (message contents, tool outputs and inputs, full file contents), captured in a first pass.
+// Graduation is not on the recording path: a recording call only schedules it on the session's
+// background queue (p-queue), and it runs after the call has returned. The replay awaits
+// `settle()` after every event, so the time graduation takes is measured too, and reported apart:
+// recording calls, graduation (the rest of the time, spent inside `settle()`), and both together.
+// Times are this process's CPU time, so that other processes on a loaded machine do not skew the
+// ratio. Measures; asserts nothing.
 //   npm run bench:ingest                        bundled sessions (bench/fixtures)
 //   npm run bench:ingest -- path/to/session.jsonl[.gz] ...
 import { readdirSync } from 'node:fs';
@@ -26,14 +30,22 @@ export interface IngestionResult {
   readonly bytes: number;
   /** Mobius: MB of API text recorded per second, graduation included. */
   readonly mobiusMegabytesPerSecond: number;
-  /** Mobius: MB per second counting the recording calls only (graduation, run by `settle()`, left out). */
-  readonly apiMegabytesPerSecond: number;
+  /** Mobius: MB per second counting the recording calls only (graduation, run off the recording path by `settle()`, left out). */
+  readonly recordingMegabytesPerSecond: number;
   /** gpt-tokenizer `countTokens` (o200k) on the same texts: MB per second. */
   readonly tokenizerMegabytesPerSecond: number;
-  /** Mobius speed ÷ tokenizer speed (1.0 = as fast as counting every text once). */
+  /** Mobius speed with graduation ÷ tokenizer speed (1.0 = as fast as counting every text once). */
   readonly ratio: number;
-  /** Recording calls only ÷ tokenizer speed. */
-  readonly apiRatio: number;
+  /** Recording calls only ÷ tokenizer speed: the throughput of the recording path. */
+  readonly recordingRatio: number;
+  /** CPU seconds of `countTokens` on the texts. */
+  readonly tokenizerSeconds: number;
+  /** CPU seconds of the recording calls. */
+  readonly recordingSeconds: number;
+  /** CPU seconds spent in `settle()`: the background graduations (and the queue's bookkeeping). */
+  readonly graduationSeconds: number;
+  /** CPU seconds per recording method (the round with the fastest recording calls), with its call count. */
+  readonly methods: Readonly<Record<string, { readonly calls: number; readonly seconds: number }>>;
 }
 
 /** Rounds per side; the best of them is kept, alternating so neither side pays for warm-up alone. */
@@ -52,10 +64,14 @@ export async function measureIngestion(options: {
     let tokenizerSeconds = Number.POSITIVE_INFINITY;
     let mobiusSeconds = Number.POSITIVE_INFINITY;
     let apiSeconds = Number.POSITIVE_INFINITY;
+    let graduationSeconds = Number.POSITIVE_INFINITY;
+    let methods: Record<string, { calls: number; seconds: number }> = {};
     for (let round = 0; round < (options.rounds ?? INGESTION_ROUNDS); round += 1) {
       tokenizerSeconds = Math.min(tokenizerSeconds, countRaw(texts));
       const seconds = await ingest(session, options.budget);
       mobiusSeconds = Math.min(mobiusSeconds, seconds.total);
+      graduationSeconds = Math.min(graduationSeconds, seconds.total - seconds.api);
+      if (seconds.api < apiSeconds) methods = seconds.methods;
       apiSeconds = Math.min(apiSeconds, seconds.api);
     }
     const megabytes = bytes / 1_000_000;
@@ -64,32 +80,54 @@ export async function measureIngestion(options: {
       calls: texts.length,
       bytes,
       mobiusMegabytesPerSecond: megabytes / mobiusSeconds,
-      apiMegabytesPerSecond: megabytes / apiSeconds,
+      recordingMegabytesPerSecond: megabytes / apiSeconds,
       tokenizerMegabytesPerSecond: megabytes / tokenizerSeconds,
       ratio: tokenizerSeconds / mobiusSeconds,
-      apiRatio: tokenizerSeconds / apiSeconds,
+      recordingRatio: tokenizerSeconds / apiSeconds,
+      tokenizerSeconds,
+      recordingSeconds: apiSeconds,
+      graduationSeconds,
+      methods,
     });
   }
   return results;
 }
 
-/** Renders the results as a Markdown table with a total row (bytes-weighted). */
+/**
+ * Renders the results as Markdown: one row per session with a total row (bytes-weighted), then
+ * where the recording time goes, per recording method, as a multiple of `countTokens` time.
+ */
 export function renderIngestionTable(results: readonly IngestionResult[]): string {
+  const percent = (value: number): string => `${(value * 100).toFixed(0)}%`;
   const rows = results.map(
     (result) =>
-      `| ${result.name} | ${result.calls} | ${(result.bytes / 1_000_000).toFixed(2)} | ${result.mobiusMegabytesPerSecond.toFixed(2)} | ${result.apiMegabytesPerSecond.toFixed(2)} | ${result.tokenizerMegabytesPerSecond.toFixed(2)} | ${(result.ratio * 100).toFixed(0)}% | ${(result.apiRatio * 100).toFixed(0)}% |`,
+      `| ${result.name} | ${result.calls} | ${(result.bytes / 1_000_000).toFixed(2)} | ${result.tokenizerMegabytesPerSecond.toFixed(2)} | ${result.recordingMegabytesPerSecond.toFixed(2)} | **${percent(result.recordingRatio)}** | ${(result.graduationSeconds / result.tokenizerSeconds).toFixed(2)}× | ${result.mobiusMegabytesPerSecond.toFixed(2)} | ${percent(result.ratio)} |`,
   );
-  const bytes = results.reduce((sum, result) => sum + result.bytes, 0);
-  const mobiusSeconds = results.reduce((sum, result) => sum + result.bytes / 1_000_000 / result.mobiusMegabytesPerSecond, 0);
-  const apiSeconds = results.reduce((sum, result) => sum + result.bytes / 1_000_000 / result.apiMegabytesPerSecond, 0);
-  const tokenizerSeconds = results.reduce((sum, result) => sum + result.bytes / 1_000_000 / result.tokenizerMegabytesPerSecond, 0);
-  const worst = Math.min(...results.map((result) => result.ratio));
+  const sum = (pick: (result: IngestionResult) => number): number => results.reduce((total, result) => total + pick(result), 0);
+  const bytes = sum((result) => result.bytes);
+  const tokenizerSeconds = sum((result) => result.tokenizerSeconds);
+  const recordingSeconds = sum((result) => result.recordingSeconds);
+  const graduationSeconds = sum((result) => result.graduationSeconds);
+  const mobiusSeconds = sum((result) => result.bytes / 1_000_000 / result.mobiusMegabytesPerSecond);
+  const worst = Math.min(...results.map((result) => result.recordingRatio));
   const megabytes = bytes / 1_000_000;
+  const methodNames = [...new Set(results.flatMap((result) => Object.keys(result.methods)))].sort();
+  const methodRows = methodNames.map((method) => {
+    const calls = sum((result) => result.methods[method]?.calls ?? 0);
+    const seconds = sum((result) => result.methods[method]?.seconds ?? 0);
+    return `| ${method} | ${calls} | ${(seconds * 1_000).toFixed(0)} | ${percent(seconds / recordingSeconds)} | ${(seconds / tokenizerSeconds).toFixed(2)}× |`;
+  });
   return [
-    '| session | API calls | MB | Mobius MB/s | recording calls only MB/s | countTokens MB/s | ratio | ratio, recording calls only |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| session | API calls | MB | countTokens MB/s | recording MB/s | recording ÷ countTokens | graduation (background) ÷ countTokens time | with graduation MB/s | with graduation ÷ countTokens |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
-    `| **all** (worst ${(worst * 100).toFixed(0)}%) | ${results.reduce((sum, result) => sum + result.calls, 0)} | ${megabytes.toFixed(2)} | ${(megabytes / mobiusSeconds).toFixed(2)} | ${(megabytes / apiSeconds).toFixed(2)} | ${(megabytes / tokenizerSeconds).toFixed(2)} | ${((tokenizerSeconds / mobiusSeconds) * 100).toFixed(0)}% | ${((tokenizerSeconds / apiSeconds) * 100).toFixed(0)}% |`,
+    `| **all** (worst recording ${percent(worst)}) | ${sum((result) => result.calls)} | ${megabytes.toFixed(2)} | ${(megabytes / tokenizerSeconds).toFixed(2)} | ${(megabytes / recordingSeconds).toFixed(2)} | **${percent(tokenizerSeconds / recordingSeconds)}** | ${(graduationSeconds / tokenizerSeconds).toFixed(2)}× | ${(megabytes / mobiusSeconds).toFixed(2)} | ${percent(tokenizerSeconds / mobiusSeconds)} |`,
+    '',
+    'Recording time per method, all sessions (CPU ms; ÷ the countTokens time of all texts):',
+    '',
+    '| method | calls | ms | share of recording | ÷ countTokens time |',
+    '|---|---:|---:|---:|---:|',
+    ...methodRows,
     '',
   ].join('\n');
 }
@@ -135,11 +173,28 @@ function countRaw(texts: readonly string[]): number {
 }
 
 // `total` counts everything (graduation runs inside `settle()`, awaited after every event);
-// `api` only the synchronous recording calls.
-async function ingest(session: BenchSession, budget: number): Promise<{ total: number; api: number }> {
+// `api` only the synchronous recording calls, `methods` the same per recording method.
+async function ingest(session: BenchSession, budget: number): Promise<{ total: number; api: number; methods: Record<string, { calls: number; seconds: number }> }> {
+  const manager = new ContextManager({ budget, systemPrompt: SYSTEM_PROMPT });
+  const methods: Record<string, { calls: number; seconds: number }> = {};
+  const target = manager as unknown as Record<string, (input: unknown) => unknown>;
+  for (const method of [...RECORDING_METHODS, 'closeFile']) {
+    const original = target[method]?.bind(manager);
+    if (original === undefined) continue;
+    const tally = (methods[method] = { calls: 0, seconds: 0 });
+    target[method] = (input: unknown): unknown => {
+      const start = cpuNow();
+      try {
+        return original(input);
+      } finally {
+        tally.calls += 1;
+        tally.seconds += (cpuNow() - start) / 1_000;
+      }
+    };
+  }
   const start = cpuNow();
-  const api = await replay(new ContextManager({ budget, systemPrompt: SYSTEM_PROMPT }), session);
-  return { total: (cpuNow() - start) / 1_000, api };
+  const api = await replay(manager, session);
+  return { total: (cpuNow() - start) / 1_000, api, methods };
 }
 
 async function replay(manager: ContextManager, session: BenchSession): Promise<number> {

@@ -88,9 +88,10 @@ export function patternDetector(options: {
    */
   prefilter?: RegExp | undefined;
   /**
-   * Whether no match can cross a line break (and the pattern has no `^`/`$`, and its look-arounds
-   * treat a line break like the start or end of the text): then only the lines holding `requires`
-   * are scanned, so a large text with one URL costs one search for `requires`. @default false
+   * Whether no match can cross a line break (and the pattern has no `^`/`$`, or has the `m` flag,
+   * and its look-arounds treat a line break like the start or end of the text): then only the
+   * lines holding `requires` (or a `prefilter` match) are scanned, so a large text with one URL
+   * costs one search for `requires`. @default false
    */
   isLineLocal?: boolean | undefined;
 }): Detector {
@@ -115,13 +116,21 @@ export function patternDetector(options: {
   const { requires, requiresAny } = options;
   // Without `g` or `y` a RegExp keeps no state between texts: one is shared.
   const prefilter = options.prefilter === undefined ? undefined : new RegExp(options.prefilter.source, options.prefilter.flags.replace(/[gy]/g, ''));
-  function* findLines(text: string, needle: string): Generator<readonly [number, number]> {
-    for (let hit = text.indexOf(needle); hit !== -1; ) {
+  const lineHits = prefilter === undefined ? undefined : new RegExp(prefilter.source, `${prefilter.flags}g`);
+  // The next hit of `requires` (or of the prefilter) at or after `from`, or -1.
+  const nextHit = (text: string, from: number): number => {
+    if (requires !== undefined) return text.indexOf(requires, from);
+    const hits = lineHits as RegExp;
+    hits.lastIndex = from;
+    return hits.exec(text)?.index ?? -1;
+  };
+  function* findLines(text: string): Generator<readonly [number, number]> {
+    for (let hit = nextHit(text, 0); hit !== -1; ) {
       const lineStart = text.lastIndexOf('\n', hit) + 1;
       const lineBreak = text.indexOf('\n', hit);
       const lineEnd = lineBreak === -1 ? text.length : lineBreak;
       yield* findIn(text.slice(lineStart, lineEnd), lineStart);
-      hit = lineBreak === -1 ? -1 : text.indexOf(needle, lineBreak);
+      hit = lineBreak === -1 ? -1 : nextHit(text, lineBreak);
     }
   }
   return {
@@ -131,7 +140,8 @@ export function patternDetector(options: {
       if (requires !== undefined && !text.includes(requires)) return NO_SPANS;
       if (requiresAny !== undefined && !requiresAny.some((needle) => text.includes(needle))) return NO_SPANS;
       if (prefilter !== undefined && !prefilter.test(text)) return NO_SPANS;
-      return options.isLineLocal !== true || requires === undefined ? findIn(text, 0) : findLines(text, requires);
+      const isByLine = options.isLineLocal === true && (requires !== undefined || prefilter !== undefined);
+      return isByLine ? findLines(text) : findIn(text, 0);
     },
   };
 }
@@ -253,19 +263,22 @@ function hasDigit(secret: string): boolean {
 // `NAME=value` (.env, shell, query strings), `name: value` (YAML), `"name": "value"` (JSON and
 // code), `--name value` (command lines). Only the value is redacted; the name stays readable.
 function credentialDetectors(): Detector[] {
-  const named = (pattern: RegExp, mode: { isQuoted: boolean; isBareWordSecret?: boolean }): Detector =>
+  const named = (pattern: RegExp, mode: { isQuoted: boolean; isBareWordSecret?: boolean }, isLineLocal = false): Detector =>
     patternDetector({
       kind: 'credential',
       pattern,
+      isLineLocal,
       // `isCredential` accepts only names that end in one of these words (see SECRET_NAME).
       prefilter: SECRET_NAME_WORD,
       accept: (secret, match) => isCredential({ name: match.groups?.['name'] ?? '', value: secret, ...mode }),
     });
   return [
     named(/(?<![A-Za-z0-9_$])(["'`]?)(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80})\1\s*(?::=|=>|=|:)\s*(["'`])(?<secret>(?:(?!\3)[^\\\n]|\\.){1,1000}?)\3/g, { isQuoted: true, isBareWordSecret: true }),
-    named(/(?:^|(?<=[\s;&?(`'"]))(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80})=(?<secret>[^\s'"`;&|<>(){}[\],]+)(?=$|[\s;&#'"`])/gm, { isQuoted: false, isBareWordSecret: true }),
-    named(/^[ \t]*(?:-[ \t]+)?(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80}):[ \t]+(?<secret>[^\s'"`#|>&*!%@[{][^\s#]*)[ \t]*(?:#.*)?$/gm, { isQuoted: false }),
-    named(/(?:^|(?<=\s))--?(?<name>[A-Za-z][A-Za-z0-9-]{2,40})(?:=|[ \t]+)(["']?)(?<secret>[^\s'"`-][^\s'"`]*)\2(?=$|\s)/gm, { isQuoted: false }),
+    // These three never match across a line break, and with the `m` flag a line break is a start
+    // or an end to them: only the lines holding a secret-name word are scanned.
+    named(/(?:^|(?<=[\s;&?(`'"]))(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80})=(?<secret>[^\s'"`;&|<>(){}[\],]+)(?=$|[\s;&#'"`])/gm, { isQuoted: false, isBareWordSecret: true }, true),
+    named(/^[ \t]*(?:-[ \t]+)?(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80}):[ \t]+(?<secret>[^\s'"`#|>&*!%@[{][^\s#]*)[ \t]*(?:#.*)?$/gm, { isQuoted: false }, true),
+    named(/(?:^|(?<=\s))--?(?<name>[A-Za-z][A-Za-z0-9-]{2,40})(?:=|[ \t]+)(["']?)(?<secret>[^\s'"`-][^\s'"`]*)\2(?=$|\s)/gm, { isQuoted: false }, true),
   ];
 }
 

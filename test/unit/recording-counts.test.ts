@@ -1,0 +1,48 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ContextManager } from '../../src/index.js';
+
+// The real tokenizer, wrapped so that each test can see which texts reached it.
+vi.mock('gpt-tokenizer/encoding/o200k_base', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('gpt-tokenizer/encoding/o200k_base')>();
+  return { ...actual, countTokens: vi.fn(actual.countTokens) };
+});
+
+const tokenizedChars = (): number => vi.mocked(countTokens).mock.calls.reduce((sum, call) => sum + (call[0] as string).length, 0);
+
+function logLines(count: number, seed: string): string {
+  const lines: string[] = [];
+  for (let index = 0; index < count; index += 1) lines.push(`${seed} step ${index}: compiled module_${index * 7} in ${index % 13} ms (cache ${index % 3 === 0 ? 'hit' : 'miss'})`);
+  return `${lines.join('\n')}\n`;
+}
+
+beforeEach(() => {
+  vi.mocked(countTokens).mockClear();
+});
+
+describe('ContextManager', () => {
+  describe('addToolResult()', () => {
+    it('tokenizes a tool output once, and its window excerpt only where it was cut', () => {
+      const manager = new ContextManager({ budget: 28_000 });
+      manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'build', input: {} }] });
+      const output = logLines(2_000, 'build');
+      vi.mocked(countTokens).mockClear();
+      const entry = manager.addToolResult({ callId: 'c1', output });
+      expect(entry.display).not.toBe(entry.text);
+      // The whole output once, plus the excerpt's marker and the blocks its cuts fall in.
+      expect(tokenizedChars()).toBeGreaterThanOrEqual(output.length);
+      expect(tokenizedChars()).toBeLessThan(output.length * 1.05);
+    });
+
+    it('does not tokenize an output it has counted before again', () => {
+      const manager = new ContextManager({ budget: 28_000 });
+      const output = logLines(100, 'test');
+      manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'test', input: {} }] });
+      manager.addToolResult({ callId: 'c1', output });
+      manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id: 'c2', name: 'test', input: {} }] });
+      vi.mocked(countTokens).mockClear();
+      manager.addToolResult({ callId: 'c2', output });
+      expect(tokenizedChars()).toBeLessThan(100);
+    });
+  });
+});
