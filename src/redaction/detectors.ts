@@ -88,6 +88,12 @@ export function patternDetector(options: {
    */
   prefilter?: RegExp | undefined;
   /**
+   * The `[start, end)` of the lines of a text that can hold a match (see {@link createLineFinder});
+   * a text without one is skipped, and with `isLineLocal` only these lines are scanned. Detectors
+   * that share one finder search a text for their lines once. @default undefined
+   */
+  candidateLines?: ((text: string) => readonly (readonly [number, number])[]) | undefined;
+  /**
    * Whether no match can cross a line break (and the pattern has no `^`/`$`, or has the `m` flag,
    * and its look-arounds treat a line break like the start or end of the text): then only the
    * lines holding `requires` (or a `prefilter` match) are scanned, so a large text with one URL
@@ -113,7 +119,7 @@ export function patternDetector(options: {
       yield [offset + span[0], offset + span[1]] as const;
     }
   }
-  const { requires, requiresAny } = options;
+  const { requires, requiresAny, candidateLines } = options;
   // Without `g` or `y` a RegExp keeps no state between texts: one is shared.
   const prefilter = options.prefilter === undefined ? undefined : new RegExp(options.prefilter.source, options.prefilter.flags.replace(/[gy]/g, ''));
   const lineHits = prefilter === undefined ? undefined : new RegExp(prefilter.source, `${prefilter.flags}g`);
@@ -133,16 +139,51 @@ export function patternDetector(options: {
       hit = lineBreak === -1 ? -1 : nextHit(text, lineBreak);
     }
   }
+  function* findInLines(text: string, lines: readonly (readonly [number, number])[]): Generator<readonly [number, number]> {
+    for (const [start, end] of lines) yield* findIn(text.slice(start, end), start);
+  }
   return {
     kind: options.kind,
     // A plain function, not a generator: most texts hold no candidate, and then nothing is created.
     find(text) {
+      if (candidateLines !== undefined) {
+        const lines = candidateLines(text);
+        if (lines.length === 0) return NO_SPANS;
+        if (options.isLineLocal === true) return findInLines(text, lines);
+      }
       if (requires !== undefined && !text.includes(requires)) return NO_SPANS;
       if (requiresAny !== undefined && !requiresAny.some((needle) => text.includes(needle))) return NO_SPANS;
       if (prefilter !== undefined && !prefilter.test(text)) return NO_SPANS;
       const isByLine = options.isLineLocal === true && (requires !== undefined || prefilter !== undefined);
       return isByLine ? findLines(text) : findIn(text, 0);
     },
+  };
+}
+
+/**
+ * Returns a function that gives the `[start, end)` of the lines (cut at `\n`) of a text where
+ * `pattern` matches, in order. It remembers its last text, so that the detectors that share it
+ * search each text once. @internal
+ */
+export function createLineFinder(pattern: RegExp): (text: string) => readonly (readonly [number, number])[] {
+  const hits = new RegExp(pattern.source, `${pattern.flags.replace(/[gy]/g, '')}g`);
+  let lastText: string | undefined;
+  let lastLines: readonly (readonly [number, number])[] = NO_SPANS;
+  return (text) => {
+    if (text === lastText) return lastLines;
+    const lines: (readonly [number, number])[] = [];
+    hits.lastIndex = 0;
+    for (let hit = hits.exec(text); hit !== null; hit = hits.exec(text)) {
+      const lineStart = text.lastIndexOf('\n', hit.index) + 1;
+      const lineBreak = text.indexOf('\n', hit.index);
+      const lineEnd = lineBreak === -1 ? text.length : lineBreak;
+      lines.push([lineStart, lineEnd]);
+      if (lineBreak === -1) break;
+      hits.lastIndex = lineBreak;
+    }
+    lastText = text;
+    lastLines = lines;
+    return lines;
   };
 }
 
@@ -249,6 +290,9 @@ const AWS_KEY_PREFIXES: readonly string[] = ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'AI
 const NO_SPANS: readonly (readonly [number, number])[] = [];
 // A word every name that `secretNameStrength` accepts contains (SECRET_NAME, `_PASS`, `_PWD`, `_KEY`).
 const SECRET_NAME_WORD = /pass|pwd|secret|token|key|credential/i;
+// What a quoted assignment to such a name contains: the word ending the name, an optional closing
+// quote, the operator and the opening quote of the value.
+const QUOTED_SECRET_ASSIGNMENT = /(?:pass|pwd|secret|token|key|credential)[A-Za-z0-9_.-]*["'`]?\s*(?::=|=>|=|:)\s*["'`]/i;
 const SECRET_NAME =
   /(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|secret[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|credentials?)$/i;
 // Names that end like a secret's but hold something else: counts, pagination and cancellation tokens.
@@ -263,22 +307,25 @@ function hasDigit(secret: string): boolean {
 // `NAME=value` (.env, shell, query strings), `name: value` (YAML), `"name": "value"` (JSON and
 // code), `--name value` (command lines). Only the value is redacted; the name stays readable.
 function credentialDetectors(): Detector[] {
-  const named = (pattern: RegExp, mode: { isQuoted: boolean; isBareWordSecret?: boolean }, isLineLocal = false): Detector =>
+  // `isCredential` accepts only names that end in one of the words of SECRET_NAME_WORD, and a
+  // name never spans lines: only the lines holding such a word can hold a match.
+  const secretNameLines = createLineFinder(SECRET_NAME_WORD);
+  const named = (pattern: RegExp, mode: { isQuoted: boolean; isBareWordSecret?: boolean }, options: { isLineLocal?: boolean; prefilter?: RegExp } = {}): Detector =>
     patternDetector({
       kind: 'credential',
       pattern,
-      isLineLocal,
-      // `isCredential` accepts only names that end in one of these words (see SECRET_NAME).
-      prefilter: SECRET_NAME_WORD,
+      isLineLocal: options.isLineLocal ?? false,
+      candidateLines: secretNameLines,
+      prefilter: options.prefilter,
       accept: (secret, match) => isCredential({ name: match.groups?.['name'] ?? '', value: secret, ...mode }),
     });
   return [
-    named(/(?<![A-Za-z0-9_$])(["'`]?)(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80})\1\s*(?::=|=>|=|:)\s*(["'`])(?<secret>(?:(?!\3)[^\\\n]|\\.){1,1000}?)\3/g, { isQuoted: true, isBareWordSecret: true }),
+    named(/(?<![A-Za-z0-9_$])(["'`]?)(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80})\1\s*(?::=|=>|=|:)\s*(["'`])(?<secret>(?:(?!\3)[^\\\n]|\\.){1,1000}?)\3/g, { isQuoted: true, isBareWordSecret: true }, { prefilter: QUOTED_SECRET_ASSIGNMENT }),
     // These three never match across a line break, and with the `m` flag a line break is a start
     // or an end to them: only the lines holding a secret-name word are scanned.
-    named(/(?:^|(?<=[\s;&?(`'"]))(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80})=(?<secret>[^\s'"`;&|<>(){}[\],]+)(?=$|[\s;&#'"`])/gm, { isQuoted: false, isBareWordSecret: true }, true),
-    named(/^[ \t]*(?:-[ \t]+)?(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80}):[ \t]+(?<secret>[^\s'"`#|>&*!%@[{][^\s#]*)[ \t]*(?:#.*)?$/gm, { isQuoted: false }, true),
-    named(/(?:^|(?<=\s))--?(?<name>[A-Za-z][A-Za-z0-9-]{2,40})(?:=|[ \t]+)(["']?)(?<secret>[^\s'"`-][^\s'"`]*)\2(?=$|\s)/gm, { isQuoted: false }, true),
+    named(/(?:^|(?<=[\s;&?(`'"]))(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80})=(?<secret>[^\s'"`;&|<>(){}[\],]+)(?=$|[\s;&#'"`])/gm, { isQuoted: false, isBareWordSecret: true }, { isLineLocal: true }),
+    named(/^[ \t]*(?:-[ \t]+)?(?<name>[A-Za-z_][A-Za-z0-9_.-]{0,80}):[ \t]+(?<secret>[^\s'"`#|>&*!%@[{][^\s#]*)[ \t]*(?:#.*)?$/gm, { isQuoted: false }, { isLineLocal: true }),
+    named(/(?:^|(?<=\s))--?(?<name>[A-Za-z][A-Za-z0-9-]{2,40})(?:=|[ \t]+)(["']?)(?<secret>[^\s'"`-][^\s'"`]*)\2(?=$|\s)/gm, { isQuoted: false }, { isLineLocal: true }),
   ];
 }
 

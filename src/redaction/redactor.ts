@@ -173,6 +173,7 @@ export function createRedactionScope(options: { config: ResolvedRedaction | fals
   const pending = new Map<string, string>();
   const pendingNext = new Map<string, number>();
   const reports = new Map<string, { kind: string; field: string; count: number; placeholders: string[] }>();
+  const cleanTexts = config === false ? NO_CLEAN_TEXTS : cleanTextsOf(config);
 
   const placeholderFor = (kind: string, secret: string): string => {
     const digest = secretDigest(secret);
@@ -188,10 +189,14 @@ export function createRedactionScope(options: { config: ResolvedRedaction | fals
 
   const redact = (value: string, field: string, isWholeCredential: boolean): string => {
     if (config === false || value.length === 0) return value;
+    if (!isWholeCredential && cleanTexts.has(value)) return value;
     const credentialRank = config.detectors.findIndex((detector) => detector.kind === 'credential');
     const extra = isWholeCredential ? [{ kind: 'credential', start: 0, end: value.length, rank: credentialRank }] : [];
     const findings = findWith(config, value, extra);
-    if (findings.length === 0) return value;
+    if (findings.length === 0) {
+      if (!isWholeCredential) cleanTexts.add(value);
+      return value;
+    }
     const replaced = findings.map((finding) => {
       const placeholder = placeholderFor(finding.kind, value.slice(finding.start, finding.end));
       const key = `${field}\u0000${finding.kind}`;
@@ -255,6 +260,53 @@ export function createRedactionScope(options: { config: ResolvedRedaction | fals
 // --- Internal helpers ---
 
 const findSchema = z.strictObject({ text: z.string(), options: redactionOptionsSchema });
+
+/** Texts in which a configuration found no secret, so that a text recorded again is not scanned again. */
+interface CleanTexts {
+  has(text: string): boolean;
+  add(text: string): void;
+}
+
+/** Characters of clean texts remembered per configuration; the oldest are forgotten first. */
+const CLEAN_TEXT_CHARS = 4_194_304;
+/** Longest text remembered (longer ones are scanned each time). */
+const MAX_CLEAN_TEXT = 1_048_576;
+/** Shortest text remembered: a shorter one costs less to scan than to look up. */
+const MIN_CLEAN_TEXT = 64;
+const NO_CLEAN_TEXTS: CleanTexts = { has: () => false, add: () => undefined };
+// Per resolved configuration (one per manager): the same detectors and allowlist give the same
+// findings for the same text. Only texts without a finding are kept, so no secret stays here.
+const cleanTextsByConfig = new WeakMap<ResolvedRedaction, CleanTexts>();
+
+function cleanTextsOf(config: ResolvedRedaction): CleanTexts {
+  let clean = cleanTextsByConfig.get(config);
+  if (clean === undefined) {
+    clean = createCleanTexts();
+    cleanTextsByConfig.set(config, clean);
+  }
+  return clean;
+}
+
+function createCleanTexts(): CleanTexts {
+  const texts = new Set<string>();
+  let chars = 0;
+  return {
+    has: (text) => text.length >= MIN_CLEAN_TEXT && texts.has(text),
+    add(text) {
+      if (text.length < MIN_CLEAN_TEXT || text.length > MAX_CLEAN_TEXT || texts.has(text)) return;
+      // A copy, so that a remembered slice does not keep the whole text it was cut from alive.
+      const key = (` ${text}`).slice(1);
+      texts.add(key);
+      chars += key.length;
+      while (chars > CLEAN_TEXT_CHARS) {
+        const oldest = texts.values().next();
+        if (oldest.done === true) break;
+        texts.delete(oldest.value);
+        chars -= oldest.value.length;
+      }
+    },
+  };
+}
 const PLACEHOLDER = /\[secret:[a-z0-9-]+#\d+\]/g;
 
 function isRegExp(value: unknown): value is RegExp {

@@ -21,6 +21,7 @@ describe('computeDiffRecord()', () => {
           ...(isKnown ? { beforeBytes: utf8ByteLength(before), beforeLineCount: countLines(before) } : {}),
         });
         const whole = structuredPatch('', '', before, after, undefined, undefined, { context: 0, maxEditLength: 1_000 });
+        if (whole === undefined) throw new Error('a diff of 14 lines cannot exceed 1,000 edits');
         expect(record.patch).toBe(before === after ? '' : formatPatch(whole, OMIT_HEADERS));
         expect(record.newBytes).toBe(utf8ByteLength(after));
         expect(record.newLineCount).toBe(countLines(after));
