@@ -1,7 +1,8 @@
-import { applyPatch, formatPatch, OMIT_HEADERS, structuredPatch } from 'diff';
+import { applyPatch, formatPatch, OMIT_HEADERS } from 'diff';
 import type { StructuredPatch, StructuredPatchHunk } from 'diff';
 import { commonPrefixLength, commonSuffixLength } from '../common-runs.js';
 import { describeValue, InvalidArgumentError } from '../errors.js';
+import { structuredLinePatch } from './line-diff.js';
 
 /** One contiguous run of changed lines between two versions of a file. */
 export interface DiffHunk {
@@ -191,10 +192,7 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
   const minimal =
     isBinary || exceedsEditLength(oldDiffed, newDiffed, maxEditLength)
       ? undefined
-      : structuredPatch('', '', oldDiffed, newDiffed, undefined, undefined, {
-          context: 0,
-          maxEditLength,
-        });
+      : structuredLinePatch(oldDiffed, newDiffed, maxEditLength);
   const structured =
     minimal === undefined
       ? shiftHunks(anchoredPatch(oldMiddle, newMiddle), isLarge ? shared.prefixLines : 0)

@@ -1,0 +1,200 @@
+import type { StructuredPatch, StructuredPatchHunk } from 'diff';
+
+/**
+ * The line diff of `diff`'s `structuredPatch(…, { context: 0, maxEditLength })`, computed the same
+ * way (its Myers search with its pruning and tie-breaking, step for step) and returning the same
+ * hunks, or `undefined` when the edit is longer than `maxEditLength`. Lines are compared as
+ * numbers (one per distinct line) and the search keeps its paths in typed arrays instead of an
+ * object per step, so a large rewrite costs a fraction of the time.
+ * @internal
+ */
+export function structuredLinePatch(before: string, after: string, maxEditLength: number): StructuredPatch | undefined {
+  const oldTokens = tokenizeLines(before);
+  const newTokens = tokenizeLines(after);
+  const ids = new Map<string, number>();
+  const idsOf = (tokens: readonly string[]): Int32Array => {
+    const result = new Int32Array(tokens.length);
+    tokens.forEach((token, index) => {
+      let id = ids.get(token);
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(token, id);
+      }
+      result[index] = id;
+    });
+    return result;
+  };
+  const moves = searchMoves(idsOf(oldTokens), idsOf(newTokens), maxEditLength);
+  return moves === undefined ? undefined : toPatch(moves, oldTokens, newTokens);
+}
+
+// --- Internal helpers ---
+
+const COMMON = 0;
+const ADDED = 1;
+const REMOVED = 2;
+const NO_NEWLINE_MARKER = '\\ No newline at end of file';
+
+// `diff`'s line tokens: each line with its `\n` or `\r\n`, the last one without when the text
+// does not end with a line break.
+function tokenizeLines(value: string): string[] {
+  const lines: string[] = [];
+  const parts = value.split(/(\n|\r\n)/);
+  if (!parts[parts.length - 1]) parts.pop();
+  for (let index = 0; index < parts.length; index += 1) {
+    const part = parts[index] as string;
+    if (index % 2 === 1) lines[lines.length - 1] += part;
+    else lines.push(part);
+  }
+  return lines;
+}
+
+// Grows as paths are made: path `p` came from path `parent[p]` by one move (`move[p]`) and then
+// followed `common[p]` equal lines. Path 0 is the start: `common[0]` equal lines from the top.
+interface PathStore {
+  parent: Int32Array;
+  move: Uint8Array;
+  common: Int32Array;
+  size: number;
+}
+
+function addPath(store: PathStore, parent: number, move: number): number {
+  if (store.size === store.parent.length) {
+    const capacity = store.parent.length * 2;
+    const parents = new Int32Array(capacity);
+    parents.set(store.parent);
+    const movesMade = new Uint8Array(capacity);
+    movesMade.set(store.move);
+    const commons = new Int32Array(capacity);
+    commons.set(store.common);
+    store.parent = parents;
+    store.move = movesMade;
+    store.common = commons;
+  }
+  const path = store.size;
+  store.parent[path] = parent;
+  store.move[path] = move;
+  store.common[path] = 0;
+  store.size += 1;
+  return path;
+}
+
+// The search of `diff`'s `Diff.diffWithOptionsObj`: `bestPath[k]` (here `present`, `oldPositions`
+// and `paths` at `k + offset`) is the furthest path on diagonal k, cleared where `diff` clears it.
+// Returns the moves of the first path to reach the end, one per line: COMMON, ADDED or REMOVED.
+function searchMoves(oldIds: Int32Array, newIds: Int32Array, maxEditLengthOption: number): Uint8Array | undefined {
+  const oldLength = oldIds.length;
+  const newLength = newIds.length;
+  const maxEditLength = Math.min(newLength + oldLength, maxEditLengthOption);
+  const offset = maxEditLength + 2;
+  const size = 2 * offset + 1;
+  const present = new Uint8Array(size);
+  const oldPositions = new Int32Array(size);
+  const paths = new Int32Array(size);
+  const store: PathStore = { parent: new Int32Array(1024), move: new Uint8Array(1024), common: new Int32Array(1024), size: 0 };
+  // Follows equal lines from (oldPosition + 1, oldPosition - diagonal + 1); returns the new position.
+  const extractCommon = (slot: number, diagonal: number): number => {
+    let oldPosition = oldPositions[slot] as number;
+    let newPosition = oldPosition - diagonal;
+    let count = 0;
+    while (newPosition + 1 < newLength && oldPosition + 1 < oldLength && oldIds[oldPosition + 1] === newIds[newPosition + 1]) {
+      newPosition += 1;
+      oldPosition += 1;
+      count += 1;
+    }
+    store.common[paths[slot] as number] = count;
+    oldPositions[slot] = oldPosition;
+    return newPosition;
+  };
+
+  present[offset] = 1;
+  oldPositions[offset] = -1;
+  paths[offset] = addPath(store, -1, COMMON);
+  let newPosition = extractCommon(offset, 0);
+  if ((oldPositions[offset] as number) + 1 >= oldLength && newPosition + 1 >= newLength) return movesOf(store, paths[offset] as number, oldLength + newLength);
+  let minDiagonal = Number.NEGATIVE_INFINITY;
+  let maxDiagonal = Number.POSITIVE_INFINITY;
+  for (let editLength = 1; editLength <= maxEditLength; editLength += 1) {
+    for (let diagonal = Math.max(minDiagonal, -editLength); diagonal <= Math.min(maxDiagonal, editLength); diagonal += 2) {
+      const slot = diagonal + offset;
+      const hasRemovePath = present[slot - 1] === 1;
+      const removeOld = oldPositions[slot - 1] as number;
+      const removePath = paths[slot - 1] as number;
+      if (hasRemovePath) present[slot - 1] = 0;
+      const hasAddPath = present[slot + 1] === 1;
+      const addOld = oldPositions[slot + 1] as number;
+      let canAdd = false;
+      if (hasAddPath) {
+        const addNew = addOld - diagonal;
+        canAdd = addNew >= 0 && addNew < newLength;
+      }
+      const canRemove = hasRemovePath && removeOld + 1 < oldLength;
+      if (!canAdd && !canRemove) {
+        present[slot] = 0;
+        continue;
+      }
+      if (!canRemove || (canAdd && removeOld < addOld)) {
+        paths[slot] = addPath(store, paths[slot + 1] as number, ADDED);
+        oldPositions[slot] = addOld;
+      } else {
+        paths[slot] = addPath(store, removePath, REMOVED);
+        oldPositions[slot] = removeOld + 1;
+      }
+      present[slot] = 1;
+      newPosition = extractCommon(slot, diagonal);
+      const oldPosition = oldPositions[slot] as number;
+      if (oldPosition + 1 >= oldLength && newPosition + 1 >= newLength) return movesOf(store, paths[slot] as number, oldLength + newLength);
+      if (oldPosition + 1 >= oldLength) maxDiagonal = Math.min(maxDiagonal, diagonal - 1);
+      if (newPosition + 1 >= newLength) minDiagonal = Math.max(minDiagonal, diagonal + 1);
+    }
+  }
+  return undefined;
+}
+
+// The moves of a path from the start, in order.
+function movesOf(store: PathStore, last: number, capacity: number): Uint8Array {
+  const reversed = new Uint8Array(capacity);
+  let length = 0;
+  for (let path = last; path !== -1; path = store.parent[path] as number) {
+    for (let count = store.common[path] as number; count > 0; count -= 1) reversed[length++] = COMMON;
+    if (store.parent[path] !== -1) reversed[length++] = store.move[path] as number;
+  }
+  const moves = new Uint8Array(length);
+  for (let index = 0; index < length; index += 1) moves[index] = reversed[length - 1 - index] as number;
+  return moves;
+}
+
+// `structuredPatch`'s hunks with no context lines: each run of changes between equal lines is a
+// hunk, its lines in the order of the changes, the line break cut off each line (a line without
+// one gets the "\ No newline at end of file" marker after it).
+function toPatch(moves: Uint8Array, oldTokens: readonly string[], newTokens: readonly string[]): StructuredPatch {
+  const hunks: StructuredPatchHunk[] = [];
+  let oldLine = 1;
+  let newLine = 1;
+  let oldIndex = 0;
+  let newIndex = 0;
+  let hunk: { oldStart: number; newStart: number; lines: string[] } | undefined;
+  const close = (): void => {
+    if (hunk === undefined) return;
+    hunks.push({ oldStart: hunk.oldStart, oldLines: oldLine - hunk.oldStart, newStart: hunk.newStart, newLines: newLine - hunk.newStart, lines: hunk.lines });
+    hunk = undefined;
+  };
+  for (const move of moves) {
+    if (move === COMMON) {
+      close();
+      oldLine += 1;
+      newLine += 1;
+      oldIndex += 1;
+      newIndex += 1;
+      continue;
+    }
+    hunk ??= { oldStart: oldLine, newStart: newLine, lines: [] };
+    const token = move === ADDED ? (newTokens[newIndex++] as string) : (oldTokens[oldIndex++] as string);
+    if (token.endsWith('\n')) hunk.lines.push(`${move === ADDED ? '+' : '-'}${token.slice(0, -1)}`);
+    else hunk.lines.push(`${move === ADDED ? '+' : '-'}${token}`, NO_NEWLINE_MARKER);
+    if (move === ADDED) newLine += 1;
+    else oldLine += 1;
+  }
+  close();
+  return { oldFileName: '', newFileName: '', oldHeader: undefined, newHeader: undefined, hunks };
+}

@@ -1,0 +1,30 @@
+import { structuredPatch } from 'diff';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { structuredLinePatch } from '../../src/scratchpad/line-diff.js';
+import { PROPERTY_RUNS } from '../helpers.js';
+
+// Few distinct lines (some with `\r`, some empty), both line breaks, with or without a final one:
+// many equally short edits, so that the diff's tie-breaking decides the hunks.
+const line = fc.constantFrom('a', 'b', 'c', '', '}', 'x\r', 'é😀');
+const text = fc
+  .tuple(fc.array(fc.tuple(line, fc.constantFrom('\n', '\n', '\r\n')), { maxLength: 24 }), fc.constantFrom('', 'z', '\n'))
+  .map(([lines, end]) => lines.map(([content, separator]) => content + separator).join('') + end);
+
+describe('structuredLinePatch()', () => {
+  it("gives exactly diff's structuredPatch hunks with no context, or undefined where it gives up", () => {
+    fc.assert(
+      fc.property(text, text, fc.oneof(fc.integer({ min: 0, max: 12 }), fc.constant(1_000)), (before, after, maxEditLength) => {
+        const expected = structuredPatch('', '', before, after, undefined, undefined, { context: 0, maxEditLength });
+        expect(structuredLinePatch(before, after, maxEditLength)).toEqual(expected);
+      }),
+      { numRuns: PROPERTY_RUNS * 3 },
+    );
+  });
+
+  it('aligns a repeated line the way diff does', () => {
+    const patch = structuredLinePatch('a\nb\nb\nc\n', 'a\nb\nb\nb\nc\n', 1_000);
+    expect(patch).toEqual(structuredPatch('', '', 'a\nb\nb\nc\n', 'a\nb\nb\nb\nc\n', undefined, undefined, { context: 0, maxEditLength: 1_000 }));
+    expect(patch?.hunks).toEqual([{ oldStart: 4, oldLines: 0, newStart: 4, newLines: 1, lines: ['+b'] }]);
+  });
+});
