@@ -1,12 +1,12 @@
 import { rename } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { InvalidArgumentError, describeValue } from '../../errors.js';
 import type { QuarantinedVersion, StorageBackend, StoredRecord, StoredVersion } from '../backend.js';
 import { createAtomic, ensureDirectory, isDirectory, readText, replaceAtomic, statQuietly, syncDirectory, unlinkQuietly } from './files.js';
 import { appendLines, decodeRecord, encodeRecord, readLog, readSegment } from './journal.js';
 import type { Layout, SessionFolder } from './layout.js';
-import { CORRUPT_PATTERN, MARKER_FILE, journalPath, scan, sessionFolder, statePath } from './layout.js';
+import { CORRUPT_PATTERN, MARKER_FILE, archivePath, journalPath, scan, sessionFolder, statePath } from './layout.js';
 import { LockHeldError, acquireLock, isProcessAlive } from './lock.js';
 
 /** Options of {@link createFileBackend}. */
@@ -141,6 +141,34 @@ export function createFileBackend(options: FileBackendOptions): StorageBackend {
       const written = await appendLines({ path: target.path, text, truncateTo });
       if (target.info === undefined) await syncDirectory(session.directory);
       journalCache.set(session.id, { version: target.version, ...written, lastSeq: records[records.length - 1]?.seq ?? 0 });
+    },
+
+    // One immutable, checksummed file per archive group, created like a state file: a crash leaves
+    // either the whole group or none, and a group is never overwritten.
+    async appendArchiveRecords(sessionId, records) {
+      const session = folder(sessionId);
+      for (const record of records) {
+        const path = archivePath(session, record.seq);
+        await ensureDirectory(dirname(path));
+        if (!(await createAtomic(path, encodeRecord(record.text)))) {
+          const existing = await readText(path);
+          if (existing === undefined || decodeRecord(existing) !== record.text) throw new Error(`archive group file ${path} exists with other content`);
+        }
+      }
+    },
+
+    async readArchiveRecords(sessionId, { seqs }) {
+      const session = folder(sessionId);
+      const records: StoredRecord[] = [];
+      for (const seq of [...new Set(seqs)].sort((left, right) => left - right)) {
+        const path = archivePath(session, seq);
+        const text = await readText(path);
+        if (text === undefined) continue;
+        const body = decodeRecord(text);
+        if (body === undefined) throw new Error(`archive group file ${path} is damaged (checksum missing or wrong)`);
+        records.push({ seq, text: body });
+      }
+      return records;
     },
 
     async listVersions(sessionId) {
