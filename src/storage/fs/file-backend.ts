@@ -150,9 +150,11 @@ export function createFileBackend(options: FileBackendOptions): StorageBackend {
       for (const record of records) {
         const path = archivePath(session, record.seq);
         await ensureDirectory(dirname(path));
-        if (!(await createAtomic(path, encodeRecord(record.text)))) {
+        // The record's text is kept as a JSON string inside a checksummed object.
+        const body = JSON.stringify({ seq: record.seq, text: record.text });
+        if (!(await createAtomic(path, encodeRecord(body)))) {
           const existing = await readText(path);
-          if (existing === undefined || decodeRecord(existing) !== record.text) throw new Error(`archive group file ${path} exists with other content`);
+          if (existing === undefined || decodeRecord(existing) !== body) throw new Error(`archive group file ${path} exists with other content`);
         }
       }
     },
@@ -165,8 +167,9 @@ export function createFileBackend(options: FileBackendOptions): StorageBackend {
         const text = await readText(path);
         if (text === undefined) continue;
         const body = decodeRecord(text);
-        if (body === undefined) throw new Error(`archive group file ${path} is damaged (checksum missing or wrong)`);
-        records.push({ seq, text: body });
+        const parsed = body === undefined ? undefined : archiveFileSchema.safeParse(JSON.parse(body));
+        if (parsed?.success !== true || parsed.data.seq !== seq) throw new Error(`archive group file ${path} is damaged (checksum missing or wrong)`);
+        records.push({ seq, text: parsed.data.text });
       }
       return records;
     },
@@ -261,4 +264,5 @@ export function createFileBackend(options: FileBackendOptions): StorageBackend {
 
 // --- Internal helpers ---
 
+const archiveFileSchema = z.object({ seq: z.number().int(), text: z.string() });
 const stateInfoSchema = z.looseObject({ seq: z.number().int().min(0), label: z.string().optional() });
