@@ -113,8 +113,6 @@ export class SessionPersistence {
     const { stored, view } = options;
     this.version = stored.version;
     this.#durableSeq = Math.max(this.#durableSeq, stored.events[stored.events.length - 1]?.seq ?? 0, stored.state?.lastSeq ?? 0);
-    // What the load brought back over the limit may leave memory at once.
-    if (this.#spill !== undefined) void this.#appends.add(() => this.#spillArchive());
     for (const event of stored.events) {
       if (event.seq <= view.lastSeq) continue;
       try {
@@ -123,6 +121,8 @@ export class SessionPersistence {
         throw replayError({ seq: event.seq, sessionId: this.#options.sessionId, formatVersion: stored.formatVersion, error });
       }
     }
+    // What the load brought back over the limit leaves memory in the background (settle() waits).
+    if (this.#spill !== undefined) void this.#appends.add(() => this.#spillArchive());
   }
 
   /** The storage, or an `UNSUPPORTED` error naming `method`. */
