@@ -127,6 +127,12 @@ describe('archive spilling', () => {
       expect(spilled.expand(`e${entry.seq}`)).toEqual(plain.expand(`e${entry.seq}`));
     });
 
+    it('expand() answers T0 entries synchronously even when every archived item was spilled', async () => {
+      const { spilled, plain } = await spilledPair({ memoryItems: 0 });
+      expect(spilled.state().archive).toEqual([]);
+      for (const entry of plain.state().entries) expect(spilled.expand(`e${entry.seq}`)).toEqual(plain.expand(`e${entry.seq}`));
+    });
+
     it('expandAsync() rejects an unknown id like expand()', async () => {
       const { spilled } = await spilledPair({ memoryItems: 0, steps: 12 });
       const error = await capture(() => spilled.expandAsync('nope'));
