@@ -100,8 +100,13 @@ export interface SessionState {
   readonly pins: readonly Pin[];
   /** Open files. */
   readonly files: readonly OpenFile[];
-  /** Everything that left the window, oldest first. */
+  /**
+   * Everything that left the window, oldest first — the part held in memory when the archive
+   * spills (`archive.memoryItems`); `await readArchive()` returns all of it.
+   */
   readonly archive: readonly ArchivedItem[];
+  /** Archived items held only in storage, older than every item of `archive` (0 without spilling). */
+  readonly spilledArchiveItems: number;
   /** Seqs of every event that produced a T0 entry (each is in T0 or the archive). */
   readonly entrySeqs: readonly number[];
   /** Token totals of T0, T1 and the scratchpad. */

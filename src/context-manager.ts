@@ -13,11 +13,12 @@ import { createSessionComponents } from './session-components.js';
 import type { SessionComponents } from './session-components.js';
 import type { SessionViewData } from './session-view.js';
 import type { Storage, VersionInfo } from './storage/storage.js';
-import { expandItem } from './tiers/provenance.js';
+import { forEachArchived } from './tiers/archive-reader.js';
+import { expandItem, expandItemAsync } from './tiers/provenance.js';
 import type { RecallHit } from './tiers/recall.js';
 import { renderRecap } from './tiers/recap.js';
 import type { TokenCounter } from './tokens/token-counter.js';
-import type { Entry, OpenFile, Pin } from './types.js';
+import type { ArchivedItem, Entry, OpenFile, Pin } from './types.js';
 
 /**
  * Manages an agent's context window: records messages, tool calls and file events, keeps open
@@ -202,9 +203,30 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   /**
    * Re-expands a summary id, fact key (or `fact:<key>@<seq>`) or entry id `e<seq>` into its original entries.
    * @throws {InvalidArgumentError} when no item has that id.
+   * @throws {MobiusError} with code `ARCHIVE_SPILLED` when it needs archived items spilled to storage: use `expandAsync()`.
    */
   expand(itemId: string): readonly Entry[] {
     return expandItem({ tiers: this.#session.recorder.view.tiers, id: validateInput('expand', { itemId }).itemId });
+  }
+
+  /**
+   * Does what `expand()` does for every id, reading archived items spilled to storage (`archive.memoryItems`) back.
+   * @throws {InvalidArgumentError} when no item has that id.
+   * @throws {StorageError} when the storage fails to read them.
+   */
+  async expandAsync(itemId: string): Promise<readonly Entry[]> {
+    const id = validateInput('expand', { itemId }).itemId;
+    return expandItemAsync({ tiers: this.#session.recorder.view.tiers, id, load: this.#session.loadSpilled, method: 'expandAsync' });
+  }
+
+  /**
+   * Returns every archived item, oldest first, spilled ones read back from storage (`state().archive` holds only those in memory).
+   * @throws {StorageError} when the storage fails to read them.
+   */
+  async readArchive(): Promise<readonly ArchivedItem[]> {
+    const items: ArchivedItem[] = [];
+    await forEachArchived({ archive: this.#session.recorder.view.tiers.archive, load: this.#session.loadSpilled, visit: (batch) => items.push(...batch) });
+    return items;
   }
 
   /**
@@ -214,7 +236,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
   async recap(level: 'brief' | 'full' | { readonly topic: string } = 'brief'): Promise<string> {
     const parsed = validateInput('recap', level);
     const search = (topic: string): Promise<readonly RecallHit[]> => this.recall(topic, { limit: 8, maxTokens: 3_000 });
-    return renderRecap({ level: parsed, tiers: this.#session.recorder.view.tiers, factsBudget: this.#options.budgets.facts, search });
+    return renderRecap({ level: parsed, tiers: this.#session.recorder.view.tiers, factsBudget: this.#options.budgets.facts, search, load: this.#session.loadSpilled });
   }
 
   /**
@@ -254,6 +276,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
     const parsed = validateInput('fork', options);
     await this.settle();
     const loaded = await this.#session.persistence.loadVersion({ method: 'fork', version: parsed.version });
+    await this.#session.persistence.copySpilledArchive({ state: loaded.state, toSessionId: parsed.sessionId });
     const forked = new ContextManager({ ...this.#constructorOptions, sessionId: parsed.sessionId, initialState: loaded.state } as ContextManagerOptions);
     await forked.save({ label: versionLabel({ method: 'fork', sessionId: this.#options.sessionId, version: loaded.version }) });
     return forked;

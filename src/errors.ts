@@ -12,7 +12,8 @@ export type ErrorCode =
   | 'CORRUPT_STATE'
   | 'CONFLICT'
   | 'GRADUATION_FAILED'
-  | 'LISTENER_FAILED';
+  | 'LISTENER_FAILED'
+  | 'ARCHIVE_SPILLED';
 
 /**
  * Base class of every error Mobius throws. Test with `MobiusError.isInstance(error)`, which also

@@ -248,6 +248,23 @@ export interface TaskEvent {
   readonly task: Task;
 }
 
+/**
+ * Payload of `archive-spill`: archive groups were written to storage and dropped from memory, or
+ * (`isUnsupported`, once per manager) the storage cannot hold them, so the archive stays in memory.
+ */
+export interface ArchiveSpillEvent {
+  /** Groups spilled by this step (0 when unsupported). */
+  readonly groups: number;
+  /** Items spilled by this step (0 when unsupported). */
+  readonly items: number;
+  /** Archived items still held in memory. */
+  readonly memoryItems: number;
+  /** Archived items held only in storage, in all. */
+  readonly spilledItems: number;
+  /** The storage has no `appendArchive()`/`readArchive()`: nothing was spilled, nor will be. */
+  readonly isUnsupported: boolean;
+}
+
 /** Payload of `archive-add`. */
 export interface ArchiveEvent {
   /** Items appended to the archive. */
@@ -266,8 +283,8 @@ export interface WindowTrimEvent {
 export interface StorageErrorEvent {
   /** The failure: a `StorageError` (its `cause` is what the storage threw), or a `ConflictError` when another writer got there first. */
   readonly error: StorageError | ConflictError;
-  /** Which storage method failed. */
-  readonly operation: 'append' | 'saveSnapshot';
+  /** Which storage method failed (`appendArchive`: a spill of the archive; the items stay in memory). */
+  readonly operation: 'append' | 'saveSnapshot' | 'appendArchive';
   /** Recorded events not yet in storage (kept in memory and retried). */
   readonly pendingEvents: number;
 }
@@ -325,6 +342,7 @@ export interface ContextEvents {
   'archive-add': [event: ArchiveEvent];
   'window-trim': [event: WindowTrimEvent];
   'storage-error': [event: StorageErrorEvent];
+  'archive-spill': [event: ArchiveSpillEvent];
   'pressure': [event: PressureEvent];
   'session-save': [event: SessionSaveEvent];
 }

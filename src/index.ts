@@ -15,7 +15,7 @@ export { countMessageTokens, toMessages } from './build/window-builder.js';
 export type { BuiltContext, SystemBlock } from './build/window-builder.js';
 export { DEFAULTS, KNOWN_CONTEXT_WINDOWS } from './options.js';
 export { loadProjectMemory, saveProjectMemory } from './project-memory.js';
-export type { AutoSaveOptions, ContextManagerOptions, ProjectMemory, StorageRetryOptions, TierBudgets, TokenBudget } from './options.js';
+export type { ArchiveOptions, AutoSaveOptions, ContextManagerOptions, ProjectMemory, StorageRetryOptions, TierBudgets, TokenBudget } from './options.js';
 export {
   ConflictError,
   CorruptStateError,
@@ -27,6 +27,7 @@ export {
 export type { ErrorCode } from './errors.js';
 export type {
   ArchiveEvent,
+  ArchiveSpillEvent,
   ContextEvents,
   EntryAddEvent,
   FactEvent,
@@ -93,13 +94,13 @@ export { createBm25Retriever } from './tiers/recall.js';
 export type { Bm25Options, RecallDocument, RecallHit, Retriever } from './tiers/recall.js';
 export { createMemoryStorage } from './storage/memory.js';
 export type { MemoryStorageOptions } from './storage/memory.js';
-export { isStorage } from './storage/storage.js';
+export { isArchiveStorage, isStorage } from './storage/storage.js';
 export { isStorageBackend } from './storage/backend.js';
 export type { QuarantinedVersion, StorageBackend, StoredRecord, StoredVersion, VersionText } from './storage/backend.js';
 export { createMemoryBackend } from './storage/memory.js';
 export { createVersionedStorage } from './storage/versioned.js';
 export type { VersionRecovery, VersionedStorageOptions } from './storage/versioned.js';
-export type { SaveSnapshotOptions, SessionSnapshot, Storage, VersionInfo } from './storage/storage.js';
+export type { ArchiveGroup, SaveSnapshotOptions, SessionSnapshot, Storage, VersionInfo } from './storage/storage.js';
 export { createBoundaryDetector } from './boundaries/boundary-detector.js';
 // The factory's plain-object result, named apart from the BoundaryDetector class.
 export type { BoundaryDetector as EntryGapScorer, BoundaryDetectorOptions as CreateBoundaryDetectorOptions, BoundaryScore, BoundaryStrength } from './boundaries/boundary-detector.js';

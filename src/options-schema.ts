@@ -25,6 +25,13 @@ export function resolveOptions(options: ContextManagerOptions): ResolvedOptions 
   if (parsed.storage !== undefined && !isStorage(parsed.storage)) {
     throw new InvalidArgumentError({ parameter: 'storage', value: parsed.storage, message: 'new ContextManager(): `storage` must implement append, read, saveSnapshot and loadSnapshot. Use createMemoryStorage() or see docs/storage.md.' });
   }
+  if (parsed.archive !== undefined && parsed.storage === undefined) {
+    throw new InvalidArgumentError({
+      parameter: 'archive',
+      value: parsed.archive,
+      message: `new ContextManager(): \`archive\` spills archived items to storage, but no \`storage\` is configured, got archive ${JSON.stringify(parsed.archive)}. Pass a storage too, e.g. new ContextManager({ storage: createMemoryStorage(), archive: { memoryItems: 500 } }), or drop \`archive\`.`,
+    });
+  }
   const contextWindow = parsed.contextWindow ?? contextWindowForModel(parsed.model);
   const resolve = (budget: TokenBudget, name: string): number => {
     const value = resolveBudget({ budget, contextWindow, name });
@@ -41,6 +48,7 @@ export function resolveOptions(options: ContextManagerOptions): ResolvedOptions 
     retriever: parsed.retriever,
     projectMemory: parsed.projectMemory,
     storage: parsed.storage,
+    archive: parsed.archive,
     clock: parsed.clock,
     contextWindow,
     budget: resolve(parsed.budget, '`budget`'),
@@ -122,6 +130,7 @@ const optionsSchema = z.strictObject({
       'expected a Storage (see createMemoryStorage())',
     )
     .optional(),
+  archive: z.strictObject({ memoryItems: z.number().int().min(0) }).optional(),
   sessionId: sessionIdSchema.default(DEFAULTS.sessionId),
   autoSave: z
     .union([

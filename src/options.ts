@@ -136,6 +136,12 @@ export interface ContextManagerOptions {
   retriever?: Retriever | undefined;
   /** Persists the event log and snapshots. @default undefined (in memory only) */
   storage?: Storage | undefined;
+  /**
+   * Bounds the archive's memory: archived items beyond the newest `memoryItems` are written to
+   * `storage` and dropped from memory once stored (see docs/storage.md, "Spilling the archive").
+   * Needs a `storage`. @default undefined (the whole archive stays in memory)
+   */
+  archive?: ArchiveOptions | undefined;
   /** Automatic saves when `storage` is set; `false` turns them all off. @default all triggers on */
   autoSave?: AutoSaveOptions | false | undefined;
   /**
@@ -163,6 +169,15 @@ export interface ContextManagerOptions {
    * @default {} (on, with the built-in detectors and `entropy: DEFAULTS.redact.entropy`)
    */
   redact?: RedactionOptions | false | undefined;
+}
+
+/** How much of the archive stays in memory when it spills to storage. */
+export interface ArchiveOptions {
+  /**
+   * Archived items kept in memory, the newest; older ones (whole groups: the items one graduation
+   * or unpin archived) move to storage once the events that archived them are stored. `0` keeps none.
+   */
+  memoryItems: number;
 }
 
 /** Tier budgets resolved to tokens. */
@@ -270,6 +285,7 @@ export interface ResolvedOptions {
   readonly autoSave: ResolvedAutoSave | false;
   readonly projectMemory: ProjectMemory | undefined;
   readonly storage: Storage | undefined;
+  readonly archive: { readonly memoryItems: number } | undefined;
   readonly storageRetry: { readonly retries: number; readonly delayMs: number; readonly maxDelayMs: number } | false;
   readonly storageTimeoutMs: number;
   readonly sessionId: string;

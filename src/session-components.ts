@@ -10,6 +10,11 @@ import { AutoSavePolicy } from './persistence/auto-save-policy.js';
 import { SessionPersistence } from './persistence/session-persistence.js';
 import { SessionRecorder } from './session-recorder.js';
 import type { SessionViewData } from './session-view.js';
+import { MobiusError } from './errors.js';
+import { storageError } from './persistence/snapshot-format.js';
+import { isArchiveStorage } from './storage/storage.js';
+import type { ArchiveLoader } from './tiers/archive-reader.js';
+import { readArchiveGroups } from './tiers/archive-reader.js';
 import { createBm25Retriever } from './tiers/recall.js';
 import { RecallIndex } from './tiers/recall-index.js';
 import type { TokenCounter } from './tokens/token-counter.js';
@@ -23,6 +28,8 @@ export interface SessionComponents {
   readonly graduations: GraduationQueue;
   readonly recall: RecallIndex;
   readonly builder: ReturnType<typeof createWindowBuilder>;
+  /** Reads spilled archive groups back from storage. */
+  readonly loadSpilled: ArchiveLoader;
 }
 
 /**
@@ -47,9 +54,27 @@ export function createSessionComponents(options: { options: ResolvedOptions; eve
     maxSummaryRatio: resolved.maxSummaryRatio,
   });
   const graduations = new GraduationQueue({ graduator, events });
-  const recall = new RecallIndex({ retriever: resolved.retriever ?? createBm25Retriever(), counter });
+  const storage = resolved.storage;
+  if ((options.initialState?.tiers.archiveSpilled ?? []).length > 0 && (storage === undefined || !isArchiveStorage(storage))) {
+    throw new MobiusError('UNSUPPORTED', `new ContextManager(): the saved state has archive groups spilled to storage, but ${storage === undefined ? 'no `storage` is configured' : `storage "${storage.name}" has no appendArchive()/readArchive()`}. Load the session with the storage that spilled them.`);
+  }
+  const loadSpilled: ArchiveLoader = async (seqs) => {
+    if (storage === undefined || !isArchiveStorage(storage)) return [];
+    try {
+      return await storage.readArchive(resolved.sessionId, { seqs });
+    } catch (error) {
+      if (MobiusError.isInstance(error)) throw error;
+      throw storageError(storage, 'readArchive', error);
+    }
+  };
   // The recorder is created after persistence, which snapshots the recorder's view when saving.
   let recorder: SessionRecorder | undefined;
+  const archive = () => (recorder as SessionRecorder).view.tiers.archive;
+  const recall = new RecallIndex({
+    retriever: resolved.retriever ?? createBm25Retriever(),
+    counter,
+    read: (seqs) => readArchiveGroups({ archive: archive(), load: loadSpilled, seqs }),
+  });
   const persistence = new SessionPersistence({
     storage: resolved.storage,
     options: resolved,
@@ -60,9 +85,10 @@ export function createSessionComponents(options: { options: ResolvedOptions; eve
       const view = (recorder as SessionRecorder).view;
       return { seq: view.lastSeq, state: view.toJSON() };
     },
+    spill: resolved.archive === undefined ? undefined : { memoryItems: resolved.archive.memoryItems, archive },
   });
   recorder = new SessionRecorder({ options: resolved, counter, events, persistence, recall, initialState: options.initialState });
   if (resolved.projectMemory !== undefined && options.initialState === undefined) recorder.importProjectMemory(resolved.projectMemory);
   const builder = createWindowBuilder({ counter, systemPrompt: resolved.systemPrompt, budgets: resolved.budgets, scoreGaps: (entries) => detector.scoreGaps(entries) });
-  return { counter, recorder, persistence, graduations, recall, builder };
+  return { counter, recorder, persistence, graduations, recall, builder, loadSpilled };
 }

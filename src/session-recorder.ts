@@ -43,6 +43,7 @@ export class SessionRecorder {
     this.#recall = options.recall;
     this.#view = this.#createView(options.initialState);
     this.#recall.add(this.#view.tiers.archive.items());
+    this.#recall.addSpilled(this.#view.tiers.archive.spilled().map((group) => group.seq));
   }
 
   /** The session view: the fold of every committed event. */
@@ -59,7 +60,7 @@ export class SessionRecorder {
   restore(data: SessionViewData): void {
     const floor = this.#view.lastSeq;
     this.#view = this.#createView({ ...data, lastSeq: Math.max(data.lastSeq, floor), secrets: [...(data.secrets ?? []), ...this.#view.secrets.toJSON()] });
-    this.#recall.reset(this.#view.tiers.archive.items());
+    this.#recall.reset(this.#view.tiers.archive.items(), this.#view.tiers.archive.spilled().map((group) => group.seq));
   }
 
   /** Records the facts and pins of earlier sessions (redacted). */
@@ -232,6 +233,7 @@ export class SessionRecorder {
       pins: tiers.pins(),
       files: [...view.scratchpad.files()],
       archive: [...tiers.archive.items()],
+      spilledArchiveItems: tiers.archive.size - tiers.archive.memorySize,
       entrySeqs: [...view.entrySeqs()],
       tokens: { working: tiers.workingTokens, summaries: tiers.summaryTokens, scratchpad: view.scratchpad.totalTokens() },
     };

@@ -6,6 +6,9 @@ import type { ResolvedOptions } from '../options.js';
 import type { SessionEvent } from '../session-event.js';
 import type { SessionView, SessionViewData } from '../session-view.js';
 import type { SessionSnapshot, Storage, VersionInfo } from '../storage/storage.js';
+import { isArchiveStorage } from '../storage/storage.js';
+import type { Archive } from '../tiers/archive.js';
+import { ARCHIVE_READ_BATCH } from '../tiers/archive-reader.js';
 import type { AutoSavePolicy } from './auto-save-policy.js';
 import { SNAPSHOT_FORMAT_VERSION, missingVersionMessage, replayError, snapshotHeader, storageError, storageRequired, unsupported, validateSnapshot } from './snapshot-format.js';
 
@@ -60,6 +63,11 @@ export class SessionPersistence {
   #retryAttempt = 0;
   /** Appends that timed out so far (see `storageTimeoutMs`). */
   #appendTimeouts = 0;
+  /** What spills the archive to storage (the `archive` option), if anything. */
+  readonly #spill: { readonly memoryItems: number; readonly archive: () => Archive } | undefined;
+  /** Highest seq known to be in storage: archive groups up to it may spill. */
+  #durableSeq = 0;
+  #isSpillUnsupportedReported = false;
 
   constructor(options: {
     storage: Storage | undefined;
@@ -70,7 +78,10 @@ export class SessionPersistence {
     work: PQueue;
     /** The folded view to snapshot. */
     snapshot: () => { readonly seq: number; readonly state: SessionViewData };
+    /** Spills the archive beyond `memoryItems` to storage (the `archive` option). */
+    spill?: { readonly memoryItems: number; readonly archive: () => Archive } | undefined;
   }) {
+    this.#spill = options.spill;
     this.#storage = options.storage;
     this.#options = options.options;
     this.#events = options.events;
@@ -101,6 +112,7 @@ export class SessionPersistence {
   resume(options: { stored: StoredSession; view: Pick<SessionView, 'lastSeq' | 'apply'> }): void {
     const { stored, view } = options;
     this.version = stored.version;
+    this.#durableSeq = Math.max(this.#durableSeq, stored.events[stored.events.length - 1]?.seq ?? 0, stored.state?.lastSeq ?? 0);
     for (const event of stored.events) {
       if (event.seq <= view.lastSeq) continue;
       try {
@@ -109,6 +121,8 @@ export class SessionPersistence {
         throw replayError({ seq: event.seq, sessionId: this.#options.sessionId, formatVersion: stored.formatVersion, error });
       }
     }
+    // What the load brought back over the limit leaves memory in the background (settle() waits).
+    if (this.#spill !== undefined) void this.#appends.add(() => this.#spillArchive());
   }
 
   /** The storage, or an `UNSUPPORTED` error naming `method`. */
@@ -172,6 +186,24 @@ export class SessionPersistence {
     return { state: validateSnapshot(snapshot, sessionId, storage), version: snapshot.version };
   }
 
+  /**
+   * Copies the archive groups a saved state spilled to another session of the same storage (a
+   * fork), a batch at a time, so that the new session holds everything its state refers to.
+   * @throws {StorageError} when reading or writing fails.
+   */
+  async copySpilledArchive(options: { state: SessionViewData; toSessionId: string }): Promise<void> {
+    const seqs = (options.state.tiers.archiveSpilled ?? []).map((group) => group.seq);
+    if (seqs.length === 0) return;
+    const storage = this.requireStorage('fork');
+    if (!isArchiveStorage(storage)) throw unsupportedArchive(storage, 'fork');
+    for (let start = 0; start < seqs.length; start += ARCHIVE_READ_BATCH) {
+      const batch = seqs.slice(start, start + ARCHIVE_READ_BATCH);
+      const groups = await call(storage, 'readArchive', () => storage.readArchive(this.#options.sessionId, { seqs: batch }));
+      if (groups.length !== batch.length) throw storageError(storage, 'readArchive', new Error(`${batch.length - groups.length} spilled archive group(s) of session "${this.#options.sessionId}" are missing`));
+      await call(storage, 'appendArchive', () => storage.appendArchive(options.toSessionId, groups), { isMobiusErrorKept: true });
+    }
+  }
+
   /** Lists the versions in storage, newest first. */
   async listVersions(): Promise<readonly VersionInfo[]> {
     const storage = this.requireStorage('listVersions');
@@ -231,6 +263,7 @@ export class SessionPersistence {
       const serialized = JSON.stringify(snapshot);
       const version = await storage.saveSnapshot(this.#options.sessionId, JSON.parse(serialized) as SessionSnapshot, { expectedVersion: this.version });
       this.version = typeof version === 'number' ? version : this.version + 1;
+      this.#durableSeq = Math.max(this.#durableSeq, seq);
       this.#policy?.saved();
       this.#snapshotBytes = serialized.length;
       this.#journalBytes = 0;
@@ -297,6 +330,7 @@ export class SessionPersistence {
       this.#retryAttempt = 0;
       if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
       this.#retryTimer = undefined;
+      this.#durableSeq = Math.max(this.#durableSeq, batch[batch.length - 1]?.seq ?? 0);
     } catch (error) {
       // Keep the batch: a retry, the next record, settle() or save() sends it again, so nothing
       // recorded is lost.
@@ -305,11 +339,50 @@ export class SessionPersistence {
       this.#scheduleRetry(error);
       this.#events.emit('storage-error', { error: wrapped, operation: 'append', pendingEvents: this.#unsaved.length });
       this.#events.reportBackground();
+      return;
     }
+    await this.#spillArchive();
+  }
+
+  // Runs on the append queue, after the appends: only groups whose archiving event is stored may
+  // leave (a group never stands in storage for an event the log could lose), and they leave
+  // memory only once the storage has them. A failure keeps them in memory for the next try.
+  async #spillArchive(): Promise<void> {
+    const spill = this.#spill;
+    const storage = this.#storage;
+    if (spill === undefined || storage === undefined) return;
+    const archive = spill.archive();
+    const groups = archive.spillable({ keep: spill.memoryItems, maxSeq: this.#durableSeq });
+    if (groups.length === 0) return;
+    if (!isArchiveStorage(storage)) {
+      if (this.#isSpillUnsupportedReported) return;
+      this.#isSpillUnsupportedReported = true;
+      this.#events.emit('archive-spill', { groups: 0, items: 0, memoryItems: archive.memorySize, spilledItems: archive.size - archive.memorySize, isUnsupported: true });
+      this.#events.reportBackground();
+      return;
+    }
+    const timeoutMs = this.#options.storageTimeoutMs;
+    try {
+      const outcome = await withTimeout({ work: () => storage.appendArchive(this.#options.sessionId, groups), timeoutMs });
+      if (outcome === 'timeout') throw new Error(`the spill of ${groups.length} archive group(s) did not settle within ${timeoutMs} ms (storageTimeoutMs)`);
+    } catch (error) {
+      const wrapped = ConflictError.isInstance(error) || StorageError.isInstance(error) ? error : storageError(storage, 'appendArchive', error);
+      this.#events.emit('storage-error', { error: wrapped, operation: 'appendArchive', pendingEvents: this.#unsaved.length });
+      this.#events.reportBackground();
+      return;
+    }
+    archive.markSpilled(groups);
+    const items = groups.reduce((sum, group) => sum + group.items.length, 0);
+    this.#events.emit('archive-spill', { groups: groups.length, items, memoryItems: archive.memorySize, spilledItems: archive.size - archive.memorySize, isUnsupported: false });
+    this.#events.reportBackground();
   }
 }
 
 // --- Internal helpers ---
+
+function unsupportedArchive(storage: Storage, method: string): MobiusError {
+  return new MobiusError('UNSUPPORTED', `${method}(): the session spilled archive groups to storage, but storage "${storage.name}" has no appendArchive()/readArchive(). Use the storage that spilled them (createMemoryStorage(), createFileStorage() or a backend with appendArchiveRecords/readArchiveRecords).`);
+}
 
 function isIdle(queue: PQueue): boolean {
   return queue.size === 0 && queue.pending === 0;

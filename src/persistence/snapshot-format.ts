@@ -89,6 +89,14 @@ export function versionLabel(options: { method: 'rollback' | 'fork'; sessionId: 
 
 const snapshotSchema = z.object({ formatVersion: z.number().int(), seq: z.number().int().min(0), state: z.unknown(), version: z.number().int().min(0).optional() });
 
+const spilledGroupSchema = z.object({
+  seq: z.number().int().positive(),
+  count: z.number().int().min(0),
+  from: z.number().int().min(0),
+  to: z.number().int().min(0),
+  ids: z.array(z.string()),
+});
+
 const viewDataSchema = z.object({
   lastSeq: z.number().int().min(0),
   exchange: z.number().int().min(0),
@@ -105,7 +113,7 @@ const viewDataSchema = z.object({
   })).optional(),
   entrySeqs: z.array(z.number().int()),
   secrets: z.array(z.object({ digest: z.string().regex(/^[0-9a-f]{8}$/), kind: z.string().min(1), number: z.number().int().positive() })).optional(),
-  tiers: z.object({ entries: z.array(z.unknown()), summaries: z.array(z.unknown()), pins: z.array(z.unknown()), facts: z.object({ facts: z.array(z.unknown()), tasks: z.array(z.unknown()) }), archive: z.array(z.unknown()) }),
+  tiers: z.object({ entries: z.array(z.unknown()), summaries: z.array(z.unknown()), pins: z.array(z.unknown()), facts: z.object({ facts: z.array(z.unknown()), tasks: z.array(z.unknown()) }), archive: z.array(z.unknown()), archiveSpilled: z.array(spilledGroupSchema).optional() }),
   scratchpad: z.object({ files: z.array(z.unknown()) }).passthrough(),
 });
 

@@ -82,6 +82,14 @@ export interface StorageBackend {
   quarantineVersion?(sessionId: string, version: number, reason: string): Awaitable<string>;
   /** What `quarantineVersion()` moved aside, kept from earlier loads. Optional. */
   listQuarantined?(sessionId: string): Awaitable<readonly QuarantinedVersion[]>;
+  /**
+   * Stores archive records (one per archiving event: `seq` is the event's, `text` its items as
+   * JSON). The layer sends only seqs it did not find stored. Must store the whole batch or
+   * nothing. Optional, together with `readArchiveRecords`: without both, the archive stays in memory.
+   */
+  appendArchiveRecords?(sessionId: string, records: readonly StoredRecord[]): Awaitable<void>;
+  /** Returns the stored archive records among `seqs`, in `seq` order (unknown seqs left out). Optional. */
+  readArchiveRecords?(sessionId: string, options: { seqs: readonly number[] }): Awaitable<readonly StoredRecord[]>;
   /** Explains a failure of this backend to the user, e.g. what to check. Optional. */
   describeFailure?(error: unknown): string | undefined;
   /** Releases handles. Optional. */

@@ -27,10 +27,11 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
   return createVersionedStorage(createMemoryBackend({ name: parsed.name ?? 'memory' }), { versions: parsed.versions });
 }
 
-/** Creates the in-memory {@link StorageBackend}: a list of records and a map of versions per session. */
+/** Creates the in-memory {@link StorageBackend}: a list of records, a map of versions and one of archive groups per session. */
 export function createMemoryBackend(options: { name?: string | undefined } = {}): StorageBackend {
   const records = new Map<string, StoredRecord[]>();
   const versions = new Map<string, Map<number, StoredVersion & { text: string }>>();
+  const archives = new Map<string, Map<number, string>>();
   return {
     name: options.name ?? 'memory',
     readRecords: (sessionId, { afterSeq }) => {
@@ -55,9 +56,23 @@ export function createMemoryBackend(options: { name?: string | undefined } = {})
     deleteVersion: (sessionId, version) => {
       versions.get(sessionId)?.delete(version);
     },
+    appendArchiveRecords: (sessionId, batch) => {
+      const stored = archives.get(sessionId) ?? new Map<number, string>();
+      archives.set(sessionId, stored);
+      for (const record of batch) stored.set(record.seq, record.text);
+    },
+    readArchiveRecords: (sessionId, { seqs }) => {
+      const stored = archives.get(sessionId);
+      if (stored === undefined) return [];
+      return [...new Set(seqs)].sort((left, right) => left - right).flatMap((seq) => {
+        const text = stored.get(seq);
+        return text === undefined ? [] : [{ seq, text }];
+      });
+    },
     dispose: () => {
       records.clear();
       versions.clear();
+      archives.clear();
     },
   };
 }

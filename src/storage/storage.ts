@@ -1,5 +1,5 @@
 import type { SessionEvent } from '../session-event.js';
-import type { Awaitable } from '../types.js';
+import type { ArchivedItem, Awaitable } from '../types.js';
 
 /** A saved, folded view of a session, so that a long session loads without a full replay. */
 export interface SessionSnapshot {
@@ -34,6 +34,17 @@ export interface SaveSnapshotOptions {
   readonly expectedVersion?: number | undefined;
 }
 
+/**
+ * Archived items that one event moved out of the window (a graduation, an unpin), stored together
+ * under that event's `seq` when the archive spills to storage (the `archive.memoryItems` option).
+ */
+export interface ArchiveGroup {
+  /** Sequence number of the event that archived the items (their `archivedAt`). */
+  readonly seq: number;
+  /** The items, in archive order. */
+  readonly items: readonly ArchivedItem[];
+}
+
 /** Persists a session. Implement it to back Mobius with Redis, Postgres, SQLite… */
 export interface Storage {
   /** Identifies this storage in errors and events, e.g. `"memory"`. */
@@ -55,8 +66,22 @@ export interface Storage {
   loadSnapshot(sessionId: string, options?: { version?: number | undefined }): Awaitable<SessionSnapshot | null>;
   /** Lists saved versions, newest first. Optional: without it `listVersions()`/`rollback()` throw `UNSUPPORTED`. */
   listVersions?(sessionId: string): Awaitable<readonly VersionInfo[]>;
+  /**
+   * Stores archive groups so that the manager can drop them from memory. Never rewrites a stored
+   * group: one sent again with the same content is skipped, one with other content throws
+   * `ConflictError`. Optional, together with `readArchive`: without both, the archive stays in
+   * memory (`archive-spill` reports `isUnsupported`).
+   */
+  appendArchive?(sessionId: string, groups: readonly ArchiveGroup[]): Awaitable<void>;
+  /** Returns the stored archive groups among `seqs`, in `seq` order; unknown seqs are left out. Optional. */
+  readArchive?(sessionId: string, options: { seqs: readonly number[] }): Awaitable<readonly ArchiveGroup[]>;
   /** Releases handles. Optional. */
   dispose?(): Awaitable<void>;
+}
+
+/** Tells whether `storage` can hold spilled archive groups (`appendArchive` and `readArchive`). */
+export function isArchiveStorage(storage: Storage): storage is Storage & Required<Pick<Storage, 'appendArchive' | 'readArchive'>> {
+  return typeof storage.appendArchive === 'function' && typeof storage.readArchive === 'function';
 }
 
 /** Tells whether `value` looks like a {@link Storage}. */

@@ -5,7 +5,7 @@ import type { SessionEvent } from '../session-event.js';
 import { parse } from '../validation.js';
 import type { StorageBackend, StoredRecord, StoredVersion } from './backend.js';
 import { isStorageBackend } from './backend.js';
-import type { SaveSnapshotOptions, SessionSnapshot, Storage, VersionInfo } from './storage.js';
+import type { ArchiveGroup, SaveSnapshotOptions, SessionSnapshot, Storage, VersionInfo } from './storage.js';
 
 /** Options of {@link createVersionedStorage}. */
 export interface VersionedStorageOptions {
@@ -179,8 +179,48 @@ export function createVersionedStorage(backend: StorageBackend, options: Version
     for (const old of unlabelled.slice(keep)) await backend.deleteVersion(sessionId, old.version);
   };
 
+  const appendArchiveRecords = backend.appendArchiveRecords?.bind(backend);
+  const readArchiveRecords = backend.readArchiveRecords?.bind(backend);
+  // Only a backend with both methods can hold a spilled archive; the manager checks for them.
+  const archive: Pick<Storage, 'appendArchive' | 'readArchive'> =
+    appendArchiveRecords === undefined || readArchiveRecords === undefined
+      ? {}
+      : {
+          async appendArchive(sessionId, groups) {
+            const id = checkSessionId('appendArchive', sessionId);
+            const batch = checkArchiveGroups(groups);
+            if (batch.length === 0) return;
+            await run('appendArchive', id, true, async () => {
+              const stored = new Map((await readArchiveRecords(id, { seqs: batch.map((record) => record.seq) })).map((record) => [record.seq, record.text]));
+              const fresh: StoredRecord[] = [];
+              for (const record of batch) {
+                const existing = stored.get(record.seq);
+                if (existing === record.text) continue;
+                if (existing !== undefined) {
+                  throw new ConflictError({
+                    storage: name,
+                    expected: record.seq,
+                    actual: record.seq,
+                    message: `storage "${name}": archive group #${record.seq} of session "${id}" is already stored with other content. Another writer archived it; load the session again.`,
+                  });
+                }
+                fresh.push(record);
+              }
+              if (fresh.length > 0) await appendArchiveRecords(id, fresh);
+            });
+          },
+          async readArchive(sessionId, readOptions) {
+            const id = checkSessionId('readArchive', sessionId);
+            const { seqs } = parse(readArchiveOptionsSchema, readOptions, 'readArchive', "readArchive('ticket-142', { seqs: [12, 40] })");
+            if (seqs.length === 0) return [];
+            const records = await run('readArchive', id, false, async () => readArchiveRecords(id, { seqs: [...new Set(seqs)].sort((left, right) => left - right) }));
+            return records.map((record) => decodeArchiveGroup({ record, name, sessionId: id }));
+          },
+        };
+
   return {
     name,
+    ...archive,
 
     async append(sessionId, events) {
       const id = checkSessionId('append', sessionId);
@@ -318,6 +358,10 @@ const optionsSchema = z.strictObject({
 });
 
 const readOptionsSchema = z.strictObject({ afterSeq: z.number().int().min(0) });
+const readArchiveOptionsSchema = z.strictObject({ seqs: z.array(z.number().int().positive()) });
+const archivedItemSchema = z.looseObject({ type: z.enum(['entry', 'summary', 'fact', 'pin']), archivedAt: z.number().int().min(0) });
+const archiveGroupSchema = z.strictObject({ seq: z.number().int().positive(), items: z.array(archivedItemSchema) });
+const archiveGroupsSchema = z.array(archiveGroupSchema);
 const loadOptionsSchema = z.strictObject({ version: z.number().int().positive().optional() });
 const saveOptionsSchema = z.strictObject({ expectedVersion: z.number().int().min(0).optional() });
 
@@ -393,6 +437,50 @@ function checkEvents(events: unknown): StoredRecord[] {
     batch.push({ seq: event.seq, text });
   }
   return batch;
+}
+
+function checkArchiveGroups(groups: unknown): StoredRecord[] {
+  const result = archiveGroupsSchema.safeParse(groups);
+  if (!result.success) {
+    throw new InvalidArgumentError({
+      parameter: 'groups',
+      value: groups,
+      message: `appendArchive(): \`groups\` must be an array of { seq, items } with a positive integer \`seq\` and archived items:\n${z.prettifyError(result.error)}\nPass the groups ContextManager spills.`,
+      cause: result.error,
+    });
+  }
+  const batch: StoredRecord[] = [];
+  for (const [index, group] of result.data.entries()) {
+    const previous = batch[batch.length - 1];
+    if (previous !== undefined && group.seq <= previous.seq) {
+      throw new InvalidArgumentError({
+        parameter: `groups.${index}.seq`,
+        value: group.seq,
+        message: `appendArchive(): groups must be in increasing \`seq\` order, got ${describeValue(group.seq)} after ${previous.seq}. Send them in archive order.`,
+      });
+    }
+    // Stored exactly as given (the parsed copy would drop nothing, but keys could move).
+    batch.push({ seq: group.seq, text: JSON.stringify((groups as readonly ArchiveGroup[])[index]?.items) });
+  }
+  return batch;
+}
+
+function decodeArchiveGroup(options: { record: StoredRecord; name: string; sessionId: string }): ArchiveGroup {
+  const { record, name, sessionId } = options;
+  let items: unknown;
+  try {
+    items = JSON.parse(record.text);
+  } catch (error) {
+    items = error;
+  }
+  const result = z.array(archivedItemSchema).safeParse(items);
+  if (!result.success) {
+    throw new CorruptStateError({
+      message: `storage "${name}": archive group #${record.seq} of session "${sessionId}" is not a list of archived items. Restore it from a backup, or roll back to a version saved before it was spilled.`,
+      cause: result.error,
+    });
+  }
+  return { seq: record.seq, items: items as ArchiveGroup['items'] };
 }
 
 function encodeSnapshot(input: z.infer<typeof snapshotInputSchema>): string {

@@ -11,6 +11,11 @@ export interface InvariantOptions {
   budget?: number | undefined;
   /** The driver's model, to check that the scratchpad holds the last content given (invariant 3) and pins survive (5). */
   model?: OperationModel | undefined;
+  /**
+   * The whole archive, `await manager.readArchive()`, for a manager whose archive spills to storage
+   * (`archive.memoryItems`): `state().archive` then holds only the part in memory. @default state().archive
+   */
+  archive?: readonly ArchivedItem[] | undefined;
 }
 
 /**
@@ -34,7 +39,7 @@ export function assertInvariants(manager: ContextManager, options: InvariantOpti
   const archivedEntries = new Map<number, Extract<ArchivedItem, { type: 'entry' }>>();
   const summaryIds = new Map<string, { from: number; to: number }>();
   for (const summary of state.summaries) summaryIds.set(summary.id, summary.source);
-  for (const item of state.archive) {
+  for (const item of options.archive ?? state.archive) {
     if (item.type === 'entry') archivedEntries.set(item.entry.seq, item);
     if (item.type === 'summary') summaryIds.set(item.summary.id, item.summary.source);
   }

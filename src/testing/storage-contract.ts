@@ -4,7 +4,8 @@ import { ContextManager } from '../context-manager.js';
 import { ConflictError, MobiusError } from '../errors.js';
 import type { ContextManagerOptions } from '../options.js';
 import type { SessionEvent } from '../session-event.js';
-import type { SessionSnapshot, Storage } from '../storage/storage.js';
+import type { ArchiveGroup, SessionSnapshot, Storage } from '../storage/storage.js';
+import type { ArchivedItem } from '../types.js';
 import { applyOperations, arbitraries } from './arbitraries.js';
 
 /** Options of {@link describeStorageContract}. */
@@ -50,7 +51,9 @@ export function describeStorageContract(options: StorageContractOptions): void {
     // skip conditions (and the test names that show them) are fixed before the tests run.
     const probe = await options.create();
     const hasListVersions = typeof probe.listVersions === 'function';
+    const hasArchive = typeof probe.appendArchive === 'function' && typeof probe.readArchive === 'function';
     await probe.dispose?.();
+    const needsArchive = hasArchive ? '' : ' (skipped: the storage has no appendArchive/readArchive; the archive stays in memory)';
     const needsVersions = hasListVersions ? '' : ' (skipped: the storage has no listVersions)';
     const needsPruning =
       options.versions === undefined ? ' (skipped: no `versions` option given)' : needsVersions;
@@ -190,6 +193,53 @@ export function describeStorageContract(options: StorageContractOptions): void {
       });
     });
 
+    describe('appendArchive() and readArchive()', () => {
+      it.skipIf(!hasArchive)(`returns the stored groups among the seqs asked for, in seq order${needsArchive}`, async () => {
+        expect(await storage.readArchive?.('s1', { seqs: [3] })).toEqual([]);
+        await storage.appendArchive?.('s1', [archiveGroup(3), archiveGroup(7)]);
+        await storage.appendArchive?.('s1', [archiveGroup(12)]);
+        expect(await storage.readArchive?.('s1', { seqs: [12, 3, 5] })).toEqual([archiveGroup(3), archiveGroup(12)]);
+        expect(await storage.readArchive?.('s1', { seqs: [] })).toEqual([]);
+      });
+
+      it.skipIf(!hasArchive)(`keeps items exact and stores a copy${needsArchive}`, async () => {
+        const group = { seq: 4, items: HOSTILE_STRINGS.slice(0, 7).map((text, index) => archivedEntry(4, index + 1, text)) };
+        const sent = structuredClone(group);
+        await storage.appendArchive?.('s1', [sent]);
+        (sent.items as ArchivedItem[]).length = 0;
+        expect(await storage.readArchive?.('s1', { seqs: [4] })).toEqual([group]);
+      });
+
+      it.skipIf(!hasArchive)(`skips a group sent again with the same content and throws ConflictError for other content${needsArchive}`, async () => {
+        await storage.appendArchive?.('s1', [archiveGroup(3)]);
+        await storage.appendArchive?.('s1', [archiveGroup(3), archiveGroup(5)]);
+        expect(await storage.readArchive?.('s1', { seqs: [3, 5] })).toEqual([archiveGroup(3), archiveGroup(5)]);
+        const error = await capture(() => storage.appendArchive?.('s1', [archiveGroup(5, 'other text'), archiveGroup(9)]));
+        expect(ConflictError.isInstance(error)).toBe(true);
+        expect(await storage.readArchive?.('s1', { seqs: [5, 9] })).toEqual([archiveGroup(5)]);
+      });
+
+      it.skipIf(!hasArchive)(`keeps the archives of sessions apart${needsArchive}`, async () => {
+        await storage.appendArchive?.('s1', [archiveGroup(3, 'one')]);
+        await storage.appendArchive?.('s2', [archiveGroup(3, 'two')]);
+        expect(await storage.readArchive?.('s1', { seqs: [3] })).toEqual([archiveGroup(3, 'one')]);
+        expect(await storage.readArchive?.('s2', { seqs: [3] })).toEqual([archiveGroup(3, 'two')]);
+      });
+
+      it.skipIf(!hasArchive)(`holds a spilled archive: a manager keeping no archived item in memory loads back everything${needsArchive}`, async () => {
+        const manager = new ContextManager({ ...MANAGER_OPTIONS, storage, sessionId: 'spilled', archive: { memoryItems: 0 } });
+        const plain = new ContextManager(MANAGER_OPTIONS);
+        recordScript(manager, 0, 40);
+        recordScript(plain, 0, 40);
+        await manager.save();
+        await plain.settle();
+        expect(manager.state().spilledArchiveItems).toBeGreaterThan(0);
+        const loaded = await ContextManager.load({ ...MANAGER_OPTIONS, storage, sessionId: 'spilled' });
+        expect(await loaded.readArchive()).toEqual(plain.state().archive);
+        expect(JSON.stringify(loaded.build())).toBe(JSON.stringify(plain.build()));
+      });
+    });
+
     describe('sessions', () => {
       it('keeps sessions apart', async () => {
         await storage.append('s1', [message(1, 'one')]);
@@ -287,6 +337,20 @@ function message(seq: number, content = `message ${seq}`): SessionEvent {
 
 function snapshot(seq: number): SessionSnapshot {
   return { formatVersion: 1, seq, state: { at: seq } };
+}
+
+function archivedEntry(archivedAt: number, seq: number, text: string): ArchivedItem {
+  return {
+    type: 'entry',
+    reason: 'graduated',
+    entry: { seq, kind: 'user', role: 'user', text, display: text, tokens: 3, exchange: 1 },
+    summaryId: `s${archivedAt}`,
+    archivedAt,
+  };
+}
+
+function archiveGroup(seq: number, text = `archived before ${seq}`): ArchiveGroup {
+  return { seq, items: [archivedEntry(seq, seq - 2, text), archivedEntry(seq, seq - 1, `${text} (2)`)] };
 }
 
 function seqs(events: readonly SessionEvent[]): number[] {

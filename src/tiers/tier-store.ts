@@ -1,6 +1,6 @@
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { ArchivedItem, Entry, Pin, Summary } from '../types.js';
-import type { Archive } from './archive.js';
+import type { Archive, SpilledGroup } from './archive.js';
 import { createArchive } from './archive.js';
 import type { FactStore, FactStoreData } from './facts.js';
 import { createFactStore } from './facts.js';
@@ -55,6 +55,8 @@ export interface TierStoreData {
   readonly pins: readonly Pin[];
   readonly facts: FactStoreData;
   readonly archive: readonly ArchivedItem[];
+  /** Archive groups held only in storage (absent when none spilled). */
+  readonly archiveSpilled?: readonly SpilledGroup[] | undefined;
 }
 
 /** Creates a {@link TierStore}. */
@@ -68,7 +70,7 @@ export function createTierStore(options: {
   const pins = new Map<string, Pin>();
   for (const pin of options.initial?.pins ?? []) pins.set(pin.id, pin);
   const facts = createFactStore({ counter, initial: options.initial?.facts });
-  const archive = createArchive(options.initial?.archive ?? []);
+  const archive = createArchive(options.initial?.archive ?? [], options.initial?.archiveSpilled ?? []);
   let workingTokens = entries.reduce((sum, entry) => sum + entry.tokens, 0);
   let summaryTokens = summaries.reduce((sum, summary) => sum + summary.tokens, 0);
   let pinsCache: RenderedBlock | undefined;
@@ -156,6 +158,7 @@ export function createTierStore(options: {
       pins: [...pins.values()],
       facts: facts.toJSON(),
       archive: archive.items(),
+      ...(archive.spilled().length === 0 ? {} : { archiveSpilled: archive.spilled() }),
     }),
   };
 }

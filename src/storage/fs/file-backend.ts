@@ -1,12 +1,12 @@
 import { rename } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { InvalidArgumentError, describeValue } from '../../errors.js';
 import type { QuarantinedVersion, StorageBackend, StoredRecord, StoredVersion } from '../backend.js';
 import { createAtomic, ensureDirectory, isDirectory, readText, replaceAtomic, statQuietly, syncDirectory, unlinkQuietly } from './files.js';
 import { appendLines, decodeRecord, encodeRecord, readLog, readSegment } from './journal.js';
 import type { Layout, SessionFolder } from './layout.js';
-import { CORRUPT_PATTERN, MARKER_FILE, journalPath, scan, sessionFolder, statePath } from './layout.js';
+import { CORRUPT_PATTERN, MARKER_FILE, archivePath, journalPath, scan, sessionFolder, statePath } from './layout.js';
 import { LockHeldError, acquireLock, isProcessAlive } from './lock.js';
 
 /** Options of {@link createFileBackend}. */
@@ -143,6 +143,37 @@ export function createFileBackend(options: FileBackendOptions): StorageBackend {
       journalCache.set(session.id, { version: target.version, ...written, lastSeq: records[records.length - 1]?.seq ?? 0 });
     },
 
+    // One immutable, checksummed file per archive group, created like a state file: a crash leaves
+    // either the whole group or none, and a group is never overwritten.
+    async appendArchiveRecords(sessionId, records) {
+      const session = folder(sessionId);
+      for (const record of records) {
+        const path = archivePath(session, record.seq);
+        await ensureDirectory(dirname(path));
+        // The record's text is kept as a JSON string inside a checksummed object.
+        const body = JSON.stringify({ seq: record.seq, text: record.text });
+        if (!(await createAtomic(path, encodeRecord(body)))) {
+          const existing = await readText(path);
+          if (existing === undefined || decodeRecord(existing) !== body) throw new Error(`archive group file ${path} exists with other content`);
+        }
+      }
+    },
+
+    async readArchiveRecords(sessionId, { seqs }) {
+      const session = folder(sessionId);
+      const records: StoredRecord[] = [];
+      for (const seq of [...new Set(seqs)].sort((left, right) => left - right)) {
+        const path = archivePath(session, seq);
+        const text = await readText(path);
+        if (text === undefined) continue;
+        const body = decodeRecord(text);
+        const parsed = body === undefined ? undefined : archiveFileSchema.safeParse(JSON.parse(body));
+        if (parsed?.success !== true || parsed.data.seq !== seq) throw new Error(`archive group file ${path} is damaged (checksum missing or wrong)`);
+        records.push({ seq, text: parsed.data.text });
+      }
+      return records;
+    },
+
     async listVersions(sessionId) {
       const session = folder(sessionId);
       const layout = await scan(session.directory);
@@ -233,4 +264,5 @@ export function createFileBackend(options: FileBackendOptions): StorageBackend {
 
 // --- Internal helpers ---
 
+const archiveFileSchema = z.object({ seq: z.number().int(), text: z.string() });
 const stateInfoSchema = z.looseObject({ seq: z.number().int().min(0), label: z.string().optional() });

@@ -60,6 +60,11 @@ export function journalPath(session: SessionFolder, version: number): string {
   return join(session.directory, `journal-${version}.jsonl`);
 }
 
+/** Path of the archive group spilled by event `seq` (in the session's `archive` folder). */
+export function archivePath(session: SessionFolder, seq: number): string {
+  return join(session.directory, 'archive', `group-${seq}.json`);
+}
+
 /** Lists a session folder by kind of file; an absent folder is empty. */
 export async function scan(directory: string): Promise<Layout> {
   let names: string[];
