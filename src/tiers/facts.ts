@@ -294,31 +294,38 @@ interface RenderLists {
   /** Renders by facts dropped and done tasks shown: rooms close to each other share them. */
   readonly renders: Map<number, { readonly text: string; readonly tokens: number }>;
   /**
-   * Each fact's place in the rendered block (category, then key order), so that a render sorts
-   * only the facts it keeps; `undefined` when a key cannot be a plain object's own key.
+   * The facts in render order (category, then key order) with each one's place in `byAge`, so
+   * that a render picks the facts it keeps in one pass; `undefined` when a key cannot be a plain
+   * object's own key (such renders take the document path).
    */
-  readonly position: ReadonlyMap<Fact, number> | undefined;
+  readonly ordered: { readonly facts: readonly Fact[]; readonly dropIndex: Int32Array } | undefined;
 }
 
 function renderLists(options: { version: number; facts: readonly Fact[]; tasks: readonly Task[] }): RenderLists {
   const { facts, tasks } = options;
   let estimate = FACT_CATEGORIES.length * 2 + tasksEstimate(tasks);
   for (let index = 0; index < facts.length; index += 1) estimate += (facts[index] as Fact).tokens;
-  return { version: options.version, facts, tasks, byAge: sortForDropping(facts), estimate, renders: new Map(), position: renderPositions(facts) };
+  const byAge = sortForDropping(facts);
+  return { version: options.version, facts, tasks, byAge, estimate, renders: new Map(), ordered: renderOrder(facts, byAge) };
 }
 
-/** Where each fact renders: the order renderYamlParts() gives the facts of any subset of `facts`. */
-function renderPositions(facts: readonly Fact[]): Map<Fact, number> | undefined {
-  const position = new Map<Fact, number>();
+/**
+ * The facts in the order renderYamlParts() renders them (so any subset keeps this order), each
+ * with its index in `byAge`.
+ */
+function renderOrder(facts: readonly Fact[], byAge: readonly Fact[]): RenderLists['ordered'] {
+  const ordered: Fact[] = [];
   for (const category of FACT_CATEGORIES) {
     const inCategory = facts.filter((fact) => fact.category === category);
     const byKey: Record<string, Fact> = {};
     for (const fact of inCategory) byKey[fact.key] = fact;
     const keys = Object.keys(byKey);
     if (keys.length !== inCategory.length) return undefined;
-    for (const key of keys) position.set(byKey[key] as Fact, position.size);
+    for (const key of keys) ordered.push(byKey[key] as Fact);
   }
-  return position;
+  const ageIndex = new Map<Fact, number>();
+  byAge.forEach((fact, index) => ageIndex.set(fact, index));
+  return { facts: ordered, dropIndex: Int32Array.from(ordered, (fact) => ageIndex.get(fact) as number) };
 }
 
 function renderWithin(options: {
@@ -345,16 +352,17 @@ function renderWithin(options: {
     const key = dropped * 2 + (doneShown > 0 ? 1 : 0);
     let render = lists.renders.get(key);
     if (render === undefined) {
-      const { position } = lists;
-      let kept: readonly Fact[];
-      if (position === undefined) {
+      const { ordered } = lists;
+      let kept: Fact[];
+      if (ordered === undefined) {
         const isKept = new Set(byAge.slice(dropped));
         kept = lists.facts.filter((fact) => isKept.has(fact));
       } else {
-        // Only the facts kept, put in render order: no pass over the facts that are left out.
-        kept = byAge.slice(dropped).filter((fact) => position.has(fact)).sort((a, b) => (position.get(a) as number) - (position.get(b) as number));
+        // The facts kept, in render order, in one pass over numbers.
+        kept = [];
+        for (let index = 0; index < ordered.facts.length; index += 1) if ((ordered.dropIndex[index] as number) >= dropped) kept.push(ordered.facts[index] as Fact);
       }
-      render = renderCounted({ facts: kept, isOrdered: position !== undefined, tasks: lists.tasks, doneShown, counter: options.counter, countPart: options.countPart });
+      render = renderCounted({ facts: kept, isOrdered: ordered !== undefined, tasks: lists.tasks, doneShown, counter: options.counter, countPart: options.countPart });
       lists.renders.set(key, render);
     }
     const { text, tokens } = render;
@@ -435,7 +443,7 @@ function renderYamlParts(options: { facts: readonly Fact[]; tasks: readonly Task
   return parts.length === 0 ? undefined : parts;
 }
 
-/** The parts renderYamlParts() makes, for facts already in render order (see renderPositions()). */
+/** The parts renderYamlParts() makes, for facts already in render order (see renderOrder()). */
 function orderedParts(options: { facts: readonly Fact[]; tasks: readonly Task[]; doneShown: number }): string[] | undefined {
   const parts: string[] = [];
   let category: FactCategory | undefined;
@@ -464,6 +472,8 @@ function renderYamlDocument(options: { facts: readonly Fact[]; tasks: readonly T
   }
   const tasks = taskDocument(options);
   if (tasks !== undefined) document['tasks'] = tasks;
+  // Nothing left to show is an empty block, not the YAML of an empty mapping (`{}`).
+  if (Object.keys(document).length === 0) return '';
   return stringify(document, { lineWidth: 0 }).trimEnd();
 }
 
