@@ -2,7 +2,7 @@
 // `npm run bench`): build() latency per bundled session, cold and warm; along the one-hour session
 // looped 16× with fresh facts; the heap of 10,000 turns. Writes bench/PERFORMANCE.md and prints it.
 import { writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defaultSets } from './bench-sets.js';
 import { LATENCY_COPIES, measureHeap, measureLoopedLatency, measureSessionLatencies, renderPerformanceMarkdown } from './performance.js';
@@ -25,9 +25,11 @@ if (!looped.every((copy, index) => index === 0 || copy.facts > (looped[index - 1
 log('heap of 10,000 turns');
 const heap = await measureHeap({ base, budget: BUDGET });
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
+// Other processes on the machine set most of the tail: the report says how loaded it was.
+const load = `load average ${loadavg().map((value) => value.toFixed(1)).join(' / ')} (1 / 5 / 15 min) at the end`;
 const markdown = renderPerformanceMarkdown(
   { baseSession: base.name, buildLatency, looped, heap },
-  { generatedAt: new Date().toISOString(), environment: `Node ${process.version}, ${cpus().length} × ${cpu}`, budget: BUDGET },
+  { generatedAt: new Date().toISOString(), environment: `Node ${process.version}, ${cpus().length} × ${cpu}, ${load}`, budget: BUDGET },
 );
 writeFileSync(fileURLToPath(new URL('../bench/PERFORMANCE.md', import.meta.url)), markdown);
 process.stdout.write(markdown);

@@ -155,6 +155,26 @@ export function validateInput<M extends keyof ValidatedInputs>(method: M, input:
   return parse(schema, input, method, example) as ValidatedInputs[M];
 }
 
+/**
+ * Validates the input of `build()`, which runs before every model call: the common shapes (`{}`
+ * or `{ budget: <positive integer> }`) are checked by hand, anything else by the schema, so the
+ * answer and the errors are those of {@link validateInput}.
+ * @internal
+ */
+export function validateBuildInput(input: unknown): ValidatedInputs['build'] {
+  if (typeof input === 'object' && input !== null && Object.getPrototypeOf(input) === Object.prototype) {
+    let keys = 0;
+    for (const key in input) {
+      if (key !== 'budget') return validateInput('build', input);
+      keys += 1;
+    }
+    if (keys === 0) return {};
+    const { budget } = input as { budget?: unknown };
+    if (typeof budget === 'number' && Number.isSafeInteger(budget) && budget > 0) return { budget };
+  }
+  return validateInput('build', input);
+}
+
 // --- Internal helpers ---
 
 const toolCallSchema = z.strictObject({ id: z.string().min(1), name: z.string().min(1), input: z.unknown() });

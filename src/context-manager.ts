@@ -1,6 +1,6 @@
 import { EventEmitter } from 'eventemitter3';
 import type { BuiltContext } from './build/window-builder.js';
-import { validateInput } from './context-manager-inputs.js';
+import { validateBuildInput, validateInput } from './context-manager-inputs.js';
 import type { BuildOptions, CloseFileInput, MessageInput, OpenFileInput, RecallOptions, SessionState, ToolResultInput, UpdateFileInput } from './context-manager-inputs.js';
 import { EventRelay } from './event-relay.js';
 import type { ContextEvents, GraduationReport } from './events.js';
@@ -163,7 +163,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
    * @throws {InvalidArgumentError} with code `BUDGET_TOO_SMALL` when the budget cannot hold the static prefix.
    */
   build(options: BuildOptions = {}): BuiltContext {
-    const parsed = validateInput('build', options);
+    const parsed = validateBuildInput(options);
     const budget = parsed.budget === undefined ? this.#options.budget : resolveBuildBudget({ budget: parsed.budget, contextWindow: this.#options.contextWindow });
     const view = this.#session.recorder.view;
     const built = this.#session.builder.build(budget, view.tiers, view.scratchpad, this.#session.recall.takeRecalled());
@@ -311,6 +311,8 @@ export class ContextManager extends EventEmitter<ContextEvents> {
 
   // After a record: schedule graduation if a tier is over its limit, then rethrow a listener's error.
   #afterRecord<T>(result: T): T {
+    // Boundary features and T0 units are computed once per entry, here, rather than in build().
+    this.#session.builder.prepare(this.#session.recorder.view.tiers);
     this.#session.graduations.schedule(this.#session.recorder.graduationSubject());
     return this.#committed(result);
   }

@@ -1,4 +1,4 @@
-import { createBoundaryDetector } from './boundaries/boundary-detector.js';
+import { createBoundaryDetector, scoreGapsShared } from './boundaries/boundary-detector.js';
 import { matcherFor } from './boundaries/pattern-pack.js';
 import { defaultPatterns } from './boundaries/patterns/default.js';
 import { createWindowBuilder } from './build/window-builder.js';
@@ -89,6 +89,6 @@ export function createSessionComponents(options: { options: ResolvedOptions; eve
   });
   recorder = new SessionRecorder({ options: resolved, counter, events, persistence, recall, initialState: options.initialState });
   if (resolved.projectMemory !== undefined && options.initialState === undefined) recorder.importProjectMemory(resolved.projectMemory);
-  const builder = createWindowBuilder({ counter, systemPrompt: resolved.systemPrompt, budgets: resolved.budgets, scoreGaps: (entries) => detector.scoreGaps(entries) });
+  const builder = createWindowBuilder({ counter, systemPrompt: resolved.systemPrompt, budgets: resolved.budgets, scoreGaps: (entries) => scoreGapsShared(detector, entries) });
   return { counter, recorder, persistence, graduations, recall, builder, loadSpilled };
 }

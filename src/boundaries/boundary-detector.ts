@@ -1,4 +1,4 @@
-import type { Entry } from '../types.js';
+import type { Entry, ToolCall } from '../types.js';
 import { matcherFor, patternOptionsSchema, type PatternGroup, type PatternMatcher, type PatternPack } from './pattern-pack.js';
 import { defaultPatterns } from './patterns/default.js';
 import { parse } from '../validation.js';
@@ -70,12 +70,23 @@ export function createBoundaryDetector(options: BoundaryDetectorOptions = {}): B
   // Appending an entry changes only the score of the gap before it, so the scores of the last call
   // are kept with the scan state after its newest entry and extended when the entries extend them.
   let previous: ScanState | undefined;
-  return {
-    scoreGaps: (entries: readonly Entry[]): BoundaryScore[] => {
-      previous = scoreAll(entries, matcher, previous);
-      return [...previous.scores];
-    },
+  const scoreShared = (entries: readonly Entry[]): readonly BoundaryScore[] => {
+    previous = scoreAll(entries, matcher, previous);
+    return previous.scores;
   };
+  const detector: BoundaryDetector = { scoreGaps: (entries: readonly Entry[]): BoundaryScore[] => scoreShared(entries).slice() };
+  sharedScorers.set(detector, scoreShared);
+  return detector;
+}
+
+/**
+ * Scores the gaps like `detector.scoreGaps(entries)`, without copying the detector's own array of
+ * scores: valid only until the detector's next call. For the window builder, which scores T0 at
+ * every build and reads the scores at once. @internal
+ */
+export function scoreGapsShared(detector: BoundaryDetector, entries: readonly Entry[]): readonly BoundaryScore[] {
+  const shared = sharedScorers.get(detector);
+  return shared === undefined ? detector.scoreGaps(entries) : shared(entries);
 }
 
 /**
@@ -101,50 +112,54 @@ const TRACE_TAIL =
   /^\s+at\s|^\s*File "|Traceback|^\s*\^+\s*$|\b[A-Z][A-Za-z]*(?:Error|Exception)\b|^\s*panic:|^\s*Caused by|^\s*goroutine\s/u;
 const SENTENCE_END = /(?<=[.!?])\s+/u;
 
+// Detectors made here, with their scoring that returns the scan's own array (a memo, not
+// configuration: weak, and it changes no result).
+const sharedScorers = new WeakMap<BoundaryDetector, (entries: readonly Entry[]) => readonly BoundaryScore[]>();
+
+/** The scan after its newest entry; extended in place when the entries are extended. */
 interface ScanState {
   /** The entries scored, as they were (T0 arrays are updated in place). */
-  readonly entries: readonly Entry[];
-  readonly scores: readonly BoundaryScore[];
+  readonly entries: Entry[];
+  readonly scores: BoundaryScore[];
   /** Calls still pending after the newest entry, in the order they were made. */
-  readonly pending: ReadonlyMap<string, number>;
-  readonly fenceParity: number;
+  readonly pending: Map<string, number>;
+  fenceParity: number;
   /** Whether the newest entry started inside a fenced block. */
-  readonly isInsideAtStart: boolean;
+  isInsideAtStart: boolean;
 }
 
 function scoreAll(entries: readonly Entry[], matcher: PatternMatcher, previous: ScanState | undefined): ScanState {
-  const scores: BoundaryScore[] = [];
-  let pending = new Map<string, number>();
-  let fenceParity = 0;
-  let isInsideAtStart = false;
+  let state: ScanState;
   let start = 0;
   if (previous !== undefined && previous.entries.length > 0 && extendsEntries(entries, previous.entries)) {
     if (previous.entries.length === entries.length) return previous;
     // Only the newest gap of the previous scan had no next entry: score it again, then go on.
     const last = previous.entries.length - 1;
-    scores.push(...previous.scores.slice(0, last));
-    pending = new Map(previous.pending);
-    fenceParity = previous.fenceParity;
-    isInsideAtStart = previous.isInsideAtStart;
-    scores.push(scoreGap({ entry: entries[last] as Entry, next: entries[last + 1], pending, fenceParity, isInsideAtStart, matcher }));
+    state = previous;
+    state.scores[last] = scoreGap({ entry: entries[last] as Entry, next: entries[last + 1], pending: state.pending, fenceParity: state.fenceParity, isInsideAtStart: state.isInsideAtStart, matcher });
     start = last + 1;
+  } else {
+    state = { entries: [], scores: [], pending: new Map(), fenceParity: 0, isInsideAtStart: false };
   }
+  const { pending } = state;
   for (let index = start; index < entries.length; index += 1) {
     const entry = entries[index] as Entry;
     const next = entries[index + 1];
+    state.entries.push(entry);
     // A late result answers a call that was already closed: it cannot clear a newer pending call.
     if (entry.callId !== undefined && entry.isLate !== true) pending.delete(entry.callId);
-    for (const call of entry.toolCalls ?? []) pending.set(call.id, index);
+    const calls = entry.toolCalls;
+    if (calls !== undefined) for (let call = 0; call < calls.length; call += 1) pending.set((calls[call] as ToolCall).id, index);
     // A fenced block can only continue into an entry of the same role; a role change starts a new
     // run, so an unbalanced fence in one message cannot forbid every later gap.
     const before = entries[index - 1];
-    if (before !== undefined && before.role !== entry.role) fenceParity = 0;
-    isInsideAtStart = fenceParity === 1;
-    fenceParity = (fenceParity + featuresOf(entry, matcher).fences) % 2;
+    if (before !== undefined && before.role !== entry.role) state.fenceParity = 0;
+    state.isInsideAtStart = state.fenceParity === 1;
+    state.fenceParity = (state.fenceParity + featuresOf(entry, matcher).fences) % 2;
 
-    scores.push(scoreGap({ entry, next, pending, fenceParity, isInsideAtStart, matcher }));
+    state.scores.push(scoreGap({ entry, next, pending, fenceParity: state.fenceParity, isInsideAtStart: state.isInsideAtStart, matcher }));
   }
-  return { entries: [...entries], scores, pending: new Map(pending), fenceParity, isInsideAtStart };
+  return state;
 }
 
 function scoreGap(options: {
@@ -156,9 +171,9 @@ function scoreGap(options: {
   matcher: PatternMatcher;
 }): BoundaryScore {
   const { entry, next, pending, fenceParity, isInsideAtStart, matcher } = options;
-  const [firstPending] = pending.keys();
-  if (firstPending !== undefined) {
-    return { strength: 'forbidden', reason: `tool call ${firstPending} awaits its result` };
+  if (pending.size > 0) {
+    const [firstPending] = pending.keys();
+    return { strength: 'forbidden', reason: `tool call ${firstPending as string} awaits its result` };
   }
   if (fenceParity === 1 && (next === undefined || next.role === entry.role)) {
     return { strength: 'forbidden', reason: 'inside a fenced code block' };

@@ -3,7 +3,10 @@ import { InvalidArgumentError, describeValue } from '../errors.js';
 import type { Scratchpad } from '../scratchpad/scratchpad.js';
 import { renderSummary } from '../session-view.js';
 import { PENDING_RESULT_TEXT } from '../tool-calls.js';
+import { createHistoryRenderer } from './history-messages.js';
 import { pairToolCalls, resultNoteText } from './tool-pairing.js';
+import { createWorkingUnits } from './working-units.js';
+import type { Unit } from './working-units.js';
 import type { TierStore } from '../tiers/tier-store.js';
 import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -69,7 +72,11 @@ export function createWindowBuilder(options: {
   systemPrompt: string;
   budgets: ResolvedTierBudgets;
   scoreGaps: (entries: readonly Entry[]) => readonly BoundaryScore[];
-}): { build(budget: number, tiers: TierStore, scratchpad: Scratchpad, recalled?: RecalledBlock | undefined): BuiltContext } {
+}): {
+  build(budget: number, tiers: TierStore, scratchpad: Scratchpad, recalled?: RecalledBlock | undefined): BuiltContext;
+  /** Scores and groups the T0 entries recorded since the last call, so that build() finds them ready. */
+  prepare(tiers: TierStore): void;
+} {
   const { counter, budgets } = options;
   const prefix = options.systemPrompt;
   const prefixTokens = counter.count(prefix);
@@ -97,82 +104,25 @@ export function createWindowBuilder(options: {
   // cost left in a build (and most of its garbage).
   let systemCache: { parts: readonly string[]; blocks: readonly SystemBlock[]; text: string } | undefined;
   let historyCache: { entries: readonly Entry[]; messages: readonly ContextMessage[] } | undefined;
-  let unitCache: { entries: readonly Entry[]; length: number; lastSeq: number; units: readonly Unit[] } | undefined;
-
-  const unitsOf = (entries: readonly Entry[]): readonly Unit[] => {
-    const lastSeq = entries[entries.length - 1]?.seq ?? 0;
-    if (unitCache !== undefined && unitCache.entries === entries && unitCache.length === entries.length && unitCache.lastSeq === lastSeq) {
-      return unitCache.units;
-    }
-    const scores = options.scoreGaps(entries);
-    const grouped: Unit[] = [];
-    let current: Entry[] = [];
-    let tokens = 0;
-    entries.forEach((entry, index) => {
-      current.push(entry);
-      tokens += entry.tokens;
-      const isLast = index === entries.length - 1;
-      if (isLast || scores[index]?.strength !== 'forbidden') {
-        grouped.push({ entries: current, tokens });
-        current = [];
-        tokens = 0;
-      }
-    });
-    const units = pairUnits(grouped, entries);
-    unitCache = { entries, length: entries.length, lastSeq, units };
-    return units;
-  };
+  const historyRenderer = createHistoryRenderer();
 
   // Results render right after their calls (late ones too), unanswered calls get a placeholder
   // result, and results whose call has left T0 render as notes: each unit holds, and is charged
-  // for, exactly what it renders.
-  const pendingResultTokens = counter.count(PENDING_RESULT_TEXT) + MESSAGE_OVERHEAD_TOKENS;
+  // for, exactly what it renders. Kept from build to build (see createWorkingUnits()).
   const noteTokens = new WeakMap<Entry, number>();
-  const pairUnits = (grouped: readonly Unit[], entries: readonly Entry[]): readonly Unit[] => {
-    const pairing = pairToolCalls(entries);
-    const hasToolEntries = pairing.answers.size > 0 || entries.some((entry) => entry.role === 'tool' && entry.callId !== undefined);
-    if (!hasToolEntries) return grouped;
-    const units = grouped.map((unit) => ({ entries: [...unit.entries], tokens: unit.tokens }));
-    const unitOf = new Map<Entry, { entries: Entry[]; tokens: number }>();
-    for (const unit of units) for (const entry of unit.entries) unitOf.set(entry, unit);
-    const remove = (entry: Entry): void => {
-      const unit = unitOf.get(entry);
-      if (unit === undefined) return;
-      unit.entries.splice(unit.entries.indexOf(entry), 1);
-      unit.tokens -= entry.tokens;
-      unitOf.delete(entry);
-    };
-    for (const entry of pairing.hidden) remove(entry);
-    for (const [entry, call] of pairing.callOf) {
-      const target = unitOf.get(call);
-      if (target === undefined || unitOf.get(entry) === target) continue;
-      remove(entry);
-      target.entries.push(entry);
-      target.tokens += entry.tokens;
-      unitOf.set(entry, target);
-    }
-    for (const [call, answers] of pairing.answers) {
-      const unit = unitOf.get(call);
-      if (unit === undefined) continue;
-      unit.tokens += answers.filter((answer) => answer === undefined).length * pendingResultTokens;
-    }
-    for (const entry of entries) {
-      if (entry.role !== 'tool' || entry.callId === undefined || pairing.callOf.has(entry) || pairing.hidden.has(entry)) continue;
-      if (entry.kind === 'tool-call-orphan') {
-        remove(entry);
-        continue;
-      }
-      const unit = unitOf.get(entry);
-      if (unit === undefined) continue;
+  const working = createWorkingUnits({
+    scoreGaps: options.scoreGaps,
+    pendingResultTokens: counter.count(PENDING_RESULT_TEXT) + MESSAGE_OVERHEAD_TOKENS,
+    noteTokens: (entry) => {
       let tokens = noteTokens.get(entry);
       if (tokens === undefined) {
         tokens = counter.count(resultNoteText(entry)) + MESSAGE_OVERHEAD_TOKENS;
         noteTokens.set(entry, tokens);
       }
-      unit.tokens += tokens - entry.tokens;
-    }
-    return units.filter((unit) => unit.entries.length > 0);
-  };
+      return tokens;
+    },
+  });
+  const unitsOf = (entries: readonly Entry[]): readonly Unit[] => working.unitsOf(entries);
 
   const stubFor = (path: string, lineCount: number, edits: number): { text: string; tokens: number } => {
     const text = `### ${path} (${lineCount} lines, ${edits} edits) — still open; content left out of this window to fit the budget`;
@@ -186,6 +136,9 @@ export function createWindowBuilder(options: {
   };
 
   return {
+    prepare(tiers) {
+      unitsOf(tiers.entries());
+    },
     build(budget, tiers, scratchpad, recalled) {
       let remaining = budget - MESSAGE_OVERHEAD_TOKENS - prefixTokens;
       if (remaining < 0) {
@@ -382,7 +335,7 @@ export function createWindowBuilder(options: {
       // Assemble, most stable first.
       const rendered = fileParts.map((part) => part.text ?? scratchpad.renderSection(part.path));
       // Block markers keep parts of different blocks from being taken for each other.
-      const parts = [factsText, '\u0000', pinsText, '\u0001', ...shownSummaries, '\u0002', ...rendered, '\u0003', recalledText];
+      const parts = [factsText, '\u0000', pinsText, '\u0001'].concat(shownSummaries, '\u0002', rendered, '\u0003', recalledText);
       if (systemCache === undefined || !isSameList(systemCache.parts, parts)) {
         const blocks: SystemBlock[] = [];
         const section = (name: SystemBlock['name'], text: string): void =>
@@ -390,23 +343,23 @@ export function createWindowBuilder(options: {
         if (prefix.length > 0) section('prefix', prefix);
         if (factsText.length > 0) section('facts', `${headers.facts.text}\n${factsText}`);
         if (pinsText.length > 0) section('pins', `${headers.pins.text}\n${pinsText}`);
-        if (shownSummaries.length > 0) section('summaries', `${headers.summaries.text}\n${shownSummaries.join('\n\n')}`);
-        if (rendered.length > 0) section('scratchpad', `${headers.scratchpad.text}\n${rendered.join('\n\n')}`);
+        if (shownSummaries.length > 0) section('summaries', `${headers.summaries.text}\n${joinLazily(shownSummaries, '\n\n')}`);
+        if (rendered.length > 0) section('scratchpad', `${headers.scratchpad.text}\n${joinLazily(rendered, '\n\n')}`);
         if (recalledText.length > 0) section('recalled', `${headers.recalled.text}\n${recalledText}`);
-        systemCache = { parts, blocks, text: blocks.map((block) => block.text).join('\n\n') };
+        systemCache = { parts, blocks, text: joinLazily(blocks.map((block) => block.text), '\n\n') };
       }
       const system = systemCache.text;
       // Fresh arrays each build, so that a caller changing one cannot change the next window.
-      const systemBlocks = [...systemCache.blocks];
+      const systemBlocks = systemCache.blocks.slice();
       const shownEntries = inSeqOrder(shownUnits);
       if (historyCache === undefined || !isSameList(historyCache.entries, shownEntries)) {
         // Frozen: the same message objects are handed out while the history is unchanged.
-        historyCache = { entries: shownEntries, messages: toMessages(shownEntries).map((message) => Object.freeze(message)) };
+        historyCache = { entries: shownEntries, messages: historyRenderer.render(shownEntries, working.pairing) ?? toMessages(shownEntries).map((message) => Object.freeze(message)) };
       }
-      const history = [...historyCache.messages];
+      const history = historyCache.messages.slice();
       const total = blocks.prefix + blocks.facts + blocks.pins + blocks.summaries + blocks.scratchpad + blocks.recalled + blocks.working;
       return {
-        messages: [{ role: 'system', content: system }, ...history],
+        messages: [{ role: 'system', content: system } as ContextMessage].concat(history),
         system,
         systemBlocks,
         history,
@@ -516,6 +469,17 @@ const SEPARATOR_TOKENS = 1;
 /** Granularity of the room offered to the facts block when filling the window. */
 const FILL_STEP = 128;
 
+/**
+ * Joins texts with `+` rather than `Array.prototype.join()`: the engine then links the parts
+ * instead of copying a window-sized string at every build (most of a build's garbage); the text is
+ * made flat once, by whoever reads it first.
+ */
+function joinLazily(parts: readonly string[], separator: string): string {
+  let text = parts[0] ?? '';
+  for (let index = 1; index < parts.length; index += 1) text = text + separator + (parts[index] as string);
+  return text;
+}
+
 /** Whether two lists hold the same items in the same order (strings compared by value). */
 function isSameList<T>(a: readonly T[], b: readonly T[]): boolean {
   if (a.length !== b.length) return false;
@@ -526,7 +490,10 @@ function isSameList<T>(a: readonly T[], b: readonly T[]): boolean {
 /** The entries of the shown units ordered by sequence number, as `toMessages()` wants them. */
 function inSeqOrder(units: readonly Unit[]): Entry[] {
   const entries: Entry[] = [];
-  for (const unit of units) for (const entry of unit.entries) entries.push(entry);
+  for (let index = 0; index < units.length; index += 1) {
+    const unit = units[index] as Unit;
+    for (let member = 0; member < unit.entries.length; member += 1) entries.push(unit.entries[member] as Entry);
+  }
   // Units are collected newest first; a stable sort by seq puts them in recorded order.
   return entries.sort((a, b) => a.seq - b.seq);
 }
@@ -537,9 +504,4 @@ function uniqueId(options: { id: string; seq: number; used: Set<string> }): stri
   for (let attempt = 1; used.has(candidate); attempt += 1) candidate = attempt === 1 ? `${id}_${seq}` : `${id}_${seq}_${attempt}`;
   used.add(candidate);
   return candidate;
-}
-
-interface Unit {
-  readonly entries: readonly Entry[];
-  readonly tokens: number;
 }

@@ -121,15 +121,27 @@ export function createFactStore(options: {
   // as soon as the facts change (when a graduation commits), so that build() finds them ready.
   let cache: { version: number; byRoom: Map<number, RenderedFacts> } = { version: 0, byRoom: new Map() };
   const recentRooms: number[] = [];
-  let dropOrder: { version: number; facts: readonly Fact[] } = { version: -1, facts: [] };
+  // The lists and the drop order change only with the facts: made once per version, not once
+  // per room (the same task list also keys the rendered tasks section, see tasksYaml()).
+  let lists: RenderLists | undefined;
+  // Counts of the parts a render joins (category headings, fact lines, the tasks section), so that
+  // a render for a new room adds up known counts instead of asking the counter again.
+  const partCounts = new Map<string, number>();
+  const countPart = (part: string): number => {
+    let tokens = partCounts.get(part);
+    if (tokens === undefined) {
+      tokens = counter.count(part);
+      if (partCounts.size >= MAX_PART_COUNTS) partCounts.clear();
+      partCounts.set(part, tokens);
+    }
+    return tokens;
+  };
   const renderRoom = (maxTokens: number): RenderedFacts => {
     if (cache.version !== version) cache = { version, byRoom: new Map() };
     const cached = cache.byRoom.get(maxTokens);
     if (cached !== undefined) return cached;
-    const all = [...facts.values()];
-    // The drop order changes only with the facts: sorted once per version, not once per room.
-    if (dropOrder.version !== version) dropOrder = { version, facts: sortForDropping(all) };
-    const rendered = renderWithin({ facts: all, tasks: [...tasks.values()], maxTokens, counter, byAge: dropOrder.facts });
+    if (lists?.version !== version) lists = renderLists({ version, facts: [...facts.values()], tasks: [...tasks.values()] });
+    const rendered = renderWithin({ lists, maxTokens, counter, countPart });
     if (cache.byRoom.size >= 16) cache.byRoom.clear();
     cache.byRoom.set(maxTokens, rendered);
     return rendered;
@@ -267,37 +279,99 @@ const OPEN_TASKS_SHOWN = 10;
 /** Rooms rendered again as soon as the facts change: build()'s planned room and its fill rooms. */
 const RECENT_ROOMS = 3;
 const DONE_TASKS_SHOWN = 8;
+/** Part counts a fact store keeps before it starts over. */
+const MAX_PART_COUNTS = 8_192;
+
+/** One version of the store's contents, with what every render of that version shares. */
+interface RenderLists {
+  readonly version: number;
+  readonly facts: readonly Fact[];
+  readonly tasks: readonly Task[];
+  /** The facts in the order they are dropped when the block must shrink. */
+  readonly byAge: readonly Fact[];
+  /** The estimate of the whole block from the cached per-fact counts. */
+  readonly estimate: number;
+  /** Renders by facts dropped and done tasks shown: rooms close to each other share them. */
+  readonly renders: Map<number, { readonly text: string; readonly tokens: number }>;
+  /**
+   * The facts in render order (category, then key order) with each one's place in `byAge`, so
+   * that a render picks the facts it keeps in one pass; `undefined` when a key cannot be a plain
+   * object's own key (such renders take the document path).
+   */
+  readonly ordered: { readonly facts: readonly Fact[]; readonly dropIndex: Int32Array } | undefined;
+}
+
+function renderLists(options: { version: number; facts: readonly Fact[]; tasks: readonly Task[] }): RenderLists {
+  const { facts, tasks } = options;
+  let estimate = FACT_CATEGORIES.length * 2 + tasksEstimate(tasks);
+  for (let index = 0; index < facts.length; index += 1) estimate += (facts[index] as Fact).tokens;
+  const byAge = sortForDropping(facts);
+  return { version: options.version, facts, tasks, byAge, estimate, renders: new Map(), ordered: renderOrder(facts, byAge) };
+}
+
+/**
+ * The facts in the order renderYamlParts() renders them (so any subset keeps this order), each
+ * with its index in `byAge`.
+ */
+function renderOrder(facts: readonly Fact[], byAge: readonly Fact[]): RenderLists['ordered'] {
+  const ordered: Fact[] = [];
+  for (const category of FACT_CATEGORIES) {
+    const inCategory = facts.filter((fact) => fact.category === category);
+    const byKey: Record<string, Fact> = {};
+    for (const fact of inCategory) byKey[fact.key] = fact;
+    const keys = Object.keys(byKey);
+    if (keys.length !== inCategory.length) return undefined;
+    for (const key of keys) ordered.push(byKey[key] as Fact);
+  }
+  const ageIndex = new Map<Fact, number>();
+  byAge.forEach((fact, index) => ageIndex.set(fact, index));
+  return { facts: ordered, dropIndex: Int32Array.from(ordered, (fact) => ageIndex.get(fact) as number) };
+}
 
 function renderWithin(options: {
-  facts: readonly Fact[];
-  tasks: readonly Task[];
+  lists: RenderLists;
   maxTokens: number;
   counter: TokenCounter;
-  byAge: readonly Fact[];
+  countPart: (part: string) => number;
 }): RenderedFacts {
-  const { counter, maxTokens } = options;
-  if (options.facts.length === 0 && options.tasks.length === 0) {
+  const { lists, maxTokens } = options;
+  if (lists.facts.length === 0 && lists.tasks.length === 0) {
     return { text: '', tokens: 0, omitted: 0 };
   }
-  const { byAge } = options;
+  const { byAge } = lists;
   let doneShown = DONE_TASKS_SHOWN;
   // Estimate from the cached per-fact counts, then correct with exact counts of the rendered text:
   // YAML quoting and category headings make the sum a little off, never by much.
   let dropped = 0;
-  let estimate = options.facts.reduce((sum, fact) => sum + fact.tokens, 0) + FACT_CATEGORIES.length * 2 + tasksEstimate(options.tasks);
+  let estimate = lists.estimate;
   while (dropped < byAge.length && estimate > maxTokens) {
     estimate -= byAge[dropped]?.tokens ?? 0;
     dropped += 1;
   }
   for (;;) {
-    const kept = new Set(byAge.slice(dropped));
-    const { text, tokens } = renderCounted({ facts: options.facts.filter((fact) => kept.has(fact)), tasks: options.tasks, doneShown, counter });
+    const key = dropped * 2 + (doneShown > 0 ? 1 : 0);
+    let render = lists.renders.get(key);
+    if (render === undefined) {
+      const { ordered } = lists;
+      let kept: Fact[];
+      if (ordered === undefined) {
+        const isKept = new Set(byAge.slice(dropped));
+        kept = lists.facts.filter((fact) => isKept.has(fact));
+      } else {
+        // The facts kept, in render order, in one pass over numbers.
+        kept = [];
+        for (let index = 0; index < ordered.facts.length; index += 1) if ((ordered.dropIndex[index] as number) >= dropped) kept.push(ordered.facts[index] as Fact);
+      }
+      render = renderCounted({ facts: kept, isOrdered: ordered !== undefined, tasks: lists.tasks, doneShown, counter: options.counter, countPart: options.countPart });
+      lists.renders.set(key, render);
+    }
+    const { text, tokens } = render;
     if (tokens <= maxTokens) return { text, tokens, omitted: dropped };
     if (doneShown > 0) {
       doneShown = 0;
       continue;
     }
-    if (dropped >= byAge.length) return { text: '', tokens: 0, omitted: options.facts.length };
+    if (dropped >= byAge.length) return { text: '', tokens: 0, omitted: lists.facts.length };
     // Drop about as many facts as the overshoot is worth, at least one.
     let overshoot = tokens - maxTokens;
     do {
@@ -317,8 +391,8 @@ function sortForDropping(facts: readonly Fact[]): Fact[] {
  * the sum of their cached counts where the counter allows (see `countJoined`): a render for a new
  * room costs lookups, not a tokenization of the whole block.
  */
-function renderCounted(options: { facts: readonly Fact[]; tasks: readonly Task[]; doneShown: number; counter: TokenCounter }): { text: string; tokens: number } {
-  const parts = renderYamlParts(options);
+function renderCounted(options: { facts: readonly Fact[]; isOrdered: boolean; tasks: readonly Task[]; doneShown: number; counter: TokenCounter; countPart: (part: string) => number }): { text: string; tokens: number } {
+  const parts = options.isOrdered ? orderedParts(options) : renderYamlParts(options);
   if (parts === undefined) {
     const text = renderYamlDocument(options);
     return { text, tokens: text.length === 0 ? 0 : options.counter.count(text) };
@@ -327,7 +401,7 @@ function renderCounted(options: { facts: readonly Fact[]; tasks: readonly Task[]
   const last = (parts[parts.length - 1] ?? '').trimEnd();
   if (last.length === 0) return { text, tokens: text.length === 0 ? 0 : options.counter.count(text) };
   parts[parts.length - 1] = last;
-  return { text, tokens: countJoined(options.counter, parts) };
+  return { text, tokens: countJoined(options.counter, parts, options.countPart) };
 }
 
 /** Facts without a salience (from a custom summarizer or an older snapshot) rank as durable. */
@@ -361,11 +435,28 @@ function renderYamlParts(options: { facts: readonly Fact[]; tasks: readonly Task
     for (const fact of inCategory) byKey[fact.key] = fact;
     const keys = Object.keys(byKey);
     if (keys.length !== inCategory.length) return undefined;
-    parts.push(`${category}:\n`);
+    parts.push(CATEGORY_HEADINGS[category]);
     for (const key of keys) parts.push(factLines(byKey[key] as Fact));
   }
-  const tasks = taskDocument(options);
-  if (tasks !== undefined) parts.push(stringify({ tasks }, { lineWidth: 0 }));
+  const tasks = tasksYaml(options);
+  if (tasks !== undefined) parts.push(tasks);
+  return parts.length === 0 ? undefined : parts;
+}
+
+/** The parts renderYamlParts() makes, for facts already in render order (see renderOrder()). */
+function orderedParts(options: { facts: readonly Fact[]; tasks: readonly Task[]; doneShown: number }): string[] | undefined {
+  const parts: string[] = [];
+  let category: FactCategory | undefined;
+  for (let index = 0; index < options.facts.length; index += 1) {
+    const fact = options.facts[index] as Fact;
+    if (fact.category !== category) {
+      category = fact.category;
+      parts.push(CATEGORY_HEADINGS[category]);
+    }
+    parts.push(factLines(fact));
+  }
+  const tasks = tasksYaml(options);
+  if (tasks !== undefined) parts.push(tasks);
   return parts.length === 0 ? undefined : parts;
 }
 
@@ -381,7 +472,26 @@ function renderYamlDocument(options: { facts: readonly Fact[]; tasks: readonly T
   }
   const tasks = taskDocument(options);
   if (tasks !== undefined) document['tasks'] = tasks;
+  // Nothing left to show is an empty block, not the YAML of an empty mapping (`{}`).
+  if (Object.keys(document).length === 0) return '';
   return stringify(document, { lineWidth: 0 }).trimEnd();
+}
+
+// The tasks section by task list (one list per version of the store) and by done tasks shown:
+// serialising it is the costliest part of a render, and a build may ask for several rooms.
+const tasksYamlCache = new WeakMap<readonly Task[], Map<number, string | undefined>>();
+
+function tasksYaml(options: { tasks: readonly Task[]; doneShown: number }): string | undefined {
+  let byDoneShown = tasksYamlCache.get(options.tasks);
+  if (byDoneShown === undefined) {
+    byDoneShown = new Map();
+    tasksYamlCache.set(options.tasks, byDoneShown);
+  }
+  if (byDoneShown.has(options.doneShown)) return byDoneShown.get(options.doneShown);
+  const tasks = taskDocument(options);
+  const text = tasks === undefined ? undefined : stringify({ tasks }, { lineWidth: 0 });
+  byDoneShown.set(options.doneShown, text);
+  return text;
 }
 
 function taskDocument(options: { tasks: readonly Task[]; doneShown: number }): Record<string, string[]> | undefined {
@@ -394,6 +504,9 @@ function taskDocument(options: { tasks: readonly Task[]; doneShown: number }): R
   if (doneShown.length > 0) document['done'] = doneShown.map((task) => task.title);
   return document;
 }
+
+/** Each category's heading line, made once (a part of every render). */
+const CATEGORY_HEADINGS: Readonly<Record<FactCategory, string>> = Object.fromEntries(FACT_CATEGORIES.map((category) => [category, `${category}:\n`])) as Record<FactCategory, string>;
 
 // Facts are frozen and replaced when they change, so a fact's lines never go stale.
 const factLineCache = new WeakMap<Fact, string>();

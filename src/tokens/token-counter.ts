@@ -63,12 +63,12 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
 /**
  * Counts the tokens of `parts` joined together. With a counter from {@link createTokenCounter},
  * where every part after the first starts a line with a character the tokenizer never merges
- * with the line break before it, the parts are counted apart (each count cached by content) and
- * the sum equals the count of the joined text; otherwise, and for any other counter, the joined
- * text is counted whole.
+ * with the line break before it, the parts are counted apart (each count cached by content, or
+ * by `countPart` when given: a caller's own memo of the same counts) and the sum equals the count
+ * of the joined text; otherwise, and for any other counter, the joined text is counted whole.
  * @internal
  */
-export function countJoined(counter: TokenCounter, parts: readonly string[]): number {
+export function countJoined(counter: TokenCounter, parts: readonly string[], countPart: (part: string) => number = counter.count): number {
   if (!additiveCounters.has(counter)) return counter.count(parts.join(''));
   for (let index = 1; index < parts.length; index += 1) {
     const previous = parts[index - 1] ?? '';
@@ -79,7 +79,7 @@ export function countJoined(counter: TokenCounter, parts: readonly string[]): nu
     }
   }
   let total = 0;
-  for (const part of parts) total += counter.count(part);
+  for (const part of parts) total += countPart(part);
   return total;
 }
 

@@ -2,7 +2,7 @@
 // measured by `npm run bench`, never asserted here.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { ContextManager, createBoundaryDetector, createTokenCounter } from '../../src/index.js';
 import type { TokenCounter } from '../../src/index.js';
 import { createEntry } from '../../src/tiers/entry.js';
@@ -55,6 +55,37 @@ describe('build() caching', () => {
     const before = spy.calls;
     manager.build();
     expect(spy.calls).toBe(before);
+  });
+
+  it('makes only the new entry\'s message in a build after one new entry', () => {
+    const manager = new ContextManager({ systemPrompt: 'Rules.' });
+    for (let turn = 0; turn < 10; turn += 1) {
+      manager.addMessage({ role: 'user', content: `question ${turn}` });
+      manager.addMessage({ role: 'assistant', content: `answer ${turn}`, toolCalls: [{ id: `c${turn}`, name: 'grep', input: { pattern: `p${turn}` } }] });
+      manager.addToolResult({ callId: `c${turn}`, output: `match ${turn}` });
+    }
+    const first = manager.build();
+    manager.addMessage({ role: 'user', content: 'one more question' });
+    const second = manager.build();
+    expect(second.history).toHaveLength(first.history.length + 1);
+    const reused = second.history.filter((message) => first.history.includes(message));
+    expect(reused).toHaveLength(first.history.length);
+    expect(second.history.at(-1)).toMatchObject({ role: 'user', content: 'one more question' });
+  });
+
+  it('makes a call\'s messages again when its late result arrives, and no other message', () => {
+    const manager = new ContextManager({ systemPrompt: 'Rules.' });
+    manager.addMessage({ role: 'assistant', content: 'Running the suite.', toolCalls: [{ id: 't1', name: 'run_tests', input: {} }] });
+    manager.addMessage({ role: 'user', content: 'meanwhile, what does login() do?' });
+    manager.addMessage({ role: 'assistant', content: 'It checks the password hash.' });
+    const first = manager.build();
+    manager.addToolResult({ callId: 't1', output: '12 passed' });
+    const second = manager.build();
+    expect(second.history.map((message) => message.role)).toEqual(['assistant', 'tool', 'user', 'assistant']);
+    expect(second.history[1]).toMatchObject({ role: 'tool', toolCallId: 't1', content: '12 passed' });
+    expect(second.history.slice(2)).toEqual(first.history.slice(2));
+    expect(second.history[2]).toBe(first.history[2]);
+    expect(second.history[0]).not.toBe(first.history[0]);
   });
 
   it('returns the same system text object while the blocks do not change', () => {
@@ -128,6 +159,39 @@ describe('FactStore performance', () => {
     expect(store.size).toBe(2);
     expect(store.facts().at(-1)?.value).toBe('change the DB call timeout to 12s');
     expect(store.facts().at(-1)?.history).toHaveLength(1);
+  });
+
+  it('renders a room the same whatever rooms were rendered before it, as the YAML of the facts it keeps', () => {
+    const factArbitrary = fc.record({
+      key: fc.oneof(fc.stringMatching(/^[a-z]{1,8}$/), fc.integer({ min: 0, max: 30 }).map(String)),
+      category: fc.constantFrom(...FACT_CATEGORIES),
+      value: fc.oneof(fc.lorem({ maxCount: 12 }), fc.constantFrom('a: b', "it's \"quoted\"", '- item', 'x\n\ny')),
+      salience: fc.option(fc.integer({ min: 0, max: 8 }), { nil: undefined }),
+      to: fc.integer({ min: 1, max: 50 }),
+    });
+    fc.assert(
+      fc.property(fc.uniqueArray(factArbitrary, { selector: (fact) => fact.key, maxLength: 25 }), fc.array(fc.integer({ min: 0, max: 400 }), { minLength: 1, maxLength: 6 }), (generated, rooms) => {
+        const facts: Fact[] = generated.map(({ to, salience, ...fact }) => ({ ...fact, source: { from: 1, to }, history: [], tokens: counter.count(`  ${fact.key}: ${fact.value}`), ...(salience === undefined ? {} : { salience }) }));
+        const warm = createFactStore({ counter, initial: { facts, tasks: [] } });
+        for (const room of rooms) warm.render({ maxTokens: room });
+        for (const room of rooms) {
+          const rendered = warm.render({ maxTokens: room });
+          expect(rendered).toEqual(createFactStore({ counter, initial: { facts, tasks: [] } }).render({ maxTokens: room }));
+          expect(rendered.tokens).toBe(rendered.text.length === 0 ? 0 : counter.count(rendered.text));
+          expect(rendered.tokens).toBeLessThanOrEqual(room);
+          const parsed = (rendered.text.length === 0 ? {} : parse(rendered.text)) as Record<string, Record<string, string> | undefined>;
+          const shown = facts.filter((fact) => parsed[fact.category]?.[fact.key] === fact.value);
+          expect(shown).toHaveLength(facts.length - rendered.omitted);
+          const document: Record<string, Record<string, string>> = {};
+          for (const category of FACT_CATEGORIES) {
+            const inCategory = facts.filter((fact) => fact.category === category && shown.includes(fact));
+            if (inCategory.length > 0) document[category] = Object.fromEntries(inCategory.map((fact) => [fact.key, fact.value]));
+          }
+          expect(rendered.text).toBe(shown.length === 0 ? '' : stringify(document, { lineWidth: 0 }).trimEnd());
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('renders the same YAML as serialising the whole facts document at once', () => {
