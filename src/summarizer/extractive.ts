@@ -22,6 +22,7 @@ import type {
 import type { SummarizeRequest, SummarizeResult, Summarizer } from './summarizer.js';
 import { fileItemText, plainTextSections, renderSections, sectionsOf, STILL_FAILING, SUMMARY_SECTIONS } from './summary-sections.js';
 import { parse } from '../validation.js';
+import { relayedUserSpeech } from '../language/relayed-speech.js';
 import { patternOptionsSchema } from '../boundaries/pattern-pack.js';
 
 /** Options for {@link createExtractiveSummarizer}. */
@@ -164,6 +165,14 @@ interface ChunkState {
 }
 
 const MAX_ITEM_WORDS = 40;
+/** Weight a user's message made of one durable statement gains (see `weighByMessage`). */
+const STANDALONE_BONUS = 1.5;
+/** Facts one message may yield before each of them loses weight (see `weighByMessage`). */
+const MANY_FACTS = 6;
+/** Longest sentence read as the lead-in of the one after it (see `joinLeadIns`). */
+const MAX_LEAD_IN_WORDS = 14;
+/** Salience of a user's answer to a question the agent asked: an explicit choice. */
+const ANSWER_SALIENCE = 3.5;
 const COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'args', 'query', 'pattern', 'path', 'url'];
 
 function summarizeChunk(request: SummarizeRequest, language: Language): SummarizeResult {
@@ -213,11 +222,12 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   const role = entry.kind === 'note' ? 'user' : entry.role;
   // Agents also talk through tools (a plan, a question, a completion report in a call's input).
   const spoken = [entry.text, ...(entry.toolCalls ?? []).flatMap((call) => proseIn(call.input))].join('\n');
-  const sentences = joinCauseAndFix(splitSentences(spoken, { patterns: language.matcher.pack }), language.matcher);
+  const sentences = joinLeadIns(joinCauseAndFix(splitSentences(spoken, { patterns: language.matcher.pack }), language.matcher));
   const analyses = sentences.map((sentence) => analyzeSentence(sentence, { role, patterns: language.patterns }));
   const completion = role === 'assistant' ? taskCompletion(entry.text, analyses) : undefined;
   const consumed = new Set(completion?.consumed ?? []);
   let lastFact = -1;
+  const firstFact = state.facts.length;
   analyses.forEach((analysis, position) => {
     const episode = state.episode;
     if (analysis.isDeadEnd) {
@@ -271,9 +281,33 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       salience: analysis.salience,
     });
   });
+  weighByMessage(state.facts, { first: firstFact, sentences: analyses.length, role });
   if (completion !== undefined) recordCompletion(state, { completion, order });
   const commit = COMMIT_NOTE.exec(entry.text);
   if (commit?.[1] !== undefined && role === 'assistant') addCompleted(state, { text: `Committed "${commit[1]}"`, order });
+}
+
+/**
+ * Weighs the facts one message produced by how much of the message they are. A user's message
+ * that is one short instruction is all instruction: it gains weight. A message that yields many
+ * facts (a pasted article, a long report) spreads its weight: each of them loses some, so that
+ * when the facts block must shrink, its facts go before a standalone instruction does.
+ */
+function weighByMessage(facts: FactUpdate[], options: { first: number; sentences: number; role: Entry['role'] }): void {
+  const { first, sentences, role } = options;
+  const count = facts.length - first;
+  if (count <= 0) return;
+  const change =
+    role === 'user' && count === 1 && sentences <= 2
+      ? STANDALONE_BONUS
+      : count > MANY_FACTS
+        ? -Math.log2(count / MANY_FACTS)
+        : 0;
+  if (change === 0) return;
+  for (let index = first; index < facts.length; index += 1) {
+    const fact = facts[index];
+    if (fact?.salience !== undefined) facts[index] = { ...fact, salience: Math.max(0, fact.salience + change) };
+  }
 }
 
 /**
@@ -327,8 +361,31 @@ function joinCauseAndFix(sentences: readonly string[], matcher: PatternMatcher):
   return joined;
 }
 
+/**
+ * Joins a short sentence that ends in a colon with the one after it ("I recommend a staged
+ * approach: First move to the new linker"), so that a choice announced before a list keeps its
+ * first item, and the item keeps what it was chosen as.
+ */
+function joinLeadIns(sentences: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < sentences.length; index += 1) {
+    const sentence = sentences[index] ?? '';
+    const next = sentences[index + 1];
+    const leadWords = wordsIn(sentence);
+    const isLeadIn = /[^:]:\s*$/u.test(sentence) && leadWords >= 3 && leadWords <= MAX_LEAD_IN_WORDS && !sentence.includes('`');
+    if (next !== undefined && isLeadIn && !/:\s*$/u.test(next) && wordsIn(next) >= 4 && leadWords + wordsIn(next) <= MAX_ITEM_WORDS) {
+      joined.push(`${sentence} ${next}`);
+      index += 1;
+    } else {
+      joined.push(sentence);
+    }
+  }
+  return joined;
+}
+
 function readToolResult(options: { entry: Entry; order: number; state: ChunkState; language: Language }): void {
   const { entry, order, state, language } = options;
+  readRelayedSpeech({ entry, order, state, language });
   const call = entry.callId === undefined ? undefined : state.calls.get(entry.callId);
   const command = commandOf(call, entry);
   const digest = digestOutput(entry, language.matcher);
@@ -354,6 +411,20 @@ function readToolResult(options: { entry: Entry; order: number; state: ChunkStat
   }
   const commit = GIT_COMMIT.exec(command);
   if (commit?.[1] !== undefined && digest.status !== 'fail') addCompleted(state, { text: `Committed "${commit[1]}"`, order });
+}
+
+// The user's words relayed by a tool (feedback on a denied call, a reply, a picked answer) are read
+// like a user message; each answer picked for a question the agent asked is an explicit choice.
+function readRelayedSpeech(options: { entry: Entry; order: number; state: ChunkState; language: Language }): void {
+  const { entry, order, state, language } = options;
+  const relayed = relayedUserSpeech(entry.text);
+  if (relayed.text.length > 0) {
+    const { toolCalls: _calls, ...rest } = entry;
+    readMessage({ entry: { ...rest, kind: 'user', role: 'user', text: relayed.text }, order, state, language });
+  }
+  for (const { question, answer } of relayed.answers) {
+    state.facts.push({ category: 'decisions', value: `${clip(question)} → ${answer}`, salience: ANSWER_SALIENCE });
+  }
 }
 
 function readFileRecord(options: { entry: Entry; order: number; state: ChunkState }): void {

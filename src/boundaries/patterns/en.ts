@@ -340,7 +340,8 @@ export const englishPatterns: PatternPack = {
     "shouldn't",
     "mustn't",
     'should not',
-    /^no\s+\p{L}/iu,
+    // A bare ban on a thing, a code span or an operator (no retries, no `any`, no `&&`).
+    /^no\s+(?:\p{L}|[`&|;>$])/iu,
     'avoid',
     'max',
     'at most',
