@@ -70,7 +70,9 @@ export function scoreSalience(
   if (matcher.test('transient', prose) && !isMarked) penalty += 2;
   if (matcher.test('taskStatus', prose)) penalty += isRequest ? 0.5 : 1.5;
   const isFix = cues.some((cue) => (cue.group === 'errorResolution' || cue.group === 'errorCause') && cue.value > 0);
-  if (NARRATION.test(text) && !isFix) penalty += FILE_PATH.test(text) ? 2.5 : 1;
+  // Narration that says which practice it follows reports a convention, not an edit.
+  const followsConvention = cues.some((cue) => cue.group === 'convention' && cue.value > 0);
+  if (NARRATION.test(text) && !isFix && !followsConvention) penalty += FILE_PATH.test(text) ? 2.5 : 1;
   // A remark whose subject is a piece of code describes the code as it is now.
   if (role !== 'user' && CODE_SUBJECT.test(text)) penalty += 1;
   if (words > 50) penalty += 1.5;

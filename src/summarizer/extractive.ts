@@ -23,6 +23,7 @@ import type { SummarizeRequest, SummarizeResult, Summarizer } from './summarizer
 import { fileItemText, plainTextSections, renderSections, sectionsOf, STILL_FAILING, SUMMARY_SECTIONS } from './summary-sections.js';
 import { parse } from '../validation.js';
 import { relayedUserSpeech } from '../language/relayed-speech.js';
+import { isProse } from '../language/prose.js';
 import { patternOptionsSchema } from '../boundaries/pattern-pack.js';
 
 /** Options for {@link createExtractiveSummarizer}. */
@@ -169,6 +170,10 @@ const MAX_ITEM_WORDS = 40;
 const STANDALONE_BONUS = 1.5;
 /** Facts one message may yield before each of them loses weight (see `weighByMessage`). */
 const MANY_FACTS = 6;
+/** Facts kept from one user message of pasted material (see `keepPastedFactsAsNotes`). */
+const MAX_PASTED_FACTS = 8;
+/** Leading facts of such a message that are always kept: the user's own words come first. */
+const LEADING_FACTS = 2;
 /** Longest sentence read as the lead-in of the one after it (see `joinLeadIns`). */
 const MAX_LEAD_IN_WORDS = 14;
 /** Salience of a user's answer to a question the agent asked: an explicit choice. */
@@ -282,6 +287,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     });
   });
   weighByMessage(state.facts, { first: firstFact, sentences: analyses.length, role });
+  if (role === 'user') keepPastedFactsAsNotes(state, { first: firstFact, order });
   if (completion !== undefined) recordCompletion(state, { completion, order });
   const commit = COMMIT_NOTE.exec(entry.text);
   if (commit?.[1] !== undefined && role === 'assistant') addCompleted(state, { text: `Committed "${commit[1]}"`, order });
@@ -311,6 +317,27 @@ function weighByMessage(facts: FactUpdate[], options: { first: number; sentences
 }
 
 /**
+ * A user's message that yields more facts than anyone states at once is pasted material (an
+ * article, another assistant's answer): its most salient statements stay facts, the others become
+ * notes of the summary, where they compete by the identifiers they add.
+ */
+function keepPastedFactsAsNotes(state: ChunkState, options: { first: number; order: number }): void {
+  const { first, order } = options;
+  const produced = state.facts.slice(first);
+  if (produced.length <= MAX_PASTED_FACTS) return;
+  // The user's own words usually lead, before what they paste: the first statements stay.
+  const ranked = produced
+    .map((fact, index) => ({ fact, index }))
+    .sort((a, b) => Number(b.index < LEADING_FACTS) - Number(a.index < LEADING_FACTS) || (b.fact.salience ?? 0) - (a.fact.salience ?? 0) || a.index - b.index);
+  const kept = new Set(ranked.slice(0, MAX_PASTED_FACTS).map(({ index }) => index));
+  state.facts.splice(first, produced.length, ...produced.filter((_fact, index) => kept.has(index)));
+  produced.forEach((fact, index) => {
+    if (kept.has(index)) return;
+    state.notes.push({ text: fact.value, order, isUser: true, isIntention: false, identifiers: extractIdentifiers(fact.value), salience: fact.salience ?? 0 });
+  });
+}
+
+/**
  * Collects the prose inside a tool call's input: string values (also inside JSON-encoded strings)
  * that read as sentences rather than code, paths or data.
  */
@@ -332,14 +359,6 @@ function proseIn(input: JsonValue, depth = 0): string[] {
   return values.flatMap((value) => proseIn(value, depth + 1));
 }
 
-function isProse(fullText: string): boolean {
-  // A plan or report may embed code blocks: judge the words around them.
-  const text = fullText.replace(/^\s{0,3}(```|~~~)[^\n]*\n[\s\S]*?^\s{0,3}\1[^\n]*$/gmu, ' ').replace(/`[^`\n]*`/gu, 'code');
-  if (text.length < 40) return false;
-  const words = text.match(/\p{L}{2,}/gu)?.length ?? 0;
-  const code = text.match(/[{};=<>()[\]]/gu)?.length ?? 0;
-  return words >= 8 && code / text.length < 0.02 && /[.!?:](?:\s|$)/u.test(text);
-}
 
 /**
  * Joins a sentence that explains a failure with the next one when that one says how it was fixed

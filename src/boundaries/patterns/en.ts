@@ -400,6 +400,10 @@ export const englishPatterns: PatternPack = {
     'formatted',
     'style',
     'consistently',
+    'consistent',
+    'matching',
+    // An order of steps (first lint, then the unit tests).
+    /\bfirst\b[^.!?]{1,60}?\bthen\b/iu,
     'codebase',
     'repo',
     'repository',
