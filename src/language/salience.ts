@@ -142,6 +142,8 @@ function specificsOf(text: string, options: { role: SalienceRole; identifiers: r
   for (const match of withoutCode.matchAll(NUMBER)) {
     if (!covered.includes(match[0])) values += 1;
   }
+  // A quantity with a unit from the user (a duration, a size, a share) specifies something.
+  if (options.role === 'user' && UNIT_QUANTITY.test(withoutCode)) values += 1;
   // Shell operators named in prose (`&&`, `||`, `2>&1`) refer to how commands are written.
   references += withoutCode.match(SHELL_OPERATOR)?.length ?? 0;
   // Users rarely narrate code: a path or symbol they name is part of what they ask for.
@@ -213,6 +215,7 @@ const NAME = /(?<![\p{L}\p{N}_$.'’-])(?:[A-Z][a-z]+(?:[A-Z][a-z0-9]*)*(?:\.[a-
 // Identifiers that state a value rather than point at code.
 const VALUE_LIKE = /\d|^--|^[A-Z~@#]|[="'\s]/u;
 const CODE_REFERENCE_WEIGHT = 0.4;
+const UNIT_QUANTITY = /(?<![\p{L}\p{N}_.])\d+(?:[.,]\d+)?\s?(?:ms|s|sec|secs|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|[kKMGT]i?B|%|px)(?![\p{L}\p{N}_])/u;
 const LOWER_WORD_BEFORE_AS = /(?<![\p{L}\p{N}_`-])(\p{Ll}[\p{L}\p{N}_.-]{1,30})\s+(?=as\s)/gu;
 const SHELL_OPERATOR = /(?<!\S)(?:&&|\|\||2>&1|>>)(?!\S)/gu;
 const NUMBER = /(?<![\p{L}\p{N}_.])\d+(?:\.\d+)?(?:[a-zA-Z%µ]{1,4}|_)?(?![\p{L}\p{N}_])/gu;
