@@ -245,10 +245,29 @@ export function isSameSubject(
   const right = new Set(topicWords(newer, options));
   const onlyLeft = [...left].filter((word) => !right.has(word));
   const onlyRight = [...right].filter((word) => !left.has(word));
+  const shared = left.size - onlyLeft.length;
+  // A subject named by one plain word ("test") or a few words out of many ("run" and "test" out of
+  // seven) is not the same subject: both statements stay, whatever the wording says.
+  if (shared === 1 && Math.max(left.size, right.size) > 1 && ![...left].some((word) => right.has(word) && DISTINCTIVE.test(word))) return false;
+  if (shared / Math.max(left.size, right.size) < MIN_SUBJECT_COVERAGE) return false;
   // One restates the other, perhaps with more detail.
   if (onlyLeft.length === 0 || onlyRight.length === 0) return true;
   if (hasDifferentQualifiers(older, newer, options)) return false;
   return options.isUpdate;
+}
+
+/**
+ * Tells whether a newer statement only repeats an older one with less detail: every value it
+ * carries (identifiers, code spans, numbers) is in the older one, which carries more
+ * ("Fixed the port conflicts" after "Fixed the port conflicts: 3002 for the API, 8081 for the
+ * socket"). Such a restatement should not replace the older value.
+ */
+export function isVaguerRestatement(older: string, newer: string): boolean {
+  const olderValues = valuesOf(older);
+  const newerValues = valuesOf(newer);
+  if (olderValues.size <= newerValues.size) return false;
+  for (const value of newerValues) if (!olderValues.has(value)) return false;
+  return true;
 }
 
 /**
@@ -284,6 +303,12 @@ export function stripFillers(sentence: string, options: { patterns: PatternPack 
 }
 
 // --- Internal helpers ---
+
+function valuesOf(text: string): Set<string> {
+  const values = new Set(extractIdentifiers(text).map((value) => value.toLowerCase()));
+  for (const match of text.matchAll(VALUE_NUMBER)) values.add(match[0]);
+  return values;
+}
 
 /** Options of the word-list functions: the pack whose word lists apply (default: `defaultPatterns`). */
 export interface WordListOptions {
@@ -337,6 +362,9 @@ const LINE_MARKER = /^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+|>\s*)+/u;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
 const CODE_SPAN = /`[^`\n]*`/gu;
 const DISTINCTIVE = /[\p{N}_.]/u;
+const VALUE_NUMBER = /(?<![\p{L}\p{N}_.])\d[\d,.]*\d(?![\p{L}\p{N}_])|(?<![\p{L}\p{N}_.,])\d(?![\p{L}\p{N}_.,])/gu;
+// Share of the larger statement's topic words that two statements about one subject have in common.
+const MIN_SUBJECT_COVERAGE = 0.34;
 
 const RETENTION_RANK: Readonly<Record<RetentionClass, number>> = {
   'error-resolution': 0,

@@ -51,6 +51,11 @@ const IDENTIFIER_PATTERNS: readonly { regex: RegExp; group: number }[] = [
   { regex: /(?<![\w-])([A-Z][A-Za-z0-9]*(?:-[A-Z][A-Za-z0-9]*)+)(?![\w-])/gu, group: 1 },
   // import aliases and path prefixes: `~/`, `@app/`, `#src/`
   { regex: /(?<![\w/@#~])([~@#][\w-]*\/)(?![\w/])/gu, group: 1 },
+  // the term a list item defines, in bold: `**esbuild** - bundles …`, `**pg-boss**: …` (lower case or
+  // with a hyphen, dot, underscore or digit: a name, not an emphasised word)
+  { regex: /^\*\*((?=[^*\s]*[\p{Ll}][^*\s]*)(?:\p{Ll}[^*\s]{1,40}|[^*\s]*[-_.\d][^*\s]*))\*\*\s*(?:[-–—:]|$)/gu, group: 1 },
+  // dunder names: folders and hooks such as `__mocks__`, `__init__`
+  { regex: /(?<![\w$])(__[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*__)(?![\w$])/gu, group: 1 },
   // ticket keys
   { regex: /\b([A-Z][A-Z0-9]{1,9}-\d+)\b/gu, group: 1 },
   // versions after a product name

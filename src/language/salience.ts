@@ -1,4 +1,4 @@
-import type { PatternGroup, PatternMatcher } from '../boundaries/pattern-pack.js';
+import { wordSetsFor, type PatternGroup, type PatternMatcher } from '../boundaries/pattern-pack.js';
 import type { Entry, FactCategory } from '../types.js';
 import { extractIdentifiers } from './identifiers.js';
 
@@ -51,7 +51,7 @@ export function scoreSalience(
   // said: a leading "ok" is filler in English but part of the Vietnamese "ok làm vậy".
   const prose = (options.original ?? text).replace(CODE_SPAN, '`…`');
   const identifiers = extractIdentifiers(text);
-  const specifics = specificsOf(text, { role, identifiers });
+  const specifics = specificsOf(text, { role, identifiers }) + namedByRole(prose, matcher);
   const cues = CUE_WEIGHTS.map(({ group, weight }) => ({ group, value: Math.min(2, matcher.count(group, prose)) * weight }));
   const markerBonus = isMarked && !cues.some((cue) => cue.group === 'factMarker' && cue.value > 0) ? MARKER_WEIGHT : 0;
   const cueTotal = cues.reduce((sum, cue) => sum + cue.value, 0) + markerBonus;
@@ -70,7 +70,9 @@ export function scoreSalience(
   if (matcher.test('transient', prose) && !isMarked) penalty += 2;
   if (matcher.test('taskStatus', prose)) penalty += isRequest ? 0.5 : 1.5;
   const isFix = cues.some((cue) => (cue.group === 'errorResolution' || cue.group === 'errorCause') && cue.value > 0);
-  if (NARRATION.test(text) && !isFix) penalty += FILE_PATH.test(text) ? 2.5 : 1;
+  // Narration that says which practice it follows reports a convention, not an edit.
+  const followsConvention = cues.some((cue) => cue.group === 'convention' && cue.value > 0);
+  if (NARRATION.test(text) && !isFix && !followsConvention) penalty += FILE_PATH.test(text) ? 2.5 : 1;
   // A remark whose subject is a piece of code describes the code as it is now.
   if (role !== 'user' && CODE_SUBJECT.test(text)) penalty += 1;
   if (words > 50) penalty += 1.5;
@@ -83,7 +85,8 @@ export function scoreSalience(
   if (/:\**\s*$/u.test(text)) penalty += 2;
   if (isHeading(text)) penalty += 3;
   if (role !== 'user' && PAST_LEAD.test(text) && !isFix) penalty += 1;
-  if (words < 3) penalty += 2;
+  // A terse instruction from the user about a piece of code (no `any`, no `&&`) is still one.
+  if (words < 3 && !(role === 'user' && specifics > 0 && cueTotal > 0)) penalty += 2;
 
   const content = Math.min(3, specifics);
   const score = content >= 0.4
@@ -139,15 +142,37 @@ function specificsOf(text: string, options: { role: SalienceRole; identifiers: r
   for (const match of withoutCode.matchAll(NUMBER)) {
     if (!covered.includes(match[0])) values += 1;
   }
+  // A quantity with a unit from the user (a duration, a size, a share) specifies something.
+  if (options.role === 'user' && UNIT_QUANTITY.test(withoutCode)) values += 1;
+  // Shell operators named in prose (`&&`, `||`, `2>&1`) refer to how commands are written.
+  references += withoutCode.match(SHELL_OPERATOR)?.length ?? 0;
   // Users rarely narrate code: a path or symbol they name is part of what they ask for.
   return values + references * (options.role === 'user' ? 0.75 : CODE_REFERENCE_WEIGHT);
 }
 
 
+/**
+ * Counts lower-case names given a role by the pack's choice wording (`winston as our logger`, `valibot as
+ * the validator`): the word before such a phrase names a tool, whatever its case.
+ */
+function namedByRole(prose: string, matcher: PatternMatcher): number {
+  const { stopword, numberWord } = wordSetsFor(matcher.pack);
+  let count = 0;
+  for (const match of prose.matchAll(LOWER_WORD_BEFORE_AS)) {
+    const word = (match[1] ?? '').toLowerCase();
+    if (stopword.has(word) || numberWord.has(word)) continue;
+    const role = matcher.find('decision', prose.slice(match.index + match[0].length));
+    if (role?.index === 0) count += 1;
+  }
+  return count;
+}
+
 /** A heading or list label: a few words, no closing punctuation, mostly capitalised or numbered. */
 function isHeading(text: string): boolean {
   const plain = text.replace(/\*\*/gu, '').trim();
   if (/[.!?]$/u.test(plain)) return false;
+  // A label is made of words: a standalone operator (`&&`) makes it an instruction about code.
+  if (/(?:^|\s)[&|<>=]{2,}(?:\s|$)/u.test(plain)) return false;
   const words = plain.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
   if (words.length === 0 || words.length > 10) return false;
   const capitalised = words.filter((word) => /^\p{Lu}/u.test(word)).length;
@@ -190,6 +215,9 @@ const NAME = /(?<![\p{L}\p{N}_$.'’-])(?:[A-Z][a-z]+(?:[A-Z][a-z0-9]*)*(?:\.[a-
 // Identifiers that state a value rather than point at code.
 const VALUE_LIKE = /\d|^--|^[A-Z~@#]|[="'\s]/u;
 const CODE_REFERENCE_WEIGHT = 0.4;
+const UNIT_QUANTITY = /(?<![\p{L}\p{N}_.])\d+(?:[.,]\d+)?\s?(?:ms|s|sec|secs|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|[kKMGT]i?B|%|px)(?![\p{L}\p{N}_])/u;
+const LOWER_WORD_BEFORE_AS = /(?<![\p{L}\p{N}_`-])(\p{Ll}[\p{L}\p{N}_.-]{1,30})\s+(?=as\s)/gu;
+const SHELL_OPERATOR = /(?<!\S)(?:&&|\|\||2>&1|>>)(?!\S)/gu;
 const NUMBER = /(?<![\p{L}\p{N}_.])\d+(?:\.\d+)?(?:[a-zA-Z%µ]{1,4}|_)?(?![\p{L}\p{N}_])/gu;
 
 const MARKER_WEIGHT = 1.5;

@@ -22,6 +22,8 @@ import type {
 import type { SummarizeRequest, SummarizeResult, Summarizer } from './summarizer.js';
 import { fileItemText, plainTextSections, renderSections, sectionsOf, STILL_FAILING, SUMMARY_SECTIONS } from './summary-sections.js';
 import { parse } from '../validation.js';
+import { relayedUserSpeech } from '../language/relayed-speech.js';
+import { isProse } from '../language/prose.js';
 import { patternOptionsSchema } from '../boundaries/pattern-pack.js';
 
 /** Options for {@link createExtractiveSummarizer}. */
@@ -164,6 +166,18 @@ interface ChunkState {
 }
 
 const MAX_ITEM_WORDS = 40;
+/** Weight a user's message made of one durable statement gains (see `weighByMessage`). */
+const STANDALONE_BONUS = 1.5;
+/** Facts one message may yield before each of them loses weight (see `weighByMessage`). */
+const MANY_FACTS = 6;
+/** Facts kept from one user message of pasted material (see `keepPastedFactsAsNotes`). */
+const MAX_PASTED_FACTS = 8;
+/** Leading facts of such a message that are always kept: the user's own words come first. */
+const LEADING_FACTS = 2;
+/** Longest sentence read as the lead-in of the one after it (see `joinLeadIns`). */
+const MAX_LEAD_IN_WORDS = 14;
+/** Salience of a user's answer to a question the agent asked: an explicit choice. */
+const ANSWER_SALIENCE = 3.5;
 const COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'args', 'query', 'pattern', 'path', 'url'];
 
 function summarizeChunk(request: SummarizeRequest, language: Language): SummarizeResult {
@@ -213,11 +227,12 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   const role = entry.kind === 'note' ? 'user' : entry.role;
   // Agents also talk through tools (a plan, a question, a completion report in a call's input).
   const spoken = [entry.text, ...(entry.toolCalls ?? []).flatMap((call) => proseIn(call.input))].join('\n');
-  const sentences = joinCauseAndFix(splitSentences(spoken, { patterns: language.matcher.pack }), language.matcher);
+  const sentences = joinLeadIns(joinCauseAndFix(splitSentences(spoken, { patterns: language.matcher.pack }), language.matcher));
   const analyses = sentences.map((sentence) => analyzeSentence(sentence, { role, patterns: language.patterns }));
   const completion = role === 'assistant' ? taskCompletion(entry.text, analyses) : undefined;
   const consumed = new Set(completion?.consumed ?? []);
   let lastFact = -1;
+  const firstFact = state.facts.length;
   analyses.forEach((analysis, position) => {
     const episode = state.episode;
     if (analysis.isDeadEnd) {
@@ -271,9 +286,55 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       salience: analysis.salience,
     });
   });
+  weighByMessage(state.facts, { first: firstFact, sentences: analyses.length, role });
+  if (role === 'user') keepPastedFactsAsNotes(state, { first: firstFact, order });
   if (completion !== undefined) recordCompletion(state, { completion, order });
   const commit = COMMIT_NOTE.exec(entry.text);
   if (commit?.[1] !== undefined && role === 'assistant') addCompleted(state, { text: `Committed "${commit[1]}"`, order });
+}
+
+/**
+ * Weighs the facts one message produced by how much of the message they are. A user's message
+ * that is one short instruction is all instruction: it gains weight. A message that yields many
+ * facts (a pasted article, a long report) spreads its weight: each of them loses some, so that
+ * when the facts block must shrink, its facts go before a standalone instruction does.
+ */
+function weighByMessage(facts: FactUpdate[], options: { first: number; sentences: number; role: Entry['role'] }): void {
+  const { first, sentences, role } = options;
+  const count = facts.length - first;
+  if (count <= 0) return;
+  const change =
+    role === 'user' && count === 1 && sentences <= 2
+      ? STANDALONE_BONUS
+      : count > MANY_FACTS
+        ? -Math.log2(count / MANY_FACTS)
+        : 0;
+  if (change === 0) return;
+  for (let index = first; index < facts.length; index += 1) {
+    const fact = facts[index];
+    if (fact?.salience !== undefined) facts[index] = { ...fact, salience: Math.max(0, fact.salience + change) };
+  }
+}
+
+/**
+ * A user's message that yields more facts than anyone states at once is pasted material (an
+ * article, another assistant's answer): its most salient statements stay facts, the others become
+ * notes of the summary, where they compete by the identifiers they add.
+ */
+function keepPastedFactsAsNotes(state: ChunkState, options: { first: number; order: number }): void {
+  const { first, order } = options;
+  const produced = state.facts.slice(first);
+  if (produced.length <= MAX_PASTED_FACTS) return;
+  // The user's own words usually lead, before what they paste: the first statements stay.
+  const ranked = produced
+    .map((fact, index) => ({ fact, index }))
+    .sort((a, b) => Number(b.index < LEADING_FACTS) - Number(a.index < LEADING_FACTS) || (b.fact.salience ?? 0) - (a.fact.salience ?? 0) || a.index - b.index);
+  const kept = new Set(ranked.slice(0, MAX_PASTED_FACTS).map(({ index }) => index));
+  state.facts.splice(first, produced.length, ...produced.filter((_fact, index) => kept.has(index)));
+  produced.forEach((fact, index) => {
+    if (kept.has(index)) return;
+    state.notes.push({ text: fact.value, order, isUser: true, isIntention: false, identifiers: extractIdentifiers(fact.value), salience: fact.salience ?? 0 });
+  });
 }
 
 /**
@@ -298,14 +359,6 @@ function proseIn(input: JsonValue, depth = 0): string[] {
   return values.flatMap((value) => proseIn(value, depth + 1));
 }
 
-function isProse(fullText: string): boolean {
-  // A plan or report may embed code blocks: judge the words around them.
-  const text = fullText.replace(/^\s{0,3}(```|~~~)[^\n]*\n[\s\S]*?^\s{0,3}\1[^\n]*$/gmu, ' ').replace(/`[^`\n]*`/gu, 'code');
-  if (text.length < 40) return false;
-  const words = text.match(/\p{L}{2,}/gu)?.length ?? 0;
-  const code = text.match(/[{};=<>()[\]]/gu)?.length ?? 0;
-  return words >= 8 && code / text.length < 0.02 && /[.!?:](?:\s|$)/u.test(text);
-}
 
 /**
  * Joins a sentence that explains a failure with the next one when that one says how it was fixed
@@ -327,8 +380,31 @@ function joinCauseAndFix(sentences: readonly string[], matcher: PatternMatcher):
   return joined;
 }
 
+/**
+ * Joins a short sentence that ends in a colon with the one after it ("I recommend a staged
+ * approach: First move to the new linker"), so that a choice announced before a list keeps its
+ * first item, and the item keeps what it was chosen as.
+ */
+function joinLeadIns(sentences: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < sentences.length; index += 1) {
+    const sentence = sentences[index] ?? '';
+    const next = sentences[index + 1];
+    const leadWords = wordsIn(sentence);
+    const isLeadIn = /[^:]:\s*$/u.test(sentence) && leadWords >= 3 && leadWords <= MAX_LEAD_IN_WORDS && !sentence.includes('`');
+    if (next !== undefined && isLeadIn && !/:\s*$/u.test(next) && wordsIn(next) >= 4 && leadWords + wordsIn(next) <= MAX_ITEM_WORDS) {
+      joined.push(`${sentence} ${next}`);
+      index += 1;
+    } else {
+      joined.push(sentence);
+    }
+  }
+  return joined;
+}
+
 function readToolResult(options: { entry: Entry; order: number; state: ChunkState; language: Language }): void {
   const { entry, order, state, language } = options;
+  readRelayedSpeech({ entry, order, state, language });
   const call = entry.callId === undefined ? undefined : state.calls.get(entry.callId);
   const command = commandOf(call, entry);
   const digest = digestOutput(entry, language.matcher);
@@ -354,6 +430,20 @@ function readToolResult(options: { entry: Entry; order: number; state: ChunkStat
   }
   const commit = GIT_COMMIT.exec(command);
   if (commit?.[1] !== undefined && digest.status !== 'fail') addCompleted(state, { text: `Committed "${commit[1]}"`, order });
+}
+
+// The user's words relayed by a tool (feedback on a denied call, a reply, a picked answer) are read
+// like a user message; each answer picked for a question the agent asked is an explicit choice.
+function readRelayedSpeech(options: { entry: Entry; order: number; state: ChunkState; language: Language }): void {
+  const { entry, order, state, language } = options;
+  const relayed = relayedUserSpeech(entry.text);
+  if (relayed.text.length > 0) {
+    const { toolCalls: _calls, ...rest } = entry;
+    readMessage({ entry: { ...rest, kind: 'user', role: 'user', text: relayed.text }, order, state, language });
+  }
+  for (const { question, answer } of relayed.answers) {
+    state.facts.push({ category: 'decisions', value: `${clip(question)} → ${answer}`, salience: ANSWER_SALIENCE });
+  }
 }
 
 function readFileRecord(options: { entry: Entry; order: number; state: ChunkState }): void {

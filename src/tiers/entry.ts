@@ -1,10 +1,13 @@
 import { formatCount } from '../format.js';
+import { isProse } from '../language/prose.js';
 import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { Entry, EntryKind, JsonValue, ToolCall } from '../types.js';
 
 /** Longest string value of a tool-call input shown in the window; longer ones are shortened. */
 export const MAX_TOOL_INPUT_STRING = 400;
+/** Longest prose string of a tool-call input (a plan, a report to the user) shown in full. */
+const MAX_TOOL_INPUT_PROSE = 4_000;
 
 /**
  * Creates a T0 entry and counts its tokens, once. An entry longer than `maxEntryTokens` is shown
@@ -95,6 +98,8 @@ function shortenToolCall(call: ToolCall): ToolCall {
 function shortenJson(value: JsonValue): JsonValue {
   if (typeof value === 'string') {
     if (value.length <= MAX_TOOL_INPUT_STRING) return value;
+    // What the agent tells the user through a tool (a plan, a report) is shown like a message.
+    if (value.length <= MAX_TOOL_INPUT_PROSE && isProse(value)) return value;
     return `${value.slice(0, MAX_TOOL_INPUT_STRING / 2)}…[${value.length - MAX_TOOL_INPUT_STRING / 2} more characters not shown]`;
   }
   if (Array.isArray(value)) return value.map((item: JsonValue) => shortenJson(item));

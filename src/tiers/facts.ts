@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { factKeyFor, isSameSubject, isSameTopic, topicWords } from '../graduation/retention.js';
+import { factKeyFor, isSameSubject, isSameTopic, isVaguerRestatement, topicWords } from '../graduation/retention.js';
 import { countJoined } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type {
@@ -187,6 +187,8 @@ export function createFactStore(options: {
         const key = findKey(update);
         const existing = facts.get(key);
         if (existing !== undefined && existing.value === value) continue;
+        // A restatement with fewer values keeps the detailed one, unless it says it replaces it.
+        if (existing !== undefined && update.key === undefined && update.isUpdate !== true && isVaguerRestatement(existing.value, value)) continue;
         const tokens = counter.count(`  ${key}: ${value}`);
         if (existing === undefined) {
           const fact: Fact = Object.freeze({ key, category: update.category, value, source, history: [], tokens, ...salienceOf(update.salience) });
