@@ -3,6 +3,7 @@ import { InvalidArgumentError, describeValue } from '../errors.js';
 import type { Scratchpad } from '../scratchpad/scratchpad.js';
 import { renderSummary } from '../session-view.js';
 import { PENDING_RESULT_TEXT } from '../tool-calls.js';
+import { createGraduatedTail } from './graduated-tail.js';
 import { pairToolCalls, resultNoteText } from './tool-pairing.js';
 import type { TierStore } from '../tiers/tier-store.js';
 import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter.js';
@@ -82,6 +83,7 @@ export function createWindowBuilder(options: {
     recalled: header('## Recalled from the archive'),
   };
   const stubCache = new Map<string, { text: string; tokens: number }>();
+  const graduatedTail = createGraduatedTail({ scoreGaps: options.scoreGaps });
   // Summaries are immutable: each is rendered once.
   const summaryTexts = new WeakMap<object, string>();
   const summaryText = (summary: Parameters<typeof renderSummary>[0]): string => {
@@ -383,6 +385,25 @@ export function createWindowBuilder(options: {
       const rendered = fileParts.map((part) => part.text ?? scratchpad.renderSection(part.path));
       // Block markers keep parts of different blocks from being taken for each other.
       const parts = [factsText, '\u0000', pinsText, '\u0001', ...shownSummaries, '\u0002', ...rendered, '\u0003', recalledText];
+      // 8. Room still unused once all of T0 is shown: the most recently graduated entries,
+      // verbatim again before T0 (their summaries stay in T1). The start of the history moves
+      // freely only when the system text changes anyway; otherwise only when it must.
+      const tailEntries: Entry[] = [];
+      const oldestShown = units[0]?.entries[0];
+      {
+        const tail = graduatedTail.select({
+          archive: tiers.archive,
+          beforeSeq: oldestShown?.seq ?? 0,
+          room: oldestShown !== undefined && shownUnits.length === units.length ? remaining : 0,
+          budget,
+          isFree: systemCache === undefined || !isSameList(systemCache.parts, parts),
+        });
+        for (const page of tail) {
+          tailEntries.push(...page.entries);
+          blocks.working += page.tokens;
+          remaining -= page.tokens;
+        }
+      }
       if (systemCache === undefined || !isSameList(systemCache.parts, parts)) {
         const blocks: SystemBlock[] = [];
         const section = (name: SystemBlock['name'], text: string): void =>
@@ -398,7 +419,7 @@ export function createWindowBuilder(options: {
       const system = systemCache.text;
       // Fresh arrays each build, so that a caller changing one cannot change the next window.
       const systemBlocks = [...systemCache.blocks];
-      const shownEntries = inSeqOrder(shownUnits);
+      const shownEntries = inSeqOrder(tailEntries.length === 0 ? shownUnits : [{ entries: tailEntries, tokens: 0 }, ...shownUnits]);
       if (historyCache === undefined || !isSameList(historyCache.entries, shownEntries)) {
         // Frozen: the same message objects are handed out while the history is unchanged.
         historyCache = { entries: shownEntries, messages: toMessages(shownEntries).map((message) => Object.freeze(message)) };
