@@ -3,6 +3,7 @@ import { InvalidArgumentError, describeValue } from '../errors.js';
 import type { Scratchpad } from '../scratchpad/scratchpad.js';
 import { renderSummary } from '../session-view.js';
 import { PENDING_RESULT_TEXT } from '../tool-calls.js';
+import { createEntryExpansion } from './entry-expansion.js';
 import { createGraduatedTail } from './graduated-tail.js';
 import { pairToolCalls, resultNoteText } from './tool-pairing.js';
 import type { TierStore } from '../tiers/tier-store.js';
@@ -84,6 +85,7 @@ export function createWindowBuilder(options: {
   };
   const stubCache = new Map<string, { text: string; tokens: number }>();
   const graduatedTail = createGraduatedTail({ scoreGaps: options.scoreGaps });
+  const entryExpansion = createEntryExpansion({ counter });
   // Summaries are immutable: each is rendered once.
   const summaryTexts = new WeakMap<object, string>();
   const summaryText = (summary: Parameters<typeof renderSummary>[0]): string => {
@@ -404,6 +406,11 @@ export function createWindowBuilder(options: {
           remaining -= page.tokens;
         }
       }
+      // 9. Then entries shortened to fit one entry's share, shown more fully (same rule).
+      const shownEntries = inSeqOrder(tailEntries.length === 0 ? shownUnits : [{ entries: tailEntries, tokens: 0 }, ...shownUnits]);
+      const expanded = entryExpansion.expand({ entries: shownEntries, room: remaining, budget, isFree: systemCache === undefined || !isSameList(systemCache.parts, parts) });
+      blocks.working += expanded.tokens;
+      remaining -= expanded.tokens;
       if (systemCache === undefined || !isSameList(systemCache.parts, parts)) {
         const blocks: SystemBlock[] = [];
         const section = (name: SystemBlock['name'], text: string): void =>
@@ -419,10 +426,9 @@ export function createWindowBuilder(options: {
       const system = systemCache.text;
       // Fresh arrays each build, so that a caller changing one cannot change the next window.
       const systemBlocks = [...systemCache.blocks];
-      const shownEntries = inSeqOrder(tailEntries.length === 0 ? shownUnits : [{ entries: tailEntries, tokens: 0 }, ...shownUnits]);
-      if (historyCache === undefined || !isSameList(historyCache.entries, shownEntries)) {
+      if (historyCache === undefined || !isSameList(historyCache.entries, expanded.entries)) {
         // Frozen: the same message objects are handed out while the history is unchanged.
-        historyCache = { entries: shownEntries, messages: toMessages(shownEntries).map((message) => Object.freeze(message)) };
+        historyCache = { entries: expanded.entries, messages: toMessages(expanded.entries).map((message) => Object.freeze(message)) };
       }
       const history = [...historyCache.messages];
       const total = blocks.prefix + blocks.facts + blocks.pins + blocks.summaries + blocks.scratchpad + blocks.recalled + blocks.working;

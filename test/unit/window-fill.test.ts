@@ -79,4 +79,17 @@ describe('build() fills the window', () => {
     });
     expect(checked).toBeGreaterThan(0);
   }, 120_000);
+
+  it('shows a shortened entry in full when the window has room, and keeps the excerpt when it has not', () => {
+    const manager = new ContextManager({ maxEntryTokens: 200 });
+    manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id: 'r', name: 'bash', input: { command: 'npm test' } }] });
+    manager.addToolResult({ callId: 'r', output: prose(1_500, 4) });
+    manager.addMessage({ role: 'user', content: 'What failed?' });
+    const roomy = manager.build();
+    expect(roomy.history.some((message) => message.content === prose(1_500, 4))).toBe(true);
+    expect(countMessageTokens(roomy.messages, counter)).toBeLessThanOrEqual(roomy.tokens.total);
+    const tight = manager.build({ budget: 400 });
+    expect(JSON.stringify(tight.history)).toContain('omitted from the window');
+    expect(countMessageTokens(tight.messages, counter)).toBeLessThanOrEqual(400);
+  });
 });
