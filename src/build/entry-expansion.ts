@@ -16,11 +16,13 @@ import type { Entry } from '../types.js';
  * @internal
  */
 export function createEntryExpansion(options: { counter: TokenCounter }): {
-  expand(query: { entries: readonly Entry[]; room: number; budget: number; isFree: boolean }): { entries: Entry[]; tokens: number };
+  expand(query: { entries: readonly Entry[]; room: number; budget: number; isFree: boolean }): { readonly entries: readonly Entry[]; readonly tokens: number };
 } {
   const { counter } = options;
   const forms = new WeakMap<Entry, Entry[]>();
-  let previous: { budget: number; chosen: ReadonlyMap<Entry, Entry>; lastSeq: number } | undefined;
+  let previous:
+    | { budget: number; chosen: ReadonlyMap<Entry, Entry>; lastSeq: number; first: Entry | undefined; length: number; result: { readonly entries: readonly Entry[]; readonly tokens: number } }
+    | undefined;
 
   // Longer forms of an entry, longest first, each with its token count.
   const formsOf = (entry: Entry): Entry[] => {
@@ -55,11 +57,13 @@ export function createEntryExpansion(options: { counter: TokenCounter }): {
   // Adds longer forms of the entries after `afterSeq`, newest first, within `room`.
   const choose = (options: { entries: readonly Entry[]; room: number; afterSeq: number; chosen: Map<Entry, Entry> }): Map<Entry, Entry> => {
     const { entries, chosen } = options;
-    const calls = callKeys(entries);
+    let calls: Set<string> | undefined;
     let left = options.room;
     for (let index = entries.length - 1; index >= 0 && left > 0; index -= 1) {
       const entry = entries[index] as Entry;
       if (entry.seq <= options.afterSeq) break;
+      if (entry.display === entry.text && entry.displayToolCalls === undefined) continue;
+      calls ??= callKeys(entries);
       if (!isExpandable(entry, calls)) continue;
       // Even the shortest longer form of a shortened text adds about as much as the entry holds.
       if (entry.display !== entry.text && entry.tokens > left) continue;
@@ -75,12 +79,18 @@ export function createEntryExpansion(options: { counter: TokenCounter }): {
     expand({ entries, room, budget, isFree }) {
       const reserve = Math.ceil(budget * RESERVE_SHARE);
       const lastSeq = entries[entries.length - 1]?.seq ?? 0;
+      // The same entries as the previous build (T0 only grows at its end between graduations):
+      // its answer stands while it fits.
+      if (!isFree && previous !== undefined && previous.budget === budget && previous.lastSeq === lastSeq && previous.length === entries.length && previous.first === entries[0] && previous.result.tokens <= room) {
+        return previous.result;
+      }
       let chosen: ReadonlyMap<Entry, Entry> | undefined;
       if (!isFree && previous !== undefined && previous.budget === budget) {
-        const shown = new Set(entries);
+        const shown = previous.chosen.size === 0 ? undefined : new Set(entries);
         const kept = new Map<Entry, Entry>();
         let extra = 0;
         for (const [entry, form] of previous.chosen) {
+          if (shown === undefined) break;
           if (!shown.has(entry)) continue;
           kept.set(entry, form);
           extra += form.tokens - entry.tokens;
@@ -90,16 +100,16 @@ export function createEntryExpansion(options: { counter: TokenCounter }): {
         if (extra <= room) chosen = choose({ entries, room: room - reserve - extra, afterSeq: previous.lastSeq, chosen: kept });
       }
       chosen ??= choose({ entries, room: room - reserve, afterSeq: -1, chosen: new Map<Entry, Entry>() });
-      previous = { budget, chosen, lastSeq };
-      if (chosen.size === 0) return { entries: [...entries], tokens: 0 };
       let tokens = 0;
-      const result = entries.map((entry) => {
+      const shown = chosen.size === 0 ? [...entries] : entries.map((entry) => {
         const form = chosen.get(entry);
         if (form === undefined) return entry;
         tokens += form.tokens - entry.tokens;
         return form;
       });
-      return { entries: result, tokens };
+      const result = { entries: shown, tokens };
+      previous = { budget, chosen, lastSeq, first: entries[0], length: entries.length, result };
+      return result;
     },
   };
 }

@@ -392,13 +392,14 @@ export function createWindowBuilder(options: {
       // freely only when the system text changes anyway; otherwise only when it must.
       const tailEntries: Entry[] = [];
       const oldestShown = units[0]?.entries[0];
+      const isSystemChanged = systemCache === undefined || !isSameList(systemCache.parts, parts);
       {
         const tail = graduatedTail.select({
           archive: tiers.archive,
           beforeSeq: oldestShown?.seq ?? 0,
           room: oldestShown !== undefined && shownUnits.length === units.length ? remaining : 0,
           budget,
-          isFree: systemCache === undefined || !isSameList(systemCache.parts, parts),
+          isFree: isSystemChanged,
         });
         for (const page of tail) {
           tailEntries.push(...page.entries);
@@ -408,7 +409,7 @@ export function createWindowBuilder(options: {
       }
       // 9. Then entries shortened to fit one entry's share, shown more fully (same rule).
       const shownEntries = inSeqOrder(tailEntries.length === 0 ? shownUnits : [{ entries: tailEntries, tokens: 0 }, ...shownUnits]);
-      const expanded = entryExpansion.expand({ entries: shownEntries, room: remaining, budget, isFree: systemCache === undefined || !isSameList(systemCache.parts, parts) });
+      const expanded = entryExpansion.expand({ entries: shownEntries, room: remaining, budget, isFree: isSystemChanged });
       blocks.working += expanded.tokens;
       remaining -= expanded.tokens;
       if (systemCache === undefined || !isSameList(systemCache.parts, parts)) {
