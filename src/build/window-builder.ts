@@ -3,6 +3,8 @@ import { InvalidArgumentError, describeValue } from '../errors.js';
 import type { Scratchpad } from '../scratchpad/scratchpad.js';
 import { renderSummary } from '../session-view.js';
 import { PENDING_RESULT_TEXT } from '../tool-calls.js';
+import { createEntryExpansion } from './entry-expansion.js';
+import { createGraduatedTail } from './graduated-tail.js';
 import { createHistoryRenderer } from './history-messages.js';
 import { pairToolCalls, resultNoteText } from './tool-pairing.js';
 import { createWorkingUnits } from './working-units.js';
@@ -89,6 +91,8 @@ export function createWindowBuilder(options: {
     recalled: header('## Recalled from the archive'),
   };
   const stubCache = new Map<string, { text: string; tokens: number }>();
+  const graduatedTail = createGraduatedTail({ scoreGaps: options.scoreGaps });
+  const entryExpansion = createEntryExpansion({ counter });
   // Summaries are immutable: each is rendered once.
   const summaryTexts = new WeakMap<object, string>();
   const summaryText = (summary: Parameters<typeof renderSummary>[0]): string => {
@@ -336,6 +340,32 @@ export function createWindowBuilder(options: {
       const rendered = fileParts.map((part) => part.text ?? scratchpad.renderSection(part.path));
       // Block markers keep parts of different blocks from being taken for each other.
       const parts = [factsText, '\u0000', pinsText, '\u0001'].concat(shownSummaries, '\u0002', rendered, '\u0003', recalledText);
+      // 8. Room still unused once all of T0 is shown: the most recently graduated entries,
+      // verbatim again before T0 (their summaries stay in T1). The start of the history moves
+      // freely only when the system text changes anyway; otherwise only when it must.
+      const tailEntries: Entry[] = [];
+      const oldestShown = units[0]?.entries[0];
+      const isSystemChanged = systemCache === undefined || !isSameList(systemCache.parts, parts);
+      {
+        const tail = graduatedTail.select({
+          archive: tiers.archive,
+          beforeSeq: oldestShown?.seq ?? 0,
+          room: oldestShown !== undefined && shownUnits.length === units.length ? remaining : 0,
+          budget,
+          isFree: isSystemChanged,
+        });
+        for (const page of tail) {
+          tailEntries.push(...page.entries);
+          blocks.working += page.tokens;
+          remaining -= page.tokens;
+        }
+      }
+      // 9. Then entries shortened to fit one entry's share, shown more fully (same rule).
+      const unitEntries = inSeqOrder(shownUnits);
+      const shownEntries = tailEntries.length === 0 ? unitEntries : inSeqOrder([{ entries: tailEntries, tokens: 0 }, ...shownUnits]);
+      const expanded = entryExpansion.expand({ entries: shownEntries, room: remaining, budget, isFree: isSystemChanged });
+      blocks.working += expanded.tokens;
+      remaining -= expanded.tokens;
       if (systemCache === undefined || !isSameList(systemCache.parts, parts)) {
         const blocks: SystemBlock[] = [];
         const section = (name: SystemBlock['name'], text: string): void =>
@@ -351,10 +381,12 @@ export function createWindowBuilder(options: {
       const system = systemCache.text;
       // Fresh arrays each build, so that a caller changing one cannot change the next window.
       const systemBlocks = systemCache.blocks.slice();
-      const shownEntries = inSeqOrder(shownUnits);
-      if (historyCache === undefined || !isSameList(historyCache.entries, shownEntries)) {
+      if (historyCache === undefined || !isSameList(historyCache.entries, expanded.entries)) {
+        // The incremental renderer knows the pairing of T0's own entries only: graduated pages
+        // shown again and longer forms of entries are converted by toMessages().
+        const fromUnits = isSameList(expanded.entries, unitEntries) ? historyRenderer.render(unitEntries, working.pairing) : undefined;
         // Frozen: the same message objects are handed out while the history is unchanged.
-        historyCache = { entries: shownEntries, messages: historyRenderer.render(shownEntries, working.pairing) ?? toMessages(shownEntries).map((message) => Object.freeze(message)) };
+        historyCache = { entries: expanded.entries, messages: fromUnits ?? toMessages(expanded.entries).map((message) => Object.freeze(message)) };
       }
       const history = historyCache.messages.slice();
       const total = blocks.prefix + blocks.facts + blocks.pins + blocks.summaries + blocks.scratchpad + blocks.recalled + blocks.working;

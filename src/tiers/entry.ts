@@ -66,9 +66,12 @@ export function toolCallTokens(call: ToolCall, counter: TokenCounter): number {
   return counter.count(call.name) + counter.count(JSON.stringify(call.input)) + 3;
 }
 
-// --- Internal helpers ---
-
-function excerpt(options: {
+/**
+ * A head/tail excerpt of `text` (of `tokens` tokens) that fits in `maxTokens`, with a marker that
+ * says what was left out and where the full text is kept.
+ * @internal
+ */
+export function excerpt(options: {
   text: string;
   tokens: number;
   maxTokens: number;
@@ -90,6 +93,8 @@ function excerpt(options: {
     budget = Math.floor(budget / 2);
   }
 }
+
+// --- Internal helpers ---
 
 function shortenToolCall(call: ToolCall): ToolCall {
   return { id: call.id, name: call.name, input: shortenJson(call.input) };

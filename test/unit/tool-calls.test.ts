@@ -129,7 +129,15 @@ describe('tool calls', () => {
       }
       expect(isCallInT0()).toBe(false);
       manager.addToolResult({ callId: 't1', output: 'auth suite: 12 passed' });
-      const built = manager.build();
+      // With room to spare, graduated entries are shown again before T0: the call is back in the
+      // window and its late result answers it right after it.
+      const roomy = manager.build();
+      assertProviderValid(roomy);
+      const answer = roomy.history.findIndex((message) => message.role === 'tool' && message.toolCallId === 't1');
+      expect(answer).toBeGreaterThan(0);
+      expect(roomy.history[answer]?.content).toBe('auth suite: 12 passed');
+      // Without that room the call is not in the window, and the result is a note.
+      const built = manager.build({ budget: roomy.tokens.total - roomy.tokens.blocks.working + manager.state().entries.reduce((sum, entry) => sum + entry.tokens, 0) + 40 });
       assertProviderValid(built);
       expect(toolMessages(built.history)).toEqual([]);
       const last = built.history.at(-1);

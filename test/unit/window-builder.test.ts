@@ -36,7 +36,8 @@ describe('build()', () => {
   it('shows an oversized entry as a head/tail excerpt with a marker', () => {
     const manager = new ContextManager({ maxEntryTokens: 100 });
     manager.addMessage({ role: 'user', content: prose(1_000) });
-    const shown = manager.build().history[0]?.content ?? '';
+    // A budget with no room for the full text (with room, build() shows more of it).
+    const shown = manager.build({ budget: 300 }).history[0]?.content ?? '';
     expect(shown).toContain('omitted from the window; the full text is kept in history as entry #1');
     expect(manager.state().entries[0]?.text).toBe(prose(1_000));
   });
@@ -46,7 +47,8 @@ describe('build()', () => {
     const big = 'x'.repeat(5_000);
     manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id: 'w', name: 'write_file', input: { path: 'a.ts', content: big } }] });
     manager.addToolResult({ callId: 'w', output: 'ok' });
-    const shown = manager.build().history[0];
+    // A budget with no room for the full input (with room, build() shows it in full).
+    const shown = manager.build({ budget: 400 }).history[0];
     expect(shown?.role === 'assistant' && JSON.stringify(shown.toolCalls).length).toBeLessThan(1_000);
     expect(manager.state().entries[0]?.toolCalls?.[0]?.input).toEqual({ path: 'a.ts', content: big });
   });
