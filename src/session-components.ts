@@ -1,3 +1,4 @@
+import { MAX_TAIL_BUDGETS } from './build/graduated-tail.js';
 import { createBoundaryDetector, scoreGapsShared } from './boundaries/boundary-detector.js';
 import { matcherFor } from './boundaries/pattern-pack.js';
 import { defaultPatterns } from './boundaries/patterns/default.js';
@@ -85,7 +86,7 @@ export function createSessionComponents(options: { options: ResolvedOptions; eve
       const view = (recorder as SessionRecorder).view;
       return { seq: view.lastSeq, state: view.toJSON() };
     },
-    spill: resolved.archive === undefined ? undefined : { memoryItems: resolved.archive.memoryItems, archive },
+    spill: resolved.archive === undefined ? undefined : { memoryItems: resolved.archive.memoryItems, keepEntryTokens: MAX_TAIL_BUDGETS * resolved.budget, archive },
   });
   recorder = new SessionRecorder({ options: resolved, counter, events, persistence, recall, initialState: options.initialState });
   if (resolved.projectMemory !== undefined && options.initialState === undefined) recorder.importProjectMemory(resolved.projectMemory);

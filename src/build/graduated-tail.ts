@@ -69,8 +69,12 @@ export function createGraduatedTail(options: { scoreGaps: (entries: readonly Ent
 /** Archive items looked at, at most, from its end. */
 const MAX_SCAN_ITEMS = 20_000;
 
-/** Graduated entries split into pages, at most, in budgets. */
-const MAX_TAIL_BUDGETS = 2;
+/**
+ * Graduated entries split into pages, at most, in budgets: an archive that spills to storage
+ * keeps this many budgets of its newest graduated entries in memory, so spilling never changes a window.
+ * @internal
+ */
+export const MAX_TAIL_BUDGETS = 2;
 
 /** Size of a page, as a share of the budget. */
 const PAGE_SHARE = 0.03;

@@ -64,7 +64,7 @@ export class SessionPersistence {
   /** Appends that timed out so far (see `storageTimeoutMs`). */
   #appendTimeouts = 0;
   /** What spills the archive to storage (the `archive` option), if anything. */
-  readonly #spill: { readonly memoryItems: number; readonly archive: () => Archive } | undefined;
+  readonly #spill: { readonly memoryItems: number; readonly keepEntryTokens: number; readonly archive: () => Archive } | undefined;
   /** Highest seq known to be in storage: archive groups up to it may spill. */
   #durableSeq = 0;
   #isSpillUnsupportedReported = false;
@@ -78,8 +78,11 @@ export class SessionPersistence {
     work: PQueue;
     /** The folded view to snapshot. */
     snapshot: () => { readonly seq: number; readonly state: SessionViewData };
-    /** Spills the archive beyond `memoryItems` to storage (the `archive` option). */
-    spill?: { readonly memoryItems: number; readonly archive: () => Archive } | undefined;
+    /**
+     * Spills the archive beyond `memoryItems` to storage (the `archive` option), keeping the newest
+     * `keepEntryTokens` of graduated entries that `build()` may show again.
+     */
+    spill?: { readonly memoryItems: number; readonly keepEntryTokens: number; readonly archive: () => Archive } | undefined;
   }) {
     this.#spill = options.spill;
     this.#storage = options.storage;
@@ -352,7 +355,7 @@ export class SessionPersistence {
     const storage = this.#storage;
     if (spill === undefined || storage === undefined) return;
     const archive = spill.archive();
-    const groups = archive.spillable({ keep: spill.memoryItems, maxSeq: this.#durableSeq });
+    const groups = archive.spillable({ keep: spill.memoryItems, maxSeq: this.#durableSeq, keepEntryTokens: spill.keepEntryTokens });
     if (groups.length === 0) return;
     if (!isArchiveStorage(storage)) {
       if (this.#isSpillUnsupportedReported) return;

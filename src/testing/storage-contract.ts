@@ -229,8 +229,17 @@ export function describeStorageContract(options: StorageContractOptions): void {
       it.skipIf(!hasArchive)(`holds a spilled archive: a manager keeping no archived item in memory loads back everything${needsArchive}`, async () => {
         const manager = new ContextManager({ ...MANAGER_OPTIONS, storage, sessionId: 'spilled', archive: { memoryItems: 0 } });
         const plain = new ContextManager(MANAGER_OPTIONS);
-        recordScript(manager, 0, 40);
-        recordScript(plain, 0, 40);
+        // In rounds that each end with settle(), as an agent loop awaits between steps: graduations
+        // stay small, so groups older than what a window may show again can spill.
+        for (let from = 0; from < 300; from += 5) {
+          for (const each of [manager, plain]) {
+            recordScript(each, from, from + 5);
+            // The script pins now and then; pins leave again so that they stay within budgets.pins.
+            for (const pin of each.state().pins) each.unpin({ id: pin.id });
+          }
+          await manager.settle();
+          await plain.settle();
+        }
         await manager.save();
         await plain.settle();
         expect(manager.state().spilledArchiveItems).toBeGreaterThan(0);

@@ -46,9 +46,11 @@ export interface Archive {
   group(seq: number): readonly ArchivedItem[];
   /**
    * The oldest in-memory groups that can leave memory so that at least `keep` items stay, among
-   * the groups archived by events up to `maxSeq` (those already durable in the log).
+   * the groups archived by events up to `maxSeq` (those already durable in the log). With
+   * `keepEntryTokens`, the newest groups holding that many tokens of graduated entries (and the
+   * group that crosses it) stay too: `build()` may show them again.
    */
-  spillable(options: { keep: number; maxSeq: number }): readonly ArchiveGroupItems[];
+  spillable(options: { keep: number; maxSeq: number; keepEntryTokens?: number | undefined }): readonly ArchiveGroupItems[];
   /** Drops groups from memory once storage holds them; they become {@link SpilledGroup}s. */
   markSpilled(groups: readonly ArchiveGroupItems[]): void;
   /** Spilled groups whose items cover any seq of `range`. */
@@ -100,7 +102,15 @@ export function createArchive(initial: readonly ArchivedItem[] = [], spilledInit
       while (end < list.length && list[end]?.archivedAt === seq) end += 1;
       return list.slice(start, end);
     },
-    spillable({ keep, maxSeq }) {
+    spillable({ keep, maxSeq, keepEntryTokens = 0 }) {
+      // Items from `limit` on stay: the newest graduated entries up to keepEntryTokens, and the
+      // item that crosses it (so its whole group).
+      let limit = list.length;
+      for (let tokens = 0; keepEntryTokens > 0 && limit > 0 && tokens <= keepEntryTokens; ) {
+        limit -= 1;
+        const item = list[limit] as ArchivedItem;
+        if (item.type === 'entry' && item.reason === 'graduated') tokens += item.entry.tokens;
+      }
       const groups: ArchiveGroupItems[] = [];
       let remaining = list.length;
       let index = 0;
@@ -109,7 +119,7 @@ export function createArchive(initial: readonly ArchivedItem[] = [], spilledInit
         if (seq > maxSeq) break;
         let end = index;
         while (end < list.length && list[end]?.archivedAt === seq) end += 1;
-        if (remaining - (end - index) < keep) break;
+        if (remaining - (end - index) < keep || end > limit) break;
         groups.push({ seq, items: list.slice(index, end) });
         remaining -= end - index;
         index = end;

@@ -6,6 +6,9 @@ import { capture, prose } from '../helpers.js';
 const SMALL = { budget: 3_000, budgets: { facts: 400, pins: 200, summaries: 250, scratchpad: 1_200, working: 600 }, maxEntryTokens: 200, autoSave: false } as const;
 
 /** Records a session long enough for several graduations (and so several archive groups). */
+// Long enough that more than the two budgets of graduated entries a window may show again are archived.
+const STEPS = 90;
+
 function record(manager: ContextManager, steps: number, from = 0): void {
   for (let step = from; step < from + steps; step += 1) {
     manager.addMessage({ role: 'user', content: `Step ${step}: please fix parseConfig${step} in src/config-${step}.ts. ${prose(40, step)}` });
@@ -17,12 +20,22 @@ function record(manager: ContextManager, steps: number, from = 0): void {
   }
 }
 
+/** Records in rounds that each end with `settle()`, as an agent loop awaits between steps, so graduations stay small. */
+async function recordSettled(manager: ContextManager, steps: number, from = 0): Promise<void> {
+  for (let step = from; step < from + steps; step += ROUND) {
+    record(manager, Math.min(ROUND, from + steps - step), step);
+    await manager.settle();
+  }
+}
+
+const ROUND = 5;
+
 async function spilledPair(options: { memoryItems: number; steps?: number; storage?: Storage }): Promise<{ spilled: ContextManager; plain: ContextManager; storage: Storage }> {
   const storage = options.storage ?? createMemoryStorage();
   const spilled = new ContextManager({ ...SMALL, storage, sessionId: 'spilled', archive: { memoryItems: options.memoryItems } });
   const plain = new ContextManager({ ...SMALL });
-  record(spilled, options.steps ?? 30);
-  record(plain, options.steps ?? 30);
+  await recordSettled(spilled, options.steps ?? STEPS);
+  await recordSettled(plain, options.steps ?? STEPS);
   await spilled.settle();
   await plain.settle();
   return { spilled, plain, storage };
@@ -50,12 +63,12 @@ describe('archive spilling', () => {
   });
 
   describe('spill', () => {
-    it('keeps at most memoryItems plus one group in memory, and reports each spill', async () => {
+    it('keeps memoryItems plus what build() may show again in memory, and reports each spill', async () => {
       const storage = createMemoryStorage();
       const manager = new ContextManager({ ...SMALL, storage, sessionId: 's', archive: { memoryItems: 5 } });
       const spills: ArchiveSpillEvent[] = [];
       manager.on('archive-spill', (event) => spills.push(event));
-      record(manager, 30);
+      await recordSettled(manager, STEPS);
       await manager.settle();
       const state = manager.state();
       expect(state.spilledArchiveItems).toBeGreaterThan(0);
@@ -63,11 +76,17 @@ describe('archive spilling', () => {
       expect(spills.every((event) => !event.isUnsupported)).toBe(true);
       expect(spills.at(-1)?.spilledItems).toBe(state.spilledArchiveItems);
       expect(state.archive.length).toBeGreaterThanOrEqual(5);
-      // The newest group stays whole, so the tail is bounded by memoryItems plus one group.
-      const groups = new Map<number, number>();
-      for (const item of state.archive) groups.set(item.archivedAt, (groups.get(item.archivedAt) ?? 0) + 1);
-      const largest = Math.max(...groups.values());
-      expect(state.archive.length).toBeLessThan(5 + largest);
+      // The oldest group in memory stays for one of two reasons: without it fewer than
+      // memoryItems would stay, or the newer groups hold at most two budgets of graduated entries
+      // (the window may show those again, so they stay for build()).
+      const oldest = state.archive[0]?.archivedAt;
+      const oldestCount = state.archive.filter((item) => item.archivedAt === oldest).length;
+      const newerGraduated = state.archive
+        .filter((item) => item.archivedAt !== oldest)
+        .reduce((sum, item) => sum + (item.type === 'entry' && item.reason === 'graduated' ? item.entry.tokens : 0), 0);
+      expect(state.archive.length - oldestCount < 5 || newerGraduated <= 2 * SMALL.budget).toBe(true);
+      // And memory does not hold the whole archive.
+      expect(state.archive.length).toBeLessThan(state.archive.length + state.spilledArchiveItems);
     });
 
     it('loses nothing: readArchive() equals the archive of a manager that does not spill', async () => {
@@ -90,7 +109,7 @@ describe('archive spilling', () => {
       const manager = new ContextManager({ ...SMALL, storage, sessionId: 's', archive: { memoryItems: 0 } });
       const spills: ArchiveSpillEvent[] = [];
       manager.on('archive-spill', (event) => spills.push(event));
-      record(manager, 20);
+      await recordSettled(manager, STEPS);
       await manager.settle();
       expect(spills).toHaveLength(1);
       expect(spills[0]).toMatchObject({ isUnsupported: true, items: 0 });
@@ -127,14 +146,14 @@ describe('archive spilling', () => {
       expect(spilled.expand(`e${entry.seq}`)).toEqual(plain.expand(`e${entry.seq}`));
     });
 
-    it('expand() answers T0 entries synchronously even when every archived item was spilled', async () => {
+    it('expand() answers T0 entries synchronously even when archived items were spilled', async () => {
       const { spilled, plain } = await spilledPair({ memoryItems: 0 });
-      expect(spilled.state().archive).toEqual([]);
+      expect(spilled.state().spilledArchiveItems).toBeGreaterThan(0);
       for (const entry of plain.state().entries) expect(spilled.expand(`e${entry.seq}`)).toEqual(plain.expand(`e${entry.seq}`));
     });
 
     it('expandAsync() rejects an unknown id like expand()', async () => {
-      const { spilled } = await spilledPair({ memoryItems: 0, steps: 12 });
+      const { spilled } = await spilledPair({ memoryItems: 0 });
       const error = await capture(() => spilled.expandAsync('nope'));
       expect(InvalidArgumentError.isInstance(error)).toBe(true);
     });
@@ -166,7 +185,7 @@ describe('archive spilling', () => {
       expect(tiers.archiveSpilled?.length).toBeGreaterThan(0);
       const plainStorage = createMemoryStorage();
       const saved = new ContextManager({ ...SMALL, storage: plainStorage, sessionId: 'plain' });
-      record(saved, 30);
+      await recordSettled(saved, STEPS);
       await saved.save();
       const spilledItems = (await spilled.readArchive()).slice(0, spilled.state().spilledArchiveItems);
       // The snapshot is smaller by (nearly) the spilled items: it keeps only their compact manifest.
@@ -176,8 +195,8 @@ describe('archive spilling', () => {
       expect(loaded.state()).toEqual(spilled.state());
       expect(await loaded.readArchive()).toEqual(plain.state().archive);
       expect(JSON.stringify(loaded.build())).toBe(JSON.stringify(plain.build()));
-      record(loaded, 10, 30);
-      record(plain, 10, 30);
+      await recordSettled(loaded, 10, STEPS);
+      await recordSettled(plain, 10, STEPS);
       await loaded.settle();
       await plain.settle();
       expect(await loaded.readArchive()).toEqual(plain.state().archive);
@@ -196,18 +215,18 @@ describe('archive spilling', () => {
       const storage = createMemoryStorage();
       const spilled = new ContextManager({ ...SMALL, storage, sessionId: 'r', archive: { memoryItems: 0 } });
       const plain = new ContextManager({ ...SMALL });
-      record(spilled, 20);
-      record(plain, 20);
+      await recordSettled(spilled, STEPS);
+      await recordSettled(plain, STEPS);
       await spilled.settle();
       await plain.settle();
       const version = (await spilled.snapshot('before')).version;
       const expected = plain.state().archive;
-      record(spilled, 15, 20);
+      await recordSettled(spilled, 30, STEPS);
       await spilled.settle();
       expect((await spilled.readArchive()).length).toBeGreaterThan(expected.length);
       await spilled.rollback(version);
       expect(await spilled.readArchive()).toEqual(expected);
-      record(spilled, 5, 40);
+      await recordSettled(spilled, 5, STEPS + 30);
       await spilled.settle();
       const archive = await spilled.readArchive();
       expect(archive.slice(0, expected.length)).toEqual(expected);
@@ -215,7 +234,7 @@ describe('archive spilling', () => {
     });
 
     it('refuses to construct from a spilled state without a storage that can read it', async () => {
-      const { spilled, storage } = await spilledPair({ memoryItems: 0, steps: 12 });
+      const { spilled, storage } = await spilledPair({ memoryItems: 0 });
       await spilled.save();
       const snapshot = await storage.loadSnapshot('spilled');
       const plainStorage: Storage = { name: 'plain', append: () => undefined, read: () => [], saveSnapshot: () => 1, loadSnapshot: () => snapshot };
