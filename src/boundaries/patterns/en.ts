@@ -115,7 +115,8 @@ export const englishPatterns: PatternPack = {
     'awesome',
     'excellent',
     'good',
-    'sure',
+    // "sure" answers; "make sure", "be sure" and "not sure" do not.
+    /(?<!\b(?:make|makes|making|made|be|not|unsure)\s+)\bsure\b/iu,
     'yes',
     'yep',
     'yeah',
@@ -166,6 +167,10 @@ export const englishPatterns: PatternPack = {
     'signing off',
     'logging off',
     'heading out',
+    'step out',
+    'stepping out',
+    'step away',
+    'stepping away',
     'see you',
     'talk later',
     'be right back',
@@ -279,7 +284,21 @@ export const englishPatterns: PatternPack = {
     'requires',
     'require',
     'requirement',
-    'should',
+    // "should" binds, except when it guesses how things will turn out ("it should be fine now").
+    /\bshould\b(?!\s+(?:be\s+)?(?:fine|ok|okay|good|it|enough|there|ready|better|done|working now|work now)\b)/iu,
+    // Other modals of obligation: "ought to", "shall", "is to be …".
+    'ought to',
+    'shall',
+    /\b(?:is|are)\s+(?:not\s+)?to\s+be\s+\p{L}/iu,
+    // What a result is checked against: "acceptance criteria", "definition of done".
+    'acceptance',
+    'criteria',
+    'definition of done',
+    'compatibility',
+    // A quantity said to suffice: "1 response is sufficient", "two retries are enough".
+    /(?:\d+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of))\s+[\p{L}-]+\s+(?:is|are|should be|will be|would be)\s+(?:sufficient|enough|plenty)\b/iu,
+    // A bound with a quantity: "under 200 ms", "below two seconds", "fewer than 5 retries".
+    /\b(?:under|below|above|over|less than|fewer than|more than)\s+(?:a\s+|an\s+)?(?:\d[\d.,]*\s?[\p{L}%]|(?:one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty|sixty|hundred|thousand|a few|a couple of)\s+\p{L})/iu,
     'ensure',
     'guarantee',
     'guarantees',
@@ -355,6 +374,7 @@ export const englishPatterns: PatternPack = {
     'at most',
     'maximum',
     'limit',
+    'limited to',
     'capped',
     'forbidden',
     'prohibited',
@@ -601,6 +621,8 @@ export const englishPatterns: PatternPack = {
     'in this change',
     'in this pr',
     'yet',
+    // Progress of something running: "a few more minutes", "another 2 more hours".
+    /\b(?:few|couple(?: of)?|another|some|\d+)\s+more\s+(?:seconds?|secs?|minutes?|mins?|hours?)\b/iu,
   ],
   deadEnd: [
     'dead end',
@@ -615,10 +637,8 @@ export const englishPatterns: PatternPack = {
     'no change',
     'debug output',
     'instrumentation',
-    'revert',
-    'reverted',
-    'reverting',
-    'rolled back',
+    // Going back on a change is a dead end; being able to go back ("it can be rolled back") is not.
+    /(?<!\b(?:can|could|must|should|shall|will|would|may|able to|has to|have to|needs? to)\s+(?:be\s+|always\s+)?)\b(?:revert(?:ed|ing)?|rolled back)\b/iu,
   ],
   intention: [
     /(?:^|\b)(?:let me|let['’]s|i['’]ll|i will|i['’]m going to|i am going to|i['’]m gonna|going to|i need to|i want to|next i['’]ll|first i['’]ll|now i['’]ll)\s+(?:now\s+|first\s+|quickly\s+|also\s+|just\s+|then\s+|go\s+(?:and\s+)?)?(?:read|re-?read|check|re-?check|double-check|look|open|re-?open|run|re-?run|inspect|search|grep|investigate|try|debug|see|verify|test|take|examine|dig|explore|trace|review|reproduce|find|figure|scan|peek|confirm|skim|print|log|start|begin|pull|fetch|load|compare|go through|walk through|think)\b/iu,
