@@ -77,7 +77,7 @@ export function createHistoryRenderer(): HistoryRenderer {
             ids.push(id);
           }
           if (cached === undefined || !isValid) {
-            cached = { ids, answers: [...answers], messages: callMessages(entry, shownCalls, ids, answers) };
+            cached = { ids, answers: [...answers], messages: callMessages(entry, shownCalls, ids, answers).map((message) => Object.freeze(message)) };
             calls.set(entry, cached);
           }
           for (let index = 0; index < cached.messages.length; index += 1) messages.push(cached.messages[index] as ContextMessage);
@@ -104,8 +104,11 @@ const NO_CALLS: NonNullable<Entry['toolCalls']> = [];
 
 type ToolCalls = NonNullable<Entry['toolCalls']>;
 
-/** The assistant message with its calls, then one `tool` message per call, as `toMessages()` makes them. */
-function callMessages(entry: Entry, shownCalls: ToolCalls, ids: readonly string[], answers: readonly (Entry | undefined)[]): ContextMessage[] {
+/**
+ * The assistant message with its calls (ids as given), then one `tool` message per call: its
+ * answer, or a placeholder while it waits. Shared with `toMessages()`. @internal
+ */
+export function callMessages(entry: Entry, shownCalls: ToolCalls, ids: readonly string[], answers: readonly (Entry | undefined)[]): ContextMessage[] {
   const messages: ContextMessage[] = [
     {
       role: 'assistant',
@@ -128,7 +131,7 @@ function callMessages(entry: Entry, shownCalls: ToolCalls, ids: readonly string[
       ...(answer.isError === undefined ? {} : { isError: answer.isError }),
     });
   });
-  return messages.map((message) => Object.freeze(message));
+  return messages;
 }
 
 function noteText(entry: Entry): string {

@@ -5,7 +5,7 @@ import { renderSummary } from '../session-view.js';
 import { PENDING_RESULT_TEXT } from '../tool-calls.js';
 import { createEntryExpansion } from './entry-expansion.js';
 import { createGraduatedTail } from './graduated-tail.js';
-import { createHistoryRenderer } from './history-messages.js';
+import { callMessages, createHistoryRenderer } from './history-messages.js';
 import { pairToolCalls, resultNoteText } from './tool-pairing.js';
 import { createWorkingUnits } from './working-units.js';
 import type { Unit } from './working-units.js';
@@ -440,27 +440,7 @@ export function toMessages(entries: readonly Entry[]): ContextMessage[] {
         continue;
       }
       const ids = calls.map((call) => uniqueId({ id: call.id, seq: entry.seq, used: usedIds }));
-      messages.push({
-        role: 'assistant',
-        content: entry.display,
-        toolCalls: calls.map((call, index) => (ids[index] === call.id ? call : { ...call, id: ids[index] as string })),
-      });
-      const answers = pairing.answers.get(entry) ?? [];
-      calls.forEach((call, index) => {
-        const answer = answers[index];
-        const toolCallId = ids[index] as string;
-        if (answer === undefined) {
-          messages.push({ role: 'tool', toolCallId, toolName: call.name, content: PENDING_RESULT_TEXT });
-          return;
-        }
-        messages.push({
-          role: 'tool',
-          toolCallId,
-          toolName: answer.toolName !== undefined && answer.toolName.length > 0 ? answer.toolName : call.name,
-          content: answer.display,
-          ...(answer.isError === undefined ? {} : { isError: answer.isError }),
-        });
-      });
+      messages.push(...callMessages(entry, calls, ids, pairing.answers.get(entry) ?? []));
     } else if (entry.kind === 'user') {
       flushNotes();
       messages.push({ role: 'user', content: entry.display });
