@@ -178,13 +178,15 @@ function isSameAnswers(cached: readonly (Entry | undefined)[], answers: readonly
   return true;
 }
 
-function isSameList<T>(a: readonly T[], b: readonly T[]): boolean {
+/** Whether two lists hold the same items in the same order. @internal */
+export function isSameList<T>(a: readonly T[], b: readonly T[]): boolean {
   if (a.length !== b.length) return false;
   for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
   return true;
 }
 
-function uniqueId(options: { id: string; seq: number; used: Set<string> }): string {
+/** `id`, or `id_<seq>` (then `_2`, `_3`…) when `used` already has it; records the result. @internal */
+export function uniqueId(options: { id: string; seq: number; used: Set<string> }): string {
   const { id, seq, used } = options;
   let candidate = id;
   for (let attempt = 1; used.has(candidate); attempt += 1) candidate = attempt === 1 ? `${id}_${seq}` : `${id}_${seq}_${attempt}`;

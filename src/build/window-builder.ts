@@ -5,7 +5,7 @@ import { renderSummary } from '../session-view.js';
 import { PENDING_RESULT_TEXT } from '../tool-calls.js';
 import { createEntryExpansion } from './entry-expansion.js';
 import { createGraduatedTail } from './graduated-tail.js';
-import { callMessages, createHistoryRenderer } from './history-messages.js';
+import { callMessages, createHistoryRenderer, isSameList, uniqueId } from './history-messages.js';
 import { pairToolCalls, resultNoteText } from './tool-pairing.js';
 import { createWorkingUnits } from './working-units.js';
 import type { Unit } from './working-units.js';
@@ -493,12 +493,6 @@ function joinLazily(parts: readonly string[], separator: string): string {
 }
 
 /** Whether two lists hold the same items in the same order (strings compared by value). */
-function isSameList<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
-  return true;
-}
-
 /** The entries of the shown units ordered by sequence number, as `toMessages()` wants them. */
 function inSeqOrder(units: readonly Unit[]): Entry[] {
   const entries: Entry[] = [];
@@ -510,10 +504,3 @@ function inSeqOrder(units: readonly Unit[]): Entry[] {
   return entries.sort((a, b) => a.seq - b.seq);
 }
 
-function uniqueId(options: { id: string; seq: number; used: Set<string> }): string {
-  const { id, seq, used } = options;
-  let candidate = id;
-  for (let attempt = 1; used.has(candidate); attempt += 1) candidate = attempt === 1 ? `${id}_${seq}` : `${id}_${seq}_${attempt}`;
-  used.add(candidate);
-  return candidate;
-}
