@@ -1,22 +1,20 @@
 import { EventEmitter } from 'eventemitter3';
 import type { BuiltContext } from './build/window-builder.js';
-import { validateBuildInput, validateInput } from './context-manager-inputs.js';
+import { buildWindow } from './build/window-request.js';
+import { validateInput } from './context-manager-inputs.js';
 import type { BuildOptions, CloseFileInput, MessageInput, OpenFileInput, RecallOptions, SessionState, ToolResultInput, UpdateFileInput } from './context-manager-inputs.js';
 import { EventRelay } from './event-relay.js';
 import type { ContextEvents, GraduationReport } from './events.js';
 import type { ContextManagerOptions, ProjectMemory, ResolvedOptions } from './options.js';
-import { resolveBuildBudget, resolveOptions } from './options-schema.js';
-import { SessionPersistence } from './persistence/session-persistence.js';
+import { resolveOptions } from './options-schema.js';
 import type { SettleResult } from './persistence/session-persistence.js';
-import { versionLabel } from './persistence/snapshot-format.js';
-import { createSessionComponents } from './session-components.js';
-import type { SessionComponents } from './session-components.js';
+import { forkSession, readStoredSession, rollbackSession, snapshotSession } from './persistence/session-versions.js';
+import { createSessionComponents, type SessionComponents } from './session-components.js';
 import type { SessionViewData } from './session-view.js';
 import type { Storage, VersionInfo } from './storage/storage.js';
-import { forEachArchived } from './tiers/archive-reader.js';
+import { readWholeArchive, recapSession } from './tiers/archive-access.js';
 import { expandItem, expandItemAsync } from './tiers/provenance.js';
 import type { RecallHit } from './tiers/recall.js';
-import { renderRecap } from './tiers/recap.js';
 import type { TokenCounter } from './tokens/token-counter.js';
 import type { ArchivedItem, Entry, OpenFile, Pin } from './types.js';
 
@@ -60,8 +58,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
    * @throws {InvalidArgumentError} when an option is invalid.
    */
   static async load(options: ContextManagerOptions & { storage: Storage; sessionId?: string | undefined }): Promise<ContextManager> {
-    const resolved = resolveOptions(options);
-    const stored = await SessionPersistence.read({ storage: resolved.storage as Storage, sessionId: resolved.sessionId });
+    const stored = await readStoredSession(options);
     const manager = new ContextManager({ ...options, ...(stored.state === undefined ? {} : { initialState: stored.state }) } as ContextManagerOptions);
     manager.#session.persistence.resume({ stored, view: manager.#session.recorder.view });
     return manager;
@@ -163,16 +160,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
    * @throws {InvalidArgumentError} with code `BUDGET_TOO_SMALL` when the budget cannot hold the static prefix.
    */
   build(options: BuildOptions = {}): BuiltContext {
-    const parsed = validateBuildInput(options);
-    const budget = parsed.budget === undefined ? this.#options.budget : resolveBuildBudget({ budget: parsed.budget, contextWindow: this.#options.contextWindow });
-    const view = this.#session.recorder.view;
-    const built = this.#session.builder.build(budget, view.tiers, view.scratchpad, this.#session.recall.takeRecalled());
-    const { omitted } = built;
-    if (omitted.entries + omitted.summaries + omitted.facts + omitted.files > 0 || omitted.isPinsOmitted) {
-      this.#events.emit('window-trim', { budget, omitted });
-      this.#events.rethrow();
-    }
-    return built;
+    return buildWindow({ input: options, options: this.#options, session: this.#session, events: this.#events });
   }
 
   /**
@@ -215,8 +203,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
    * @throws {StorageError} when the storage fails to read them.
    */
   async expandAsync(itemId: string): Promise<readonly Entry[]> {
-    const id = validateInput('expand', { itemId }).itemId;
-    return expandItemAsync({ tiers: this.#session.recorder.view.tiers, id, load: this.#session.loadSpilled, method: 'expandAsync' });
+    return expandItemAsync({ tiers: this.#session.recorder.view.tiers, id: validateInput('expand', { itemId }).itemId, load: this.#session.loadSpilled, method: 'expandAsync' });
   }
 
   /**
@@ -224,9 +211,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
    * @throws {StorageError} when the storage fails to read them.
    */
   async readArchive(): Promise<readonly ArchivedItem[]> {
-    const items: ArchivedItem[] = [];
-    await forEachArchived({ archive: this.#session.recorder.view.tiers.archive, load: this.#session.loadSpilled, visit: (batch) => items.push(...batch) });
-    return items;
+    return readWholeArchive({ tiers: this.#session.recorder.view.tiers, load: this.#session.loadSpilled });
   }
 
   /**
@@ -234,9 +219,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
    * @throws {InvalidArgumentError} when the level is invalid.
    */
   async recap(level: 'brief' | 'full' | { readonly topic: string } = 'brief'): Promise<string> {
-    const parsed = validateInput('recap', level);
-    const search = (topic: string): Promise<readonly RecallHit[]> => this.recall(topic, { limit: 8, maxTokens: 3_000 });
-    return renderRecap({ level: parsed, tiers: this.#session.recorder.view.tiers, factsBudget: this.#options.budgets.facts, search, load: this.#session.loadSpilled });
+    return recapSession({ level: validateInput('recap', level), tiers: this.#session.recorder.view.tiers, factsBudget: this.#options.budgets.facts, load: this.#session.loadSpilled, recall: (query, options) => this.recall(query, options) });
   }
 
   /**
@@ -252,9 +235,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
    * @throws {StorageError} or {ConflictError} when saving fails; nothing changes.
    */
   async snapshot(label: string): Promise<VersionInfo> {
-    const parsed = validateInput('snapshot', { label });
-    await this.save({ label: parsed.label });
-    return { version: this.#session.persistence.version, seq: this.#session.recorder.view.lastSeq, label: parsed.label };
+    return snapshotSession({ manager: this, session: this.#session, label: validateInput('snapshot', { label }).label });
   }
 
   /**
@@ -262,10 +243,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
    * @throws {InvalidArgumentError} when the version does not exist.
    */
   async rollback(version: number): Promise<void> {
-    const parsed = validateInput('rollback', { version });
-    await this.settle();
-    this.#session.recorder.restore((await this.#session.persistence.loadVersion({ method: 'rollback', version: parsed.version })).state);
-    await this.save({ label: versionLabel({ method: 'rollback', sessionId: this.#options.sessionId, version: parsed.version }) });
+    return rollbackSession({ manager: this, session: this.#session, sessionId: this.#options.sessionId, version: validateInput('rollback', { version }).version });
   }
 
   /**
@@ -273,13 +251,8 @@ export class ContextManager extends EventEmitter<ContextEvents> {
    * @throws {InvalidArgumentError} when the version does not exist or the new id is invalid.
    */
   async fork(options: { version?: number | undefined; sessionId: string }): Promise<ContextManager> {
-    const parsed = validateInput('fork', options);
-    await this.settle();
-    const loaded = await this.#session.persistence.loadVersion({ method: 'fork', version: parsed.version });
-    await this.#session.persistence.copySpilledArchive({ state: loaded.state, toSessionId: parsed.sessionId });
-    const forked = new ContextManager({ ...this.#constructorOptions, sessionId: parsed.sessionId, initialState: loaded.state } as ContextManagerOptions);
-    await forked.save({ label: versionLabel({ method: 'fork', sessionId: this.#options.sessionId, version: loaded.version }) });
-    return forked;
+    const { sessionId: toSessionId, version } = validateInput('fork', options);
+    return forkSession({ manager: this, session: this.#session, constructorOptions: this.#constructorOptions, sessionId: this.#options.sessionId, toSessionId, version, create: (forkOptions) => new ContextManager(forkOptions) });
   }
 
   /** Returns the facts (with their history) and pins of this session, for the `projectMemory` option of the next. */
