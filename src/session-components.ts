@@ -90,6 +90,6 @@ export function createSessionComponents(options: { options: ResolvedOptions; eve
   });
   recorder = new SessionRecorder({ options: resolved, counter, events, persistence, recall, initialState: options.initialState });
   if (resolved.projectMemory !== undefined && options.initialState === undefined) recorder.importProjectMemory(resolved.projectMemory);
-  const builder = createWindowBuilder({ counter, systemPrompt: resolved.systemPrompt, budgets: resolved.budgets, scoreGaps: (entries) => scoreGapsShared(detector, entries) });
+  const builder = createWindowBuilder({ counter, systemPrompt: resolved.systemPrompt, budgets: resolved.budgets, scoreGaps: (entries) => scoreGapsShared(detector, entries), speedUp: (task) => graduations.speedUp(task) });
   return { counter, recorder, persistence, graduations, recall, builder, loadSpilled };
 }

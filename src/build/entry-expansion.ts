@@ -3,6 +3,16 @@ import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { Entry } from '../types.js';
 
+/** The entries a window shows, longer forms in place, and what those forms add. @internal */
+export interface ExpandedEntries {
+  /** The entries, each replaced by its chosen longer form if it has one. */
+  readonly entries: readonly Entry[];
+  /** Tokens the longer forms add. */
+  readonly tokens: number;
+  /** The longer form chosen for each entry shown longer. */
+  readonly forms: ReadonlyMap<Entry, Entry>;
+}
+
 /**
  * Shows T0 entries that were shortened to fit one entry's share (long outputs as a head/tail
  * excerpt, long tool-call inputs cut) more fully when the window has room no block uses: in full
@@ -16,42 +26,64 @@ import type { Entry } from '../types.js';
  * @internal
  */
 export function createEntryExpansion(options: { counter: TokenCounter }): {
-  expand(query: { entries: readonly Entry[]; room: number; budget: number; isFree: boolean }): { readonly entries: readonly Entry[]; readonly tokens: number };
+  expand(query: { entries: readonly Entry[]; room: number; budget: number; isFree: boolean }): ExpandedEntries;
+  /** Makes the longest form of every shortened text among `entries` ahead of the builds that may show it. */
+  makeLongestForms(entries: readonly Entry[]): void;
 } {
   const { counter } = options;
-  const forms = new WeakMap<Entry, Entry[]>();
+  const forms = new WeakMap<Entry, LazyForms>();
   let previous:
-    | { budget: number; chosen: ReadonlyMap<Entry, Entry>; lastSeq: number; first: Entry | undefined; length: number; result: { readonly entries: readonly Entry[]; readonly tokens: number } }
+    | { budget: number; chosen: ReadonlyMap<Entry, Entry>; lastSeq: number; first: Entry | undefined; length: number; result: ExpandedEntries }
     | undefined;
 
-  // Longer forms of an entry, longest first, each with its token count.
-  const formsOf = (entry: Entry): Entry[] => {
-    let list = forms.get(entry);
-    if (list !== undefined) return list;
-    list = [];
+  // Longer forms of an entry, longest first, each with its token count. Each form is made (and
+  // its excerpt counted) only when a shorter one is asked for or the longer ones do not fit: the
+  // full text, whose count is cached since the entry was recorded, usually fits, and excerpts are
+  // the costliest text a build would otherwise count.
+  const formsOf = (entry: Entry): LazyForms => {
+    let lazy = forms.get(entry);
+    if (lazy !== undefined) return lazy;
+    const makers: (() => Entry)[] = [];
     const isCut = entry.displayToolCalls !== undefined;
     // As createEntry() counts them: the calls shown (shortened or not) are part of the entry's tokens.
     const shownCallTokens = (entry.displayToolCalls ?? entry.toolCalls ?? []).reduce((sum, call) => sum + toolCallTokens(call, counter), 0);
     const fullCallTokens = isCut ? (entry.toolCalls ?? []).reduce((sum, call) => sum + toolCallTokens(call, counter), 0) : shownCallTokens;
     const textTokens = entry.tokens - MESSAGE_OVERHEAD_TOKENS - shownCallTokens;
     if (entry.display === entry.text) {
-      if (isCut) list.push(freezeForm(entry, { display: entry.text, tokens: entry.tokens - shownCallTokens + fullCallTokens }));
+      if (isCut) makers.push(() => freezeForm(entry, { display: entry.text, tokens: entry.tokens - shownCallTokens + fullCallTokens }));
     } else {
       // The full text's size is estimated from the excerpt first: a text far too large for any
       // window is not counted at all.
       const charsPerToken = entry.display.length / Math.max(1, textTokens);
       const estimate = entry.text.length / Math.max(0.5, charsPerToken);
       const frame = entry.tokens - textTokens - shownCallTokens + fullCallTokens;
-      if (estimate <= MAX_FULL_TOKENS) list.push(freezeForm(entry, { display: entry.text, tokens: counter.count(entry.text) + frame }));
+      if (estimate <= MAX_FULL_TOKENS) makers.push(() => freezeForm(entry, { display: entry.text, tokens: counter.count(entry.text) + frame }));
       for (const factor of EXCERPT_FACTORS) {
         const maxTokens = textTokens * factor;
         if (maxTokens >= estimate) continue;
-        const text = excerpt({ text: entry.text, tokens: Math.round(estimate), maxTokens, seq: entry.seq, counter });
-        list.push(freezeForm(entry, { display: text, tokens: counter.count(text) + frame }));
+        makers.push(() => {
+          const text = excerpt({ text: entry.text, tokens: Math.round(estimate), maxTokens, seq: entry.seq, counter });
+          return freezeForm(entry, { display: text, tokens: counter.count(text) + frame });
+        });
       }
     }
-    forms.set(entry, list);
-    return list;
+    lazy = { made: [], makers };
+    forms.set(entry, lazy);
+    return lazy;
+  };
+
+  // The longest form of `entry` that adds at most `left` tokens, making forms only as far as needed.
+  const longestFitting = (entry: Entry, left: number): Entry | undefined => {
+    const lazy = formsOf(entry);
+    for (let index = 0; index < lazy.makers.length; index += 1) {
+      let form = lazy.made[index];
+      if (form === undefined) {
+        form = (lazy.makers[index] as () => Entry)();
+        lazy.made[index] = form;
+      }
+      if (form.tokens - entry.tokens <= left) return form;
+    }
+    return undefined;
   };
 
   // Adds longer forms of the entries after `afterSeq`, newest first, within `room`.
@@ -67,7 +99,7 @@ export function createEntryExpansion(options: { counter: TokenCounter }): {
       if (!isExpandable(entry, calls)) continue;
       // Even the shortest longer form of a shortened text adds about as much as the entry holds.
       if (entry.display !== entry.text && entry.tokens > left) continue;
-      const form = formsOf(entry).find((candidate) => candidate.tokens - entry.tokens <= left);
+      const form = longestFitting(entry, left);
       if (form === undefined) continue;
       chosen.set(entry, form);
       left -= form.tokens - entry.tokens;
@@ -76,6 +108,9 @@ export function createEntryExpansion(options: { counter: TokenCounter }): {
   };
 
   return {
+    makeLongestForms(entries) {
+      for (const entry of entries) if (entry.display !== entry.text) longestFitting(entry, Number.POSITIVE_INFINITY);
+    },
     expand({ entries, room, budget, isFree }) {
       const reserve = Math.ceil(budget * RESERVE_SHARE);
       const lastSeq = entries[entries.length - 1]?.seq ?? 0;
@@ -107,7 +142,7 @@ export function createEntryExpansion(options: { counter: TokenCounter }): {
         tokens += form.tokens - entry.tokens;
         return form;
       });
-      const result = { entries: shown, tokens };
+      const result = { entries: shown, tokens, forms: chosen };
       previous = { budget, chosen, lastSeq, first: entries[0], length: entries.length, result };
       return result;
     },
@@ -115,6 +150,12 @@ export function createEntryExpansion(options: { counter: TokenCounter }): {
 }
 
 // --- Internal helpers ---
+
+/** The longer forms of one entry: `made[i]` is `makers[i]()` once it was needed. */
+interface LazyForms {
+  readonly made: Entry[];
+  readonly makers: readonly (() => Entry)[];
+}
 
 /** Room left free when the choice is made afresh, as a share of the budget: T0 grows into it. */
 const RESERVE_SHARE = 0.08;

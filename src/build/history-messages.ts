@@ -11,11 +11,11 @@ import { resultNoteText } from './tool-pairing.js';
  */
 export interface HistoryRenderer {
   /**
-   * The messages of `entries` (in seq order, whole units of `pairing`'s entries), or `undefined`
-   * when the entries are not whole units (a result shown without its call), for which the caller
-   * uses `toMessages()`.
+   * The messages of `entries` (in seq order, whole units of `pairing`'s entries), each shown as
+   * its longer form in `forms` when it has one, or `undefined` when the entries are not whole
+   * units (a result shown without its call), for which the caller uses `toMessages()`.
    */
-  render(entries: readonly Entry[], pairing: ToolPairing): readonly ContextMessage[] | undefined;
+  render(entries: readonly Entry[], pairing: ToolPairing, forms?: ReadonlyMap<Entry, Entry> | undefined): readonly ContextMessage[] | undefined;
 }
 
 /** Creates a {@link HistoryRenderer}. @internal */
@@ -44,8 +44,11 @@ export function createHistoryRenderer(): HistoryRenderer {
   };
 
   return {
-    render(entries, pairing) {
+    render(entries, pairing, forms) {
       if (!isWhole(entries, pairing)) return undefined;
+      // A longer form pairs as its entry does (same seq, ids and calls): toMessages() of the
+      // entries with their forms in place pairs them the same way.
+      const shownOf = forms === undefined || forms.size === 0 ? undefined : (entry: Entry): Entry => forms.get(entry) ?? entry;
       const messages: ContextMessage[] = [];
       const usedIds = new Set<string>();
       let run: Entry[] = [];
@@ -58,8 +61,9 @@ export function createHistoryRenderer(): HistoryRenderer {
       // Indexed loops: a build runs a few hundred times per session, mostly before the optimizing
       // compiler sees it, and unoptimized for…of loops allocate an iterator result per step.
       for (let position = 0; position < entries.length; position += 1) {
-        const entry = entries[position] as Entry;
-        if (pairing.hidden.has(entry) || pairing.callOf.has(entry)) continue;
+        const recorded = entries[position] as Entry;
+        if (pairing.hidden.has(recorded) || pairing.callOf.has(recorded)) continue;
+        const entry = shownOf === undefined ? recorded : shownOf(recorded);
         const shownCalls = entry.displayToolCalls ?? entry.toolCalls ?? NO_CALLS;
         if (entry.kind === 'assistant' || shownCalls.length > 0) {
           flushNotes();
@@ -67,7 +71,8 @@ export function createHistoryRenderer(): HistoryRenderer {
             messages.push(messageOf(entry, 'assistant'));
             continue;
           }
-          const answers = pairing.answers.get(entry) ?? [];
+          const recordedAnswers = pairing.answers.get(recorded) ?? [];
+          const answers = shownOf === undefined ? recordedAnswers : recordedAnswers.map((answer) => (answer === undefined ? undefined : shownOf(answer)));
           let cached = calls.get(entry);
           let isValid = cached !== undefined && isSameAnswers(cached.answers, answers, shownCalls.length);
           const ids: string[] = [];

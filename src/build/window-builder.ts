@@ -74,9 +74,14 @@ export function createWindowBuilder(options: {
   systemPrompt: string;
   budgets: ResolvedTierBudgets;
   scoreGaps: (entries: readonly Entry[]) => readonly BoundaryScore[];
+  /** Runs work that only makes later builds faster in the background (see GraduationQueue.speedUp). */
+  speedUp?: ((task: () => void) => void) | undefined;
 }): {
   build(budget: number, tiers: TierStore, scratchpad: Scratchpad, recalled?: RecalledBlock | undefined): BuiltContext;
-  /** Scores and groups the T0 entries recorded since the last call, so that build() finds them ready. */
+  /**
+   * Scores and groups the T0 entries recorded since the last call, so that build() finds them
+   * ready; the longer forms of shortened texts among them are made in the background.
+   */
   prepare(tiers: TierStore): void;
 } {
   const { counter, budgets } = options;
@@ -139,9 +144,30 @@ export function createWindowBuilder(options: {
     return stub;
   };
 
+  // Excerpting and counting a long text's longer forms is the costliest part of the build that
+  // first shows it (the tokenizer meets new text): done in the background after the recording call.
+  let preparedSeq = 0;
+  let formsTiers: TierStore | undefined;
+  const makeForms = (): void => {
+    if (formsTiers !== undefined) entryExpansion.makeLongestForms(formsTiers.entries());
+  };
+
   return {
     prepare(tiers) {
-      unitsOf(tiers.entries());
+      const entries = tiers.entries();
+      unitsOf(entries);
+      const { speedUp } = options;
+      let isShortened = false;
+      for (let index = entries.length - 1; index >= 0; index -= 1) {
+        const entry = entries[index] as Entry;
+        if (entry.seq <= preparedSeq) break;
+        if (entry.display !== entry.text) isShortened = true;
+      }
+      preparedSeq = entries[entries.length - 1]?.seq ?? preparedSeq;
+      if (isShortened && speedUp !== undefined) {
+        formsTiers = tiers;
+        speedUp(makeForms);
+      }
     },
     build(budget, tiers, scratchpad, recalled) {
       let remaining = budget - MESSAGE_OVERHEAD_TOKENS - prefixTokens;
@@ -382,9 +408,9 @@ export function createWindowBuilder(options: {
       // Fresh arrays each build, so that a caller changing one cannot change the next window.
       const systemBlocks = systemCache.blocks.slice();
       if (historyCache === undefined || !isSameList(historyCache.entries, expanded.entries)) {
-        // The incremental renderer knows the pairing of T0's own entries only: graduated pages
-        // shown again and longer forms of entries are converted by toMessages().
-        const fromUnits = isSameList(expanded.entries, unitEntries) ? historyRenderer.render(unitEntries, working.pairing) : undefined;
+        // The incremental renderer knows the pairing of T0's own entries only (longer forms of
+        // them included): graduated pages shown again are converted by toMessages().
+        const fromUnits = tailEntries.length === 0 ? historyRenderer.render(unitEntries, working.pairing, expanded.forms) : undefined;
         // Frozen: the same message objects are handed out while the history is unchanged.
         historyCache = { entries: expanded.entries, messages: fromUnits ?? toMessages(expanded.entries).map((message) => Object.freeze(message)) };
       }

@@ -16,6 +16,9 @@ export class GraduationQueue {
   readonly #graduator: Graduator;
   readonly #events: EventRelay;
   readonly #reporter: GraduationReporter;
+  // Graduation runs queued or running: speed-up tasks on the same queue do not count.
+  #graduations = 0;
+  readonly #waitingSpeedUps = new Set<() => void>();
 
   constructor(options: { graduator: Graduator; events: EventRelay }) {
     this.#graduator = options.graduator;
@@ -35,7 +38,8 @@ export class GraduationQueue {
   /** Schedules a graduation run unless one is queued or running, or no tier is over its limit. */
   schedule(subject: GraduationSubject): void {
     const queue = this.queue;
-    if (queue.size + queue.pending > 0 || this.#graduator.tierToGraduate(subject) === undefined) return;
+    if (this.#graduations > 0 || this.#graduator.tierToGraduate(subject) === undefined) return;
+    this.#graduations += 1;
     void queue.add(async () => {
       // p-queue starts a task at once: yield so that graduation runs after the recording call.
       await Promise.resolve();
@@ -45,6 +49,28 @@ export class GraduationQueue {
         const wrapped = MobiusError.isInstance(error) ? error : new MobiusError('GRADUATION_FAILED', String(error), { cause: error });
         this.#events.emit('graduation-error', { error: wrapped, isCommitted: false });
         this.#events.reportBackground();
+      } finally {
+        this.#graduations -= 1;
+      }
+    });
+  }
+
+  /**
+   * Runs `task` on the queue after the current call, so that `settle()` waits for it: work that
+   * only makes a later `build()` faster (its result is what build() would compute itself) and
+   * changes no state a window is made from. A task asked for again while it waits runs once, so
+   * it must do all the work pending when it runs.
+   */
+  speedUp(task: () => void): void {
+    if (this.#waitingSpeedUps.has(task)) return;
+    this.#waitingSpeedUps.add(task);
+    void this.queue.add(async () => {
+      await Promise.resolve();
+      this.#waitingSpeedUps.delete(task);
+      try {
+        task();
+      } catch {
+        // The same work runs again in build(), which reports what goes wrong there.
       }
     });
   }
