@@ -2,6 +2,7 @@ import { MAX_TAIL_BUDGETS } from './build/graduated-tail.js';
 import { createBoundaryDetector, scoreGapsShared } from './boundaries/boundary-detector.js';
 import { matcherFor } from './boundaries/pattern-pack.js';
 import { defaultPatterns } from './boundaries/patterns/default.js';
+import { isBuildPathCold, warmUpBuildPath } from './build/warm-up.js';
 import { createWindowBuilder } from './build/window-builder.js';
 import type { EventRelay } from './event-relay.js';
 import { GraduationQueue } from './graduation/graduation-queue.js';
@@ -54,7 +55,9 @@ export function createSessionComponents(options: { options: ResolvedOptions; eve
     graduationTarget: resolved.graduationTarget,
     maxSummaryRatio: resolved.maxSummaryRatio,
   });
-  const graduations = new GraduationQueue({ graduator, events });
+  // Set below: the builder does ahead, after each graduation, what the next build would do first.
+  let afterGraduation: (() => void) | undefined;
+  const graduations = new GraduationQueue({ graduator, events, afterGraduation: () => afterGraduation?.() });
   const storage = resolved.storage;
   if ((options.initialState?.tiers.archiveSpilled ?? []).length > 0 && (storage === undefined || !isArchiveStorage(storage))) {
     throw new MobiusError('UNSUPPORTED', `new ContextManager(): the saved state has archive groups spilled to storage, but ${storage === undefined ? 'no `storage` is configured' : `storage "${storage.name}" has no appendArchive()/readArchive()`}. Load the session with the storage that spilled them.`);
@@ -90,6 +93,9 @@ export function createSessionComponents(options: { options: ResolvedOptions; eve
   });
   recorder = new SessionRecorder({ options: resolved, counter, events, persistence, recall, initialState: options.initialState });
   if (resolved.projectMemory !== undefined && options.initialState === undefined) recorder.importProjectMemory(resolved.projectMemory);
-  const builder = createWindowBuilder({ counter, systemPrompt: resolved.systemPrompt, budgets: resolved.budgets, scoreGaps: (entries) => scoreGapsShared(detector, entries), speedUp: (task) => graduations.speedUp(task) });
+  const builder = createWindowBuilder({ counter, systemPrompt: resolved.systemPrompt, budgets: resolved.budgets, scoreGaps: (entries) => scoreGapsShared(detector, entries), speedUp: (task) => graduations.speedUp(task), budget: resolved.budget });
+  afterGraduation = () => builder.prepareAfterGraduation((recorder as SessionRecorder).view.tiers);
+  // The first session of a process compiles the build path in the background, not in its first build().
+  if (isBuildPathCold()) graduations.speedUp(() => warmUpBuildPath({ scoreGaps: (entries) => scoreGapsShared(detector, entries) }));
   return { counter, recorder, persistence, graduations, recall, builder, loadSpilled };
 }

@@ -27,8 +27,8 @@ export interface ExpandedEntries {
  */
 export function createEntryExpansion(options: { counter: TokenCounter }): {
   expand(query: { entries: readonly Entry[]; room: number; budget: number; isFree: boolean }): ExpandedEntries;
-  /** Makes the longest form of every shortened text among `entries` ahead of the builds that may show it. */
-  makeLongestForms(entries: readonly Entry[]): void;
+  /** Makes the longer forms of every shortened text among `entries` ahead of the builds that may show them. */
+  makeForms(entries: readonly Entry[]): void;
 } {
   const { counter } = options;
   const forms = new WeakMap<Entry, LazyForms>();
@@ -108,8 +108,9 @@ export function createEntryExpansion(options: { counter: TokenCounter }): {
   };
 
   return {
-    makeLongestForms(entries) {
-      for (const entry of entries) if (entry.display !== entry.text) longestFitting(entry, Number.POSITIVE_INFINITY);
+    makeForms(entries) {
+      // A room no form fits makes every form.
+      for (const entry of entries) if (entry.display !== entry.text) longestFitting(entry, Number.NEGATIVE_INFINITY);
     },
     expand({ entries, room, budget, isFree }) {
       const reserve = Math.ceil(budget * RESERVE_SHARE);

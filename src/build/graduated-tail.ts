@@ -33,6 +33,8 @@ export interface GraduatedPage {
  */
 export function createGraduatedTail(options: { scoreGaps: (entries: readonly Entry[]) => readonly BoundaryScore[] }): {
   select(query: { archive: Archive; beforeSeq: number; room: number; budget: number; isFree: boolean }): GraduatedPage[];
+  /** Splits the graduated entries into the pages `select()` will look at, ahead of it. */
+  prepare(query: { archive: Archive; beforeSeq: number; budget: number }): void;
 } {
   let cache: { size: number; beforeSeq: number; budget: number; pages: readonly GraduatedPage[] } | undefined;
   // What the previous build showed: the same pages are kept while nothing forces a change.
@@ -52,6 +54,9 @@ export function createGraduatedTail(options: { scoreGaps: (entries: readonly Ent
   };
 
   return {
+    prepare({ archive, beforeSeq, budget }) {
+      if (archive.size > 0) candidates(archive, beforeSeq, budget);
+    },
     select({ archive, beforeSeq, room, budget, isFree }) {
       const pages = room <= 0 || archive.size === 0 ? [] : candidates(archive, beforeSeq, budget);
       const reserve = Math.ceil(budget * RESERVE_SHARE);

@@ -76,6 +76,8 @@ export function createWindowBuilder(options: {
   scoreGaps: (entries: readonly Entry[]) => readonly BoundaryScore[];
   /** Runs work that only makes later builds faster in the background (see GraduationQueue.speedUp). */
   speedUp?: ((task: () => void) => void) | undefined;
+  /** The budget `build()` is usually called with: work done ahead is done for it. */
+  budget?: number | undefined;
 }): {
   build(budget: number, tiers: TierStore, scratchpad: Scratchpad, recalled?: RecalledBlock | undefined): BuiltContext;
   /**
@@ -83,6 +85,11 @@ export function createWindowBuilder(options: {
    * ready; the longer forms of shortened texts among them are made in the background.
    */
   prepare(tiers: TierStore): void;
+  /**
+   * Does ahead what the first build after a graduation does (T0's units, the graduated pages it
+   * may show again for the usual budget), so that build finds them ready. Changes no window.
+   */
+  prepareAfterGraduation(tiers: TierStore): void;
 } {
   const { counter, budgets } = options;
   const prefix = options.systemPrompt;
@@ -149,7 +156,7 @@ export function createWindowBuilder(options: {
   let preparedSeq = 0;
   let formsTiers: TierStore | undefined;
   const makeForms = (): void => {
-    if (formsTiers !== undefined) entryExpansion.makeLongestForms(formsTiers.entries());
+    if (formsTiers !== undefined) entryExpansion.makeForms(formsTiers.entries());
   };
 
   return {
@@ -168,6 +175,11 @@ export function createWindowBuilder(options: {
         formsTiers = tiers;
         speedUp(makeForms);
       }
+    },
+    prepareAfterGraduation(tiers) {
+      const units = unitsOf(tiers.entries());
+      // As build() asks: the pages before the oldest T0 entry.
+      if (options.budget !== undefined) graduatedTail.prepare({ archive: tiers.archive, beforeSeq: units[0]?.entries[0]?.seq ?? 0, budget: options.budget });
     },
     build(budget, tiers, scratchpad, recalled) {
       let remaining = budget - MESSAGE_OVERHEAD_TOKENS - prefixTokens;

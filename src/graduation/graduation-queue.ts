@@ -19,9 +19,16 @@ export class GraduationQueue {
   // Graduation runs queued or running: speed-up tasks on the same queue do not count.
   #graduations = 0;
   readonly #waitingSpeedUps = new Set<() => void>();
+  readonly #afterGraduation: (() => void) | undefined;
 
-  constructor(options: { graduator: Graduator; events: EventRelay }) {
+  constructor(options: {
+    graduator: Graduator;
+    events: EventRelay;
+    /** Speed-up work (see {@link GraduationQueue.speedUp}) to run after each graduation run. */
+    afterGraduation?: (() => void) | undefined;
+  }) {
     this.#graduator = options.graduator;
+    this.#afterGraduation = options.afterGraduation;
     const events = (this.#events = options.events);
     const background = <K extends 'summary-trim' | 'graduation-stall'>(name: K, payload: ContextEvents[K][0]): void => {
       events.emit(name, payload);
@@ -51,6 +58,7 @@ export class GraduationQueue {
         this.#events.reportBackground();
       } finally {
         this.#graduations -= 1;
+        if (this.#afterGraduation !== undefined) this.speedUp(this.#afterGraduation);
       }
     });
   }

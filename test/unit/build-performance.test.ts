@@ -57,6 +57,22 @@ describe('build() caching', () => {
     expect(spy.calls).toBe(before);
   });
 
+  it('makes the longer forms of a shortened tool output before the build that shows it longer', async () => {
+    const spy = spyCounter();
+    const manager = new ContextManager({ tokenCounter: spy, systemPrompt: 'Rules.' });
+    manager.addMessage({ role: 'user', content: 'Run the tests.' });
+    manager.addMessage({ role: 'assistant', content: 'Running them.', toolCalls: [{ id: 'run', name: 'bash', input: { command: 'npm test' } }] });
+    const output = Array.from({ length: 3_000 }, (_, line) => `ok ${line} - case ${line} of module${line % 37} passed in ${line % 11} ms`).join('\n');
+    manager.addToolResult({ callId: 'run', output });
+    await manager.settle();
+    const before = spy.calls;
+    const built = manager.build({ budget: 28_000 });
+    const shown = built.history.find((message) => message.role === 'tool');
+    // Longer than the excerpt recorded, yet nothing was counted in build().
+    expect(shown?.content.length).toBeGreaterThan(manager.state().entries[2]?.display.length ?? Number.POSITIVE_INFINITY);
+    expect(spy.calls).toBe(before);
+  });
+
   it('makes only the new entry\'s message in a build after one new entry', () => {
     const manager = new ContextManager({ systemPrompt: 'Rules.' });
     for (let turn = 0; turn < 10; turn += 1) {
