@@ -1,12 +1,15 @@
-import { expect, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { createMobiusMiddleware, createMobiusPrepareStep } from '../../src/adapters/ai-sdk/index.js';
+import type { MobiusMiddleware, MobiusPrepareStep } from '../../src/adapters/ai-sdk/index.js';
 import type { BuiltContext } from '../../src/build/window-builder.js';
-import type { ContextManager } from '../../src/context-manager.js';
+import { ContextManager } from '../../src/context-manager.js';
 import { CONTINUATION_TOKENS, normalizeWindow } from '../../src/providers/normalize.js';
 import { findProviderProblems } from '../../src/testing/provider-validity.js';
-import { BUDGET, FACT_MARKERS, FACT_STEP, STEP_COUNT, STEPS_PER_TURN, modelReply, toolOutput, userMessage } from './scripted-session.js';
+import { BUDGET, FACT_MARKERS, FACT_STEP, STEP_COUNT, STEPS_PER_TURN, SYSTEM_PROMPT, modelReply, toolOutput, userMessage } from './scripted-session.js';
+import type { ScriptedCall } from './scripted-session.js';
 
-// Checks shared by the AI SDK suites (ai@6 and ai@5): what a faithful adapter records and hands
-// the model for the scripted session.
+// Setup and checks shared by the AI SDK suites (ai@5, ai@6 and ai@7): the scripted model and
+// tools, the two scripted sessions, and what a faithful adapter records and hands the model.
 
 /** A message of a language-model prompt, as any AI SDK version's mock model receives it. */
 export interface PromptMessage {
@@ -122,3 +125,124 @@ export function assertSession(options: { steps: readonly StepRecord[]; records: 
   expect(options.lastWindow).toBe(last);
 }
 
+
+/** A scripted reply, as the parts every AI SDK version's mock model returns. */
+export interface ScriptedReply {
+  readonly content: ({ type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string; toolName: string; input: string })[];
+  /** Whether the reply calls tools (its finish reason is then `tool-calls`). */
+  readonly isToolCalls: boolean;
+}
+
+/**
+ * The model side of the scripted session, for any version's mock model: records each prompt with
+ * the window the adapter built for it, and returns the next scripted reply.
+ */
+export function scriptedGenerate(options: { windowAt: () => BuiltContext | undefined; steps: StepRecord[] }): (call: { prompt: readonly PromptMessage[] }) => ScriptedReply {
+  return (call) => {
+    const step = options.steps.length;
+    const built = options.windowAt();
+    if (built === undefined) throw new Error(`step ${step}: the model was called without a built window`);
+    options.steps.push({ prompt: call.prompt, built });
+    const scripted = modelReply(step);
+    const content: ScriptedReply['content'] = [];
+    if (scripted.text.length > 0) content.push({ type: 'text', text: scripted.text });
+    for (const toolCall of scripted.toolCalls) content.push({ type: 'tool-call', toolCallId: toolCall.id, toolName: toolCall.name, input: JSON.stringify(toolCall.args) });
+    return { content, isToolCalls: scripted.toolCalls.length > 0 };
+  };
+}
+
+/** Runs a scripted tool, as `execute` of the version's `tool()`. */
+export type ScriptedExecute = (args: Record<string, string>, options: { toolCallId: string }) => Promise<string>;
+
+/** The scripted tools, each made by `define` (the version's `tool()` with a description and schema). */
+export function scriptedTools<T>(define: (tool: { name: string; description: string; schema: { type: 'object'; additionalProperties: { type: 'string' } }; execute: ScriptedExecute }) => T): Record<string, T> {
+  return Object.fromEntries(
+    (['read_file', 'run_tests', 'search_code'] as const).map((name) => [
+      name,
+      define({
+        name,
+        description: `The ${name} tool.`,
+        schema: { type: 'object', additionalProperties: { type: 'string' } },
+        execute: async (args, { toolCallId }) => {
+          const { output, isError } = toolOutput({ id: toolCallId, name, args } satisfies ScriptedCall);
+          if (isError) throw new Error(output);
+          return output;
+        },
+      }),
+    ]),
+  );
+}
+
+/** What the scripted sessions need of one AI SDK version. */
+export interface ScriptedSdk<Model> {
+  /** The version, for the suite names, e.g. `ai@6`. */
+  readonly version: string;
+  /** The version's mock model, answering with `generate`. */
+  model(generate: (call: { prompt: readonly PromptMessage[] }) => ScriptedReply): Model;
+  /** `wrapLanguageModel()` of the version. */
+  wrap(model: Model, middleware: MobiusMiddleware): Model;
+  /** One turn of `generateText()` with the scripted tools, stopping after `maxSteps`; resolves to the response messages. */
+  generate(options: {
+    model: Model;
+    maxSteps: number;
+    messages?: readonly unknown[] | undefined;
+    prompt?: string | undefined;
+    system?: string | undefined;
+    prepareStep?: MobiusPrepareStep['prepareStep'] | undefined;
+    onStepFinish?: MobiusPrepareStep['onStepFinish'] | undefined;
+  }): Promise<readonly unknown[]>;
+}
+
+/**
+ * Describes the scripted 200-step session twice for one AI SDK version: through
+ * `createMobiusPrepareStep()` in a chat that resends the conversation each turn, and through
+ * `createMobiusMiddleware()` with only each new user message; both with {@link assertSession}.
+ */
+export function describeScriptedSessions<Model>(sdk: ScriptedSdk<Model>): void {
+  describe(`createMobiusPrepareStep() with ${sdk.version}: a scripted ${STEP_COUNT}-step tool-calling session`, () => {
+    const steps: StepRecord[] = [];
+    let records: string[] = [];
+    let lastWindow: BuiltContext | undefined;
+
+    beforeAll(async () => {
+      const manager = new ContextManager({ systemPrompt: SYSTEM_PROMPT });
+      records = spyOnRecords(manager);
+      const mobius = createMobiusPrepareStep({ manager, budget: BUDGET });
+      const model = sdk.model(scriptedGenerate({ windowAt: mobius.lastWindow, steps }));
+      // A chat: each turn resends the conversation so far, as AI SDK apps do.
+      let conversation: readonly unknown[] = [];
+      for (let turn = 0; turn < STEP_COUNT / STEPS_PER_TURN; turn += 1) {
+        conversation = [...conversation, { role: 'user', content: userMessage(turn) }];
+        const response = await sdk.generate({ model, messages: conversation, prepareStep: mobius.prepareStep, onStepFinish: mobius.onStepFinish, maxSteps: STEPS_PER_TURN + 1 });
+        conversation = [...conversation, ...response];
+      }
+      lastWindow = mobius.lastWindow();
+    }, 300_000);
+
+    it('hands the model the built window at every step, records each message once, stays within budget and keeps step 5 facts', () => {
+      assertSession({ steps, records, lastWindow });
+    });
+  });
+
+  describe(`createMobiusMiddleware() with ${sdk.version}: a scripted ${STEP_COUNT}-step tool-calling session through wrapLanguageModel`, () => {
+    const steps: StepRecord[] = [];
+    let records: string[] = [];
+    let middleware: MobiusMiddleware;
+
+    beforeAll(async () => {
+      const manager = new ContextManager({ systemPrompt: SYSTEM_PROMPT });
+      records = spyOnRecords(manager);
+      middleware = createMobiusMiddleware({ manager, budget: BUDGET });
+      const model = sdk.wrap(sdk.model(scriptedGenerate({ windowAt: middleware.lastWindow, steps })), middleware);
+      for (let turn = 0; turn < STEP_COUNT / STEPS_PER_TURN; turn += 1) {
+        // Only the new user message: the manager holds the history.
+        const response = await sdk.generate({ model, system: 'Replaced by the window.', prompt: userMessage(turn), maxSteps: STEPS_PER_TURN + 1 });
+        middleware.record(response as Parameters<MobiusMiddleware['record']>[0]);
+      }
+    }, 300_000);
+
+    it('hands the model the built window at every call, records each message once, stays within budget and keeps step 5 facts', () => {
+      assertSession({ steps, records, lastWindow: middleware.lastWindow() });
+    });
+  });
+}

@@ -1,90 +1,52 @@
 import { ToolLoopAgent, generateText, jsonSchema, simulateReadableStream, stepCountIs, streamText, tool, wrapLanguageModel } from 'ai';
 import type { ModelMessage, PrepareStepFunction, ToolSet } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createMobiusMiddleware, createMobiusPrepareStep } from '../../src/adapters/ai-sdk/index.js';
-import type { MobiusMiddleware } from '../../src/adapters/ai-sdk/index.js';
+import { describe, expect, it } from 'vitest';
+import { createMobiusPrepareStep } from '../../src/adapters/ai-sdk/index.js';
 import { ContextManager } from '../../src/context-manager.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 import type { BuiltContext } from '../../src/build/window-builder.js';
-import { assertSession, expectedPrompt, expectedRecords, spyOnRecords, strip } from './ai-sdk-session.js';
-import type { StepRecord } from './ai-sdk-session.js';
-import { BUDGET, STEP_COUNT, STEPS_PER_TURN, SYSTEM_PROMPT, modelReply, toolOutput, userMessage } from './scripted-session.js';
-import type { ScriptedCall } from './scripted-session.js';
+import { describeScriptedSessions, expectedPrompt, expectedRecords, scriptedGenerate, scriptedTools, spyOnRecords, strip } from './ai-sdk-session.js';
+import type { PromptMessage, ScriptedReply, StepRecord } from './ai-sdk-session.js';
+import { BUDGET, STEPS_PER_TURN, SYSTEM_PROMPT, modelReply, userMessage } from './scripted-session.js';
 
 // The provider-level types, as the mock model uses them (`ai` does not re-export them).
 type LanguageModelV3GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
-type LanguageModelV3Content = LanguageModelV3GenerateResult['content'][number];
 type LanguageModelV3StreamPart = Awaited<ReturnType<MockLanguageModelV3['doStream']>>['stream'] extends ReadableStream<infer Part> ? Part : never;
-
 
 /** A mock model that replays the scripted session, one reply per call, and records each prompt. */
 function scriptedModel(options: { windowAt: () => BuiltContext | undefined; steps: StepRecord[] }): MockLanguageModelV3 {
-  return new MockLanguageModelV3({
-    doGenerate: async (call) => {
-      const step = options.steps.length;
-      const built = options.windowAt();
-      if (built === undefined) throw new Error(`step ${step}: the model was called without a built window`);
-      options.steps.push({ prompt: call.prompt, built });
-      return reply(step);
-    },
-  });
+  return mockModel(scriptedGenerate(options));
 }
 
-function reply(step: number): LanguageModelV3GenerateResult {
-  const scripted = modelReply(step);
-  const content: LanguageModelV3Content[] = [];
-  if (scripted.text.length > 0) content.push({ type: 'text', text: scripted.text });
-  for (const call of scripted.toolCalls) content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.args) });
+function mockModel(generate: (call: { prompt: readonly PromptMessage[] }) => ScriptedReply): MockLanguageModelV3 {
+  return new MockLanguageModelV3({ doGenerate: async (call) => v3Result(generate(call)) });
+}
+
+function v3Result({ content, isToolCalls }: ScriptedReply): LanguageModelV3GenerateResult {
   return {
     content,
-    finishReason: { unified: scripted.toolCalls.length > 0 ? 'tool-calls' : 'stop', raw: undefined },
+    finishReason: { unified: isToolCalls ? 'tool-calls' : 'stop', raw: undefined },
     usage: { inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 10, text: 10, reasoning: undefined } },
     warnings: [],
   };
 }
 
-const tools: ToolSet = Object.fromEntries(
-  (['read_file', 'run_tests', 'search_code'] as const).map((name) => [
-    name,
-    tool({
-      description: `The ${name} tool.`,
-      inputSchema: jsonSchema<Record<string, string>>({ type: 'object', additionalProperties: { type: 'string' } }),
-      execute: async (args, { toolCallId }) => {
-        const { output, isError } = toolOutput({ id: toolCallId, name, args } satisfies ScriptedCall);
-        if (isError) throw new Error(output);
-        return output;
-      },
-    }),
-  ]),
-);
+const tools: ToolSet = scriptedTools(({ description, schema, execute }) => tool({ description, inputSchema: jsonSchema<Record<string, string>>(schema), execute }));
+
+describeScriptedSessions<MockLanguageModelV3 | ReturnType<typeof wrapLanguageModel>>({
+  version: 'ai@6 and MockLanguageModelV3',
+  model: mockModel,
+  wrap: (model, middleware) => wrapLanguageModel({ model: model as MockLanguageModelV3, middleware }),
+  generate: async ({ model, maxSteps, messages, prompt, system, prepareStep, onStepFinish }) => {
+    const step = { ...(prepareStep === undefined ? {} : { prepareStep }), ...(onStepFinish === undefined ? {} : { onStepFinish }) };
+    const input = messages === undefined ? { prompt: prompt ?? '' } : { messages: messages as ModelMessage[] };
+    const result = await generateText({ model, tools, ...input, ...(system === undefined ? {} : { system }), ...step, stopWhen: stepCountIs(maxSteps) });
+    return result.response.messages;
+  },
+});
 
 describe('createMobiusPrepareStep() with ai@6', () => {
-  describe('a scripted 200-step tool-calling session with MockLanguageModelV3 and generateText', () => {
-    const steps: StepRecord[] = [];
-    let records: string[] = [];
-    let lastWindow: BuiltContext | undefined;
-
-    beforeAll(async () => {
-      const manager = new ContextManager({ systemPrompt: SYSTEM_PROMPT });
-      records = spyOnRecords(manager);
-      const mobius = createMobiusPrepareStep({ manager, budget: BUDGET });
-      const model = scriptedModel({ windowAt: mobius.lastWindow, steps });
-      // A chat: each turn resends the conversation so far, as AI SDK apps do.
-      let conversation: ModelMessage[] = [];
-      for (let turn = 0; turn < STEP_COUNT / STEPS_PER_TURN; turn += 1) {
-        conversation = [...conversation, { role: 'user', content: userMessage(turn) }];
-        const result = await generateText({ model, tools, messages: conversation, prepareStep: mobius.prepareStep, onStepFinish: mobius.onStepFinish, stopWhen: stepCountIs(STEPS_PER_TURN + 1) });
-        conversation = [...conversation, ...result.response.messages];
-      }
-      lastWindow = mobius.lastWindow();
-    }, 300_000);
-
-    it('hands the model the built window at every step, records each message once, stays within budget and keeps step 5 facts', () => {
-      assertSession({ steps, records, lastWindow });
-    });
-  });
-
   it('works with streamText and ToolLoopAgent, recording the final answer through onStepFinish', async () => {
     for (const run of ['stream', 'agent'] as const) {
       const manager = new ContextManager({ systemPrompt: SYSTEM_PROMPT });
@@ -154,29 +116,5 @@ describe('createMobiusPrepareStep() with ai@6', () => {
   it('throws InvalidArgumentError for a missing manager or a misspelt option', () => {
     expect(() => createMobiusPrepareStep({} as never)).toThrow(InvalidArgumentError);
     expect(() => createMobiusPrepareStep({ manager: new ContextManager(), budjet: 1 } as never)).toThrow(/createMobiusPrepareStep\(\).*budjet/s);
-  });
-});
-
-describe('createMobiusMiddleware() with ai@6', () => {
-  describe('a scripted 200-step tool-calling session through wrapLanguageModel', () => {
-    const steps: StepRecord[] = [];
-    let records: string[] = [];
-    let middleware: MobiusMiddleware;
-
-    beforeAll(async () => {
-      const manager = new ContextManager({ systemPrompt: SYSTEM_PROMPT });
-      records = spyOnRecords(manager);
-      middleware = createMobiusMiddleware({ manager, budget: BUDGET });
-      const model = wrapLanguageModel({ model: scriptedModel({ windowAt: middleware.lastWindow, steps }), middleware });
-      for (let turn = 0; turn < STEP_COUNT / STEPS_PER_TURN; turn += 1) {
-        // Only the new user message: the manager holds the history.
-        const result = await generateText({ model, tools, system: 'Replaced by the window.', prompt: userMessage(turn), stopWhen: stepCountIs(STEPS_PER_TURN + 1) });
-        middleware.record(result.response.messages);
-      }
-    }, 300_000);
-
-    it('hands the model the built window at every call, records each message once, stays within budget and keeps step 5 facts', () => {
-      assertSession({ steps, records, lastWindow: middleware.lastWindow() });
-    });
   });
 });
