@@ -15,9 +15,9 @@ import type { ArchiveOptions } from '../src/index.js';
 import { createFileStorage } from '../src/storage/fs/index.js';
 import { createReplayer } from '../examples/replay.js';
 import type { SessionLine } from '../examples/replay.js';
-import { defaultSets } from './bench-sets.js';
+import { bundledSessions, collectGarbage, shifted } from './concatenation.js';
 import { HARNESS_ONLY, MODEL_EVENTS, SYSTEM_PROMPT } from './run-session.js';
-import { eventTexts, loadBenchSession } from './session-source.js';
+import { eventTexts } from './session-source.js';
 import type { BenchSession } from './session-source.js';
 
 const BUDGET = 28_000;
@@ -59,11 +59,7 @@ if (setting === undefined) {
   );
 } else {
   if (typeof globalThis.gc !== 'function') throw new Error('run node with --expose-gc');
-  const fixtures = fileURLToPath(new URL('../bench/fixtures/', import.meta.url));
-  const { sets } = defaultSets({ fixtures, validation: fileURLToPath(new URL('../bench/no-validation-set/', import.meta.url)) });
-  const sessions = sets.flatMap((set) => set.files.map((file) => loadBenchSession(file)));
-  const base = sessions.find((session) => session.kind === 'synth' && /(^|\D)60min/.test(session.name)) ?? sessions[0];
-  if (base === undefined) throw new Error(`no bundled sessions in ${fixtures}`);
+  const { base } = bundledSessions();
   const directory = mkdtempSync(join(tmpdir(), 'mobius-archive-heap-'));
   try {
     const run = await measure({ base, setting, directory });
@@ -111,20 +107,4 @@ async function measure(options: { base: BenchSession; setting: string; directory
 function archiveCounts(manager: ContextManager): { archived: number; inMemory: number } {
   const state = manager.state();
   return { archived: state.archive.length + state.spilledArchiveItems, inMemory: state.archive.length };
-}
-
-function shifted(line: SessionLine, options: { copy: number; span: number }): SessionLine {
-  if (options.copy === 1) return line;
-  const result: Record<string, unknown> = { ...line };
-  if (typeof line.path === 'string') result['path'] = `copy${options.copy}/${line.path}`;
-  if (typeof line.ts === 'string') {
-    const time = Date.parse(line.ts);
-    if (!Number.isNaN(time)) result['ts'] = new Date(time + (options.copy - 1) * options.span * 60_000).toISOString();
-  }
-  return result as SessionLine;
-}
-
-function collectGarbage(): void {
-  globalThis.gc?.();
-  globalThis.gc?.();
 }

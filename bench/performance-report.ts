@@ -4,21 +4,16 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { defaultSets } from './bench-sets.js';
+import { bundledSessions } from './concatenation.js';
 import { LATENCY_COPIES, measureHeap, measureLoopedLatency, measureSessionLatencies, renderPerformanceMarkdown } from './performance.js';
-import { loadBenchSession } from './session-source.js';
 
 const BUDGET = 28_000;
 const started = performance.now();
 const log = (message: string): void => {
   process.stderr.write(`[bench:performance ${((performance.now() - started) / 1_000).toFixed(1).padStart(6)}s] ${message}\n`);
 };
-const fixtures = fileURLToPath(new URL('../bench/fixtures/', import.meta.url));
 // The bundled sessions only (synthetic and real); the validation set is for retention.
-const { sets } = defaultSets({ fixtures, validation: fileURLToPath(new URL('../bench/no-validation-set/', import.meta.url)) });
-const sessions = sets.flatMap((set) => set.files.map((file) => loadBenchSession(file)));
-const base = sessions.find((session) => session.kind === 'synth' && /(^|\D)60min/.test(session.name)) ?? sessions[0];
-if (base === undefined) throw new Error(`no bundled sessions in ${fixtures}`);
+const { sessions, base } = bundledSessions();
 const buildLatency = measureSessionLatencies({ sessions, budget: BUDGET, log });
 const looped = measureLoopedLatency({ base, budget: BUDGET, copies: Math.max(...LATENCY_COPIES), log });
 if (!looped.every((copy, index) => index === 0 || copy.facts > (looped[index - 1]?.facts ?? 0))) log('warning: the looped session did not add facts in every copy');

@@ -9,6 +9,7 @@ import type { TokenCounter } from '../src/index.js';
 import { createReplayer } from '../examples/replay.js';
 import type { SessionLine } from '../examples/replay.js';
 import { HARNESS_ONLY, MODEL_EVENTS, SYSTEM_PROMPT } from './run-session.js';
+import { collectGarbage, shifted } from './concatenation.js';
 import { eventTexts } from './session-source.js';
 import type { BenchSession } from './session-source.js';
 import { measurePersistence } from './persistence.js';
@@ -488,22 +489,4 @@ async function ingestAll(sessions: readonly BenchSession[], budget: number): Pro
     }
   }
   return (performance.now() - start) / 1_000;
-}
-
-function shifted(line: SessionLine, options: { copy: number; span: number }): SessionLine {
-  if (options.copy === 1) return line;
-  const result: Record<string, unknown> = { ...line };
-  if (typeof line.path === 'string') result['path'] = `copy${options.copy}/${line.path}`;
-  if (typeof line.ts === 'string') {
-    const time = Date.parse(line.ts);
-    if (!Number.isNaN(time)) result['ts'] = new Date(time + (options.copy - 1) * options.span * 60_000).toISOString();
-  }
-  return result as SessionLine;
-}
-
-function collectGarbage(): void {
-  if (typeof globalThis.gc === 'function') {
-    globalThis.gc();
-    globalThis.gc();
-  }
 }
