@@ -46,6 +46,12 @@ export function warmUpBuildPath(options: { scoreGaps: (entries: readonly Entry[]
   // A roomy window (longer forms shown), then a tight one (files as stubs, history cut).
   builder.build(4_000, tiers, scratchpad);
   builder.build(700, tiers, scratchpad);
+  // After a graduation: its entries shown again before T0 (history made by toMessages()).
+  tiers.graduateEntries({ seqs: [1, 2, 3], summaryId: 'warm-up', seq: 6 });
+  builder.prepareAfterGraduation(tiers);
+  entry(7, { kind: 'user', role: 'user', text: 'Now the docs.' });
+  builder.prepare(tiers);
+  builder.build(4_000, tiers, scratchpad);
 }
 
 // --- Internal helpers ---
