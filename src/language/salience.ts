@@ -17,6 +17,8 @@ export interface Salience {
   readonly isDurable: boolean;
   /** The fact category its cues point to, when it is durable. */
   readonly category: FactCategory | undefined;
+  /** Whether it reads as output rather than a statement (a table row, a log or shell line, code). */
+  readonly isOutput: boolean;
 }
 
 /** Score at or above which a sentence is a durable statement. */
@@ -102,6 +104,7 @@ export function scoreSalience(
     identifiers: identifiers.length,
     isDurable,
     category: isDurable ? categoryOf(cues) : undefined,
+    isOutput,
   };
 }
 
@@ -136,12 +139,20 @@ function specificsOf(text: string, options: { role: SalienceRole; identifiers: r
     const name = match[0];
     // The first word of a sentence or of a clause is capitalised anyway.
     const before = withoutCode.slice(0, match.index).trimEnd();
+    // An acronym (`SQL`, `CSV`) is a name even where any word is capitalised.
+    const isLeadingAcronym = /^[A-Z]{3,6}s?$/u.test(name) && !covered.includes(name) && withoutCode.charAt(match.index + name.length) !== ':';
+    if (isLeadingAcronym && (before.length === 0 || /[.!?:;—–-]$/u.test(before))) {
+      values += 0.5;
+      continue;
+    }
     if (before.length === 0 || /[.!?:;—–-]$/u.test(before) || covered.includes(name)) continue;
     values += /^[A-Z]{2,6}s?$/u.test(name) ? 0.5 : 1;
   }
   for (const match of withoutCode.matchAll(NUMBER)) {
     if (!covered.includes(match[0])) values += 1;
   }
+  // A name shape with placeholders (`ff.<area>.<name>`, `<Entity>Store`) states how names are made.
+  if (PLACEHOLDER_SHAPE.test(withoutCode)) values += 1;
   // A quantity with a unit from the user (a duration, a size, a share) specifies something.
   if (options.role === 'user' && UNIT_QUANTITY.test(withoutCode)) values += 1;
   // Shell operators named in prose (`&&`, `||`, `2>&1`) refer to how commands are written.
@@ -194,7 +205,8 @@ const CODE_SPAN = /`[^`\n]*`/gu;
 const QUESTION = /\?\s*["')\]]*$/u;
 // "We're going with Hono, right?" states a choice and asks for a nod.
 // "Is it possible to keep the old links working?" asks for an outcome as well.
-const REQUEST = /^(?:(?:and|also|so|ok(?:ay)?|oh)[,\s]+)*(?:(?:can|could|would|will) you|(?:can|could) we|(?:is|would) it (?:be )?possible|is there a way)\b|^please\b/iu;
+// "Could the export also carry a `tenant` column?" asks for how a thing should behave.
+const REQUEST = /^(?:(?:and|also|so|ok(?:ay)?|oh)[,\s]+)*(?:(?:can|could|would|will) you|(?:would|do) you mind|(?:can|could) we|(?:is|would) it (?:be )?possible|is there a way|(?:could|can|would|should) (?:the|our|this|these|every|each|all) (?:[\p{L}-]+ ){1,2}(?:also |always )?(?!be\b|have\b)\p{L}{3,})\b|^please\b/iu;
 const TAG_QUESTION = /(?:,\s*|\b)(?:right|correct|ok|okay|yes|yeah|agreed|fine)\s*\?\s*["')\]]*$/iu;
 // First person reporting one's own finished edit: "I added …", "I've renamed …".
 // A choice reported in the past ("I picked Kysely", "I settled on …") is a decision, not narration.
@@ -218,6 +230,7 @@ const VALUE_LIKE = /\d|^--|^[A-Z~@#]|[="'\s]/u;
 const CODE_REFERENCE_WEIGHT = 0.4;
 const UNIT_QUANTITY = /(?<![\p{L}\p{N}_.])\d+(?:[.,]\d+)?\s?(?:ms|s|sec|secs|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|[kKMGT]i?B|%|px)(?![\p{L}\p{N}_])/u;
 const LOWER_WORD_BEFORE_AS = /(?<![\p{L}\p{N}_`-])(\p{Ll}[\p{L}\p{N}_.-]{1,30})\s+(?=as\s)/gu;
+const PLACEHOLDER_SHAPE = /(?:[\w.$-]<|<)[\p{L}_-]{2,20}>(?:[\w.$-]|<[\p{L}_-]{2,20}>)/u;
 const SHELL_OPERATOR = /(?<!\S)(?:&&|\|\||2>&1|>>)(?!\S)/gu;
 const NUMBER = /(?<![\p{L}\p{N}_.])\d+(?:\.\d+)?(?:[a-zA-Z%µ]{1,4}|_)?(?![\p{L}\p{N}_])/gu;
 
