@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { englishPatterns } from '../../src/boundaries/patterns/en.js';
 import { analyzeSentence, extractIdentifiers, factCategoryFor, splitSentences } from '../../src/graduation/retention.js';
 import { createExtractiveSummarizer } from '../../src/summarizer/extractive.js';
-import type { SummarizeRequest } from '../../src/summarizer/summarizer.js';
+import type { SummarizeRequest, SummarizeResult } from '../../src/summarizer/summarizer.js';
 import { createTokenCounter } from '../../src/tokens/token-counter.js';
 import type { Entry } from '../../src/types.js';
 
@@ -91,7 +91,7 @@ describe('a binding lead-in applies to each item under it', () => {
       signal: new AbortController().signal,
     } satisfies SummarizeRequest);
     if (result instanceof Promise) throw new Error('the extractive summarizer is synchronous');
-    const values = result.facts.map((fact) => fact.value);
+    const values = (result as SummarizeResult).facts.map((fact) => fact.value);
     expect(values.some((value) => value.includes('defaults to 40') && value.startsWith('Acceptance'))).toBe(true);
   });
 });
