@@ -91,7 +91,7 @@ describe('a binding lead-in applies to each item under it', () => {
       signal: new AbortController().signal,
     } satisfies SummarizeRequest);
     if (result instanceof Promise) throw new Error('the extractive summarizer is synchronous');
-    const values = (result as SummarizeResult).facts.map((fact) => fact.value);
+    const values = ((result as SummarizeResult).facts ?? []).map((fact) => fact.value);
     expect(values.some((value) => value.includes('defaults to 40') && value.startsWith('Acceptance'))).toBe(true);
   });
 });
