@@ -86,7 +86,7 @@ export function scoreSalience(
   if (isOutput) penalty += 3;
   if (/:\**\s*$/u.test(text)) penalty += 2;
   if (isHeading(text)) penalty += 3;
-  if (role !== 'user' && PAST_LEAD.test(text) && !isFix) penalty += 1;
+  if (role !== 'user' && PAST_LEAD.test(text) && !ADJECTIVE_LEAD.test(text) && !isFix) penalty += 1;
   // A terse instruction from the user about a piece of code (no `any`, no `&&`) is still one.
   if (words < 3 && !(role === 'user' && specifics > 0 && cueTotal > 0)) penalty += 2;
 
@@ -151,6 +151,9 @@ function specificsOf(text: string, options: { role: SalienceRole; identifiers: r
   for (const match of withoutCode.matchAll(NUMBER)) {
     if (!covered.includes(match[0])) values += 1;
   }
+  // A place where things of a kind are kept ("constants are kept in src/shared/consts.ts") is the
+  // value a convention states, not a passing reference to code.
+  if (PLACE_OF_KIND.test(withoutCode)) values += 1 - (options.role === 'user' ? 0.75 : CODE_REFERENCE_WEIGHT);
   // A name shape with placeholders (`ff.<area>.<name>`, `<Entity>Store`) states how names are made.
   if (PLACEHOLDER_SHAPE.test(withoutCode)) values += 1;
   // A quantity with a unit from the user (a duration, a size, a share) specifies something.
@@ -220,6 +223,8 @@ const ASSISTANT_NEXT_STEP = /(?:^|[\s,;:])let['’]s\s+(?!use\b|go with\b|adopt\
 const LOG_LINE = /^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}|^\[?\d{2}:\d{2}:\d{2}[\].,\s]|^(?:DEBUG|INFO|WARN(?:ING)?|ERROR|TRACE)\b/u;
 // A report that leads with what was done ("Added …", "Improved …") narrates finished work.
 const PAST_LEAD = /^(?:\*\*)?[A-Z][a-z]+ed\b/u;
+// "Shared constants are kept in …": the participle describes the subject of a statement.
+const ADJECTIVE_LEAD = /^(?:\*\*)?[A-Z][a-z]+ed\s+(?:[\p{L}-]+\s+(?:are|is)|[\p{L}-]+s\s+(?:live|go|sit|belong|stay|must|should|need|use))\b/u;
 const CODE_SUBJECT = /^(?:`[^`]+`|[a-z]+[A-Z]\w*|[\w.-]+\/[\w./-]+)/u;
 const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:I|I['’](?:m|ve|ll|d)|me|my)(?![\p{L}\p{N}_'’])/u;
 const FILE_PATH = /(?:[\w.-]+\/)+[\w.-]+\.\w{1,5}\b|\b[\w-]+\.(?:ts|tsx|js|jsx|py|go|rs|java|rb|sql|json|ya?ml|toml|md|css)\b/u;
@@ -230,6 +235,7 @@ const VALUE_LIKE = /\d|^--|^[A-Z~@#]|[="'\s]/u;
 const CODE_REFERENCE_WEIGHT = 0.4;
 const UNIT_QUANTITY = /(?<![\p{L}\p{N}_.])\d+(?:[.,]\d+)?\s?(?:ms|s|sec|secs|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|[kKMGT]i?B|%|px)(?![\p{L}\p{N}_])/u;
 const LOWER_WORD_BEFORE_AS = /(?<![\p{L}\p{N}_`-])(\p{Ll}[\p{L}\p{N}_.-]{1,30})\s+(?=as\s)/gu;
+const PLACE_OF_KIND = /\b(?:lives?|live|belongs?|goes|go|sits?|(?:is|are)\s+(?:kept|stored|placed|grouped|collected))\s+(?:in|under|inside)\s+(?:the\s+)?(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*/u;
 const PLACEHOLDER_SHAPE = /(?:[\w.$-]<|<)[\p{L}_-]{2,20}>(?:[\w.$-]|<[\p{L}_-]{2,20}>)/u;
 const SHELL_OPERATOR = /(?<!\S)(?:&&|\|\||2>&1|>>)(?!\S)/gu;
 const NUMBER = /(?<![\p{L}\p{N}_.])\d+(?:\.\d+)?(?:[a-zA-Z%µ]{1,4}|_)?(?![\p{L}\p{N}_])/gu;

@@ -614,7 +614,10 @@ function taskCompletion(
     const sentence = analysis.text.toLowerCase();
     const isBullet = bullets.some((bullet) => stripMarker(bullet).toLowerCase().startsWith(sentence.replace(/[.;]+$/u, '')));
     const isOpening = position < 2 && (analysis.isCompletion || doneTitle(analysis.text) !== undefined || /:$/u.test(analysis.text));
-    if (isBullet || isOpening) consumed.push(position);
+    // A durable statement inside a report ("The v1 routes must keep working through 2027.",
+    // "- Hono is the web framework") stays a fact: the report keeps only its first few items.
+    const isDurable = factCategoryFor(analysis.retention) !== undefined;
+    if ((isBullet || isOpening) && !isDurable) consumed.push(position);
   });
   return { title, bullets: bullets.map(stripMarker), consumed };
 }

@@ -31,8 +31,8 @@ describe('requirements asked for politely or by a bound are kept', () => {
 describe('a durable clause tacked onto another sentence is kept', () => {
   it.each([
     ['Have a look at the upload handler, oh and while you are there, could the uploads also be virus scanned?', 'user'],
-    ['please tidy the settings page next - also could the audit export carry the actor email?', 'user'],
-    ['check the nightly build next also, releases older than 90 days get deleted', 'user'],
+    ['can you tidy the settings page next - also could the audit export carry the actor email?', 'user'],
+    ['look at the flaky upload test next also, could the importer skip rows without a sku?', 'user'],
   ] as const)('keeps %j (%s)', (text, role) => {
     expect(isKept(text, role), kind(text, role)).toBe(true);
   });
@@ -57,9 +57,31 @@ describe('conventions stated as shapes, orders or style are kept', () => {
     ['The event names follow the domain.entity.verb scheme, e.g. billing.invoice.paid.', 'assistant'],
     ['Branch names look like fix/<ticket>-<summary>.', 'user'],
     ['Python strings use double quotes throughout.', 'user'],
-    ['Imports go standard library first, then third-party, then local modules.', 'user'],
+    ['Imports are ordered stdlib, then vendor packages, then local modules.', 'user'],
   ] as const)('keeps %j (%s) as a convention', (text, role) => {
     expect(kind(text, role)).toBe('convention');
+  });
+});
+
+describe('statements of a place, a schedule or an added point are kept', () => {
+  it.each([
+    ['Shared fixtures are kept in test/fixtures/common.', 'assistant'],
+    ['Generated clients live in src/generated/api.', 'assistant'],
+    ['plus the totals row goes at the very bottom', 'user'],
+    ['Also, the archive page lists the newest items first', 'user'],
+    ['The cleanup job runs nightly.', 'user'],
+    ['It would help if the error toast showed the request id.', 'user'],
+    ['the banner mustnt cover the footer', 'user'],
+  ] as const)('keeps %j (%s)', (text, role) => {
+    expect(isKept(text, role), kind(text, role)).toBe(true);
+  });
+
+  it.each([
+    ['Also, check the weekly report for duplicates.', 'user'],
+    ['Also, it tries to read the config before the file exists.', 'assistant'],
+    ['Added tests for the parser in test/parser.', 'assistant'],
+  ] as const)('does not keep %j (%s)', (text, role) => {
+    expect(isKept(text, role), kind(text, role)).toBe(false);
   });
 });
 
@@ -72,6 +94,25 @@ describe('splitSentences() and extractIdentifiers()', () => {
   it('finds dotted names of three parts but not abbreviations', () => {
     expect(extractIdentifiers('The flag is called ops.search.fuzzy now.')).toContain('ops.search.fuzzy');
     expect(extractIdentifiers('Use a short name, e.g. a verb.')).toHaveLength(0);
+  });
+});
+
+describe('a completion report keeps the durable statements in it', () => {
+  it('turns a durable sentence that opens a done report into a fact', () => {
+    const text = 'The legacy endpoint must keep working through March 2027. Finished the cleanup of the billing job:\n- tidied the retry helper\n- renamed two locals';
+    const counter = createTokenCounter();
+    const entries: Entry[] = [{ seq: 1, kind: 'assistant', role: 'assistant', text, display: text, tokens: counter.count(text), exchange: 1 }];
+    const result = createExtractiveSummarizer().summarize({
+      mode: 'chunk',
+      entries,
+      summaries: [],
+      targetTokens: 200,
+      countTokens: (value: string) => counter.count(value),
+      signal: new AbortController().signal,
+    } satisfies SummarizeRequest);
+    if (result instanceof Promise) throw new Error('the extractive summarizer is synchronous');
+    const values = ((result as SummarizeResult).facts ?? []).map((fact) => fact.value);
+    expect(values.some((value) => value.includes('March 2027'))).toBe(true);
   });
 });
 

@@ -361,6 +361,12 @@ export const englishPatterns: PatternPack = {
     'have got to',
     // A wish stated softly: "would be good if …", "it'd be nice if …".
     /\b(?:would|it['’]d|that['’]d|'d)\s+be\s+(?:good|nice|great|better|ideal|cool)\s+(?:if|to|when)\b/iu,
+    /\b(?:it|that|this)\s+(?:would|['’]d)\s+help\s+(?:if|to)\b/iu,
+    // A point added to what was asked ("also the totals go at the bottom", "plus, rows stay
+    // sorted"), not a question or a request for a step.
+    /^(?:also|plus|and also|oh and|btw|by the way|additionally|on top of that|one more thing)[,:]?\s+(?!(?:can|could|would|will|do|does|did|is|are|was|were|what|why|how|where|when|which|who|let|please|i|i['’]m|i['’]ll|we|we['’]ll|you|check|look|run|fix|try|see|make|it|it['’]s|this|that|there|these|those|if|when|since|because|maybe|perhaps|\p{L}+ing)\b)\p{L}/iu,
+    // A schedule, not a kind of thing: "the sync runs nightly", but not "the weekly report".
+    /\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually)(?=\s*(?:$|[.,;:!)]|(?:at|on|in|by|from|and|or|until|unless|except)\b))/iu,
     /^(?:can|could)\s+(?:we|you)\s+(?:have|get|make)\b/iu,
   ],
   constraint: [
@@ -377,6 +383,8 @@ export const englishPatterns: PatternPack = {
     'no more than',
     /\bonly\s+(?:use|run|allow|accept|call|touch|deploy|ship|import|store|write|read)\b/iu,
     "shouldn't",
+    'shouldnt',
+    'mustnt',
     "mustn't",
     'should not',
     // A bare ban on a thing, a code span or an operator (no retries, no `any`, no `&&`).
@@ -484,7 +492,7 @@ export const englishPatterns: PatternPack = {
     'next to',
     'under',
     /\b(?:lives?|sits?|belongs?|goes|go|(?:is|are) kept|(?:is|are) grouped) (?:in|under|inside|next to|alongside)\b/iu,
-    /\b(?:snake|camel|pascal|kebab|screaming|upper|lower|title)[_ -]?case\b/iu,
+    /\b(?:snake|camel|pascal|kebab|screaming|upper|lower|title|sentence)[_ -]?case\b/iu,
     /\b(?:upper|screaming|lower)[_ -]snake\b/iu,
     // How names are shaped: "error codes start with E_", "branch names end in the ticket".
     /\b(?:names?|codes?|keys?|ids?|files?|branches|tags?|variables?|vars?|columns?|tables?|routes?|paths?|messages?|headers?)\s+(?:all\s+|always\s+)?(?:start|begin|end)s?\s+(?:with|in)\b/iu,
