@@ -362,6 +362,12 @@ const LINE_MARKER = /^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+|>\s*)+/u;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
 const CODE_SPAN = /`[^`\n]*`/gu;
 const DISTINCTIVE = /[\p{N}_.]/u;
+const MAX_CLAUSED_WORDS = 40;
+// Words a clause needs to be weighed on its own.
+const MIN_CLAUSE_WORDS = 4;
+const CONTINUATION = /^(?:and|so|but|or|then|because)\b/iu;
+const CLAUSE_REQUEST = /^(?:could|can|would|will|should|is it|please)\s/iu;
+const CLAUSE_BREAK = /\s+[-—–]{1,2}\s+|;\s+|,\s+|:\s+|\s+(?=\p{L}+,\s)/gu;
 const VALUE_NUMBER = /(?<![\p{L}\p{N}_.])\d[\d,.]*\d(?![\p{L}\p{N}_])|(?<![\p{L}\p{N}_.,])\d(?![\p{L}\p{N}_.,])/gu;
 // Share of the larger statement's topic words that two statements about one subject have in common.
 const MIN_SUBJECT_COVERAGE = 0.34;
@@ -380,6 +386,63 @@ const RETENTION_RANK: Readonly<Record<RetentionClass, number>> = {
 
 
 function analyze(sentence: string, options: { role: SentenceRole; matcher: PatternMatcher }): SentenceAnalysis {
+  const found = { isOutput: false };
+  const whole = analyzeWhole(sentence, options, found);
+  if (FACT_RETENTION_CLASSES.includes(whole.retention) || whole.isDeadEnd || whole.isIntention) return whole;
+  // Output (tables, logs, code), long pasted passages and a line that introduces what follows
+  // are not split into statements.
+  if (found.isOutput || /:\s*$/u.test(sentence) || wordCount(sentence) > MAX_CLAUSED_WORDS) return whole;
+  // A durable statement tacked onto a request or a remark ("look at the pager next - also, uploads
+  // over 25 MB are refused") is still one: each clause is weighed on its own.
+  const clauses = clausesOf(whole.text, options.matcher);
+  // A question mark belongs to the last clause; the ones before it are part of the question.
+  for (const clause of whole.isQuestion ? clauses.slice(-1) : clauses) {
+    if ((clause.match(/\p{L}+/gu)?.length ?? 0) < MIN_CLAUSE_WORDS) continue;
+    const part = analyzeWhole(clause, options);
+    if (FACT_RETENTION_CLASSES.includes(part.retention) && !part.isDeadEnd) {
+      return { ...whole, retention: part.retention, salience: part.salience, isUpdate: whole.isUpdate || part.isUpdate };
+    }
+  }
+  return whole;
+}
+
+/**
+ * The clauses of a sentence that a dash or a semicolon sets apart, or a comma followed by a
+ * discourse marker ("…, oh and while I remember, …"); none when there is only one.
+ */
+function clausesOf(text: string, matcher: PatternMatcher): string[] {
+  const clauses: string[] = [];
+  let start = 0;
+  // Breaks inside `code spans` do not count: a span is masked before searching.
+  const masked = text.replace(CODE_SPAN, (span) => '`'.padEnd(span.length, '_'));
+  for (const match of masked.matchAll(CLAUSE_BREAK)) {
+    const index = match.index;
+    const after = text.slice(index + match[0].length);
+    // A comma sets a clause apart only before a discourse marker or a polite request.
+    // A short label ("separate thing: …") sets apart what follows it; any other break needs a
+    // clause of a few words before it ("Interesting - no rows yet" is one remark).
+    if (match[0].startsWith(':')) {
+      if (start > 0 || wordCount(text.slice(0, index)) > 4 || after.includes(': ') || matcher.test('taskStatus', text.slice(0, index + 1))) continue;
+    } else if (wordCount(text.slice(start, index)) < 3) {
+      continue;
+    }
+    // "…, so nothing must change" goes on with the same thought and stays part of it; a marker
+    // with a comma of its own ("… next also, uploads …") opens a clause without one before it.
+    const isMarkerBreak = match[0].trim() === '';
+    if ((match[0].startsWith(',') || isMarkerBreak) && !(CLAUSE_REQUEST.test(after) && !isMarkerBreak) && (matcher.find('filler', after)?.index !== 0 || CONTINUATION.test(after))) continue;
+    clauses.push(text.slice(start, index));
+    start = index + match[0].length;
+  }
+  if (start === 0) return [];
+  clauses.push(text.slice(start));
+  return clauses.map((clause) => clause.trim());
+}
+
+function analyzeWhole(
+  sentence: string,
+  options: { role: SentenceRole; matcher: PatternMatcher },
+  found: { isOutput: boolean } = { isOutput: false },
+): SentenceAnalysis {
   const { role, matcher } = options;
   const original = sentence.trim();
   const text = stripLeading(original, matcher);
@@ -413,6 +476,7 @@ function analyze(sentence: string, options: { role: SentenceRole; matcher: Patte
   const base = { text, isUpdate, isQuestion, isDeadEnd, isTaskRequest, isCompletion, isIntention };
 
   const salience = scoreSalience(text, { role, matcher, original });
+  found.isOutput = salience.isOutput;
   const identifierCount = salience.identifiers;
   const hasSubstance = salience.specifics > 0 || topicWords(prose, { patterns: matcher.pack }).length >= 2;
   if (!isDeadEnd && !isQuestion && hasSubstance && ((hasFix && (hasCause || hasSymptom)) || (hasCause && hasSymptom))) {
@@ -486,7 +550,9 @@ function splitLine(line: string, words: WordSets): string[] {
       const punctuation = line.slice(index, end).replace(/["'”’)\]]+$/u, '');
       const isEndOfLine = end >= line.length;
       const isFollowedBySpace = /\s/u.test(line.charAt(end));
-      if ((isEndOfLine || isFollowedBySpace) && punctuation !== '..' && !isAbbreviation(line, index, words)) {
+      // "..." trails off inside a sentence; a doubled dot before a capital ("large.. The") ends one.
+      const isDoubledStop = punctuation === '..' && /^\s+\p{Lu}(?:\p{Ll}|\s)/u.test(line.slice(end));
+      if ((isEndOfLine || isFollowedBySpace) && (punctuation !== '..' || isDoubledStop || isEndOfLine) && !isAbbreviation(line, index, words)) {
         sentences.push(line.slice(start, end).trim());
         start = end;
       }

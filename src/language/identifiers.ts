@@ -3,7 +3,7 @@
  * (with `:line`), `` `code spans` `` (without the backticks), `--flags`, error names
  * (`TypeError`, `ECONNRESET`), symbols with a case change, an underscore, a dot call or a digit
  * (`camelCase`, `snake_case`, `PascalCase`, `pool.close()`, `UUIDv7`), ticket keys (`ABC-142`),
- * versions (`Node 18.19`) and numbers with units (`5s`, `250ms`, `4GB`, `12 retries`,
+ * dotted names (`ff.checkout.retry`), versions (`Node 18.19`) and numbers with units (`5s`, `250ms`, `4GB`, `12 retries`,
  * `30 requests per minute`). Overlapping matches keep the earliest, longest one.
  */
 export function extractIdentifiers(text: string): string[] {
@@ -66,6 +66,8 @@ const IDENTIFIER_PATTERNS: readonly { regex: RegExp; group: number }[] = [
       /(?<![\w.])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\(\)|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\.[a-z_$]*[A-Z][\w$]*|[A-Z][a-zA-Z]+\.[a-z][\w$]*)(?![\w])/gu,
     group: 1,
   },
+  // dotted names of three or more lower-case parts: flags, config keys, event names (`ff.checkout.retry`)
+  { regex: /(?<![\w.@/$-])([a-z][a-z0-9_-]*(?:\.[a-z][a-z0-9_-]*){2,})(?![\w/(])/gu, group: 1 },
   // camelCase, PascalCase with two humps, snake_case, SCREAMING_SNAKE, names with digits
   {
     regex:

@@ -17,6 +17,8 @@ export interface Salience {
   readonly isDurable: boolean;
   /** The fact category its cues point to, when it is durable. */
   readonly category: FactCategory | undefined;
+  /** Whether it reads as output rather than a statement (a table row, a log or shell line, code). */
+  readonly isOutput: boolean;
 }
 
 /** Score at or above which a sentence is a durable statement. */
@@ -84,7 +86,7 @@ export function scoreSalience(
   if (isOutput) penalty += 3;
   if (/:\**\s*$/u.test(text)) penalty += 2;
   if (isHeading(text)) penalty += 3;
-  if (role !== 'user' && PAST_LEAD.test(text) && !isFix) penalty += 1;
+  if (role !== 'user' && PAST_LEAD.test(text) && !ADJECTIVE_LEAD.test(text) && !isFix) penalty += 1;
   // A terse instruction from the user about a piece of code (no `any`, no `&&`) is still one.
   if (words < 3 && !(role === 'user' && specifics > 0 && cueTotal > 0)) penalty += 2;
 
@@ -102,6 +104,7 @@ export function scoreSalience(
     identifiers: identifiers.length,
     isDurable,
     category: isDurable ? categoryOf(cues) : undefined,
+    isOutput,
   };
 }
 
@@ -136,12 +139,23 @@ function specificsOf(text: string, options: { role: SalienceRole; identifiers: r
     const name = match[0];
     // The first word of a sentence or of a clause is capitalised anyway.
     const before = withoutCode.slice(0, match.index).trimEnd();
+    // An acronym (`SQL`, `CSV`) is a name even where any word is capitalised.
+    const isLeadingAcronym = /^[A-Z]{3,6}s?$/u.test(name) && !covered.includes(name) && withoutCode.charAt(match.index + name.length) !== ':';
+    if (isLeadingAcronym && (before.length === 0 || /[.!?:;—–-]$/u.test(before))) {
+      values += 0.5;
+      continue;
+    }
     if (before.length === 0 || /[.!?:;—–-]$/u.test(before) || covered.includes(name)) continue;
     values += /^[A-Z]{2,6}s?$/u.test(name) ? 0.5 : 1;
   }
   for (const match of withoutCode.matchAll(NUMBER)) {
     if (!covered.includes(match[0])) values += 1;
   }
+  // A place where things of a kind are kept ("constants are kept in src/shared/consts.ts") is the
+  // value a convention states, not a passing reference to code.
+  if (PLACE_OF_KIND.test(withoutCode)) values += 1 - (options.role === 'user' ? 0.75 : CODE_REFERENCE_WEIGHT);
+  // A name shape with placeholders (`ff.<area>.<name>`, `<Entity>Store`) states how names are made.
+  if (PLACEHOLDER_SHAPE.test(withoutCode)) values += 1;
   // A quantity with a unit from the user (a duration, a size, a share) specifies something.
   if (options.role === 'user' && UNIT_QUANTITY.test(withoutCode)) values += 1;
   // Shell operators named in prose (`&&`, `||`, `2>&1`) refer to how commands are written.
@@ -194,7 +208,8 @@ const CODE_SPAN = /`[^`\n]*`/gu;
 const QUESTION = /\?\s*["')\]]*$/u;
 // "We're going with Hono, right?" states a choice and asks for a nod.
 // "Is it possible to keep the old links working?" asks for an outcome as well.
-const REQUEST = /^(?:(?:and|also|so|ok(?:ay)?|oh)[,\s]+)*(?:(?:can|could|would|will) you|(?:can|could) we|(?:is|would) it (?:be )?possible|is there a way)\b|^please\b/iu;
+// "Could the export also carry a `tenant` column?" asks for how a thing should behave.
+const REQUEST = /^(?:(?:and|also|so|ok(?:ay)?|oh)[,\s]+)*(?:(?:can|could|would|will) you|(?:would|do) you mind|(?:can|could) we|(?:is|would) it (?:be )?possible|is there a way|(?:could|can|would|should) (?:the|our|this|these|every|each|all) (?:[\p{L}-]+ ){1,2}(?:also |always )?(?!be\b|have\b)\p{L}{3,})\b|^please\b/iu;
 const TAG_QUESTION = /(?:,\s*|\b)(?:right|correct|ok|okay|yes|yeah|agreed|fine)\s*\?\s*["')\]]*$/iu;
 // First person reporting one's own finished edit: "I added …", "I've renamed …".
 // A choice reported in the past ("I picked Kysely", "I settled on …") is a decision, not narration.
@@ -208,6 +223,8 @@ const ASSISTANT_NEXT_STEP = /(?:^|[\s,;:])let['’]s\s+(?!use\b|go with\b|adopt\
 const LOG_LINE = /^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}|^\[?\d{2}:\d{2}:\d{2}[\].,\s]|^(?:DEBUG|INFO|WARN(?:ING)?|ERROR|TRACE)\b/u;
 // A report that leads with what was done ("Added …", "Improved …") narrates finished work.
 const PAST_LEAD = /^(?:\*\*)?[A-Z][a-z]+ed\b/u;
+// "Shared constants are kept in …": the participle describes the subject of a statement.
+const ADJECTIVE_LEAD = /^(?:\*\*)?[A-Z][a-z]+ed\s+(?:[\p{L}-]+\s+(?:are|is)|[\p{L}-]+s\s+(?:live|go|sit|belong|stay|must|should|need|use))\b/u;
 const CODE_SUBJECT = /^(?:`[^`]+`|[a-z]+[A-Z]\w*|[\w.-]+\/[\w./-]+)/u;
 const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:I|I['’](?:m|ve|ll|d)|me|my)(?![\p{L}\p{N}_'’])/u;
 const FILE_PATH = /(?:[\w.-]+\/)+[\w.-]+\.\w{1,5}\b|\b[\w-]+\.(?:ts|tsx|js|jsx|py|go|rs|java|rb|sql|json|ya?ml|toml|md|css)\b/u;
@@ -218,6 +235,8 @@ const VALUE_LIKE = /\d|^--|^[A-Z~@#]|[="'\s]/u;
 const CODE_REFERENCE_WEIGHT = 0.4;
 const UNIT_QUANTITY = /(?<![\p{L}\p{N}_.])\d+(?:[.,]\d+)?\s?(?:ms|s|sec|secs|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|[kKMGT]i?B|%|px)(?![\p{L}\p{N}_])/u;
 const LOWER_WORD_BEFORE_AS = /(?<![\p{L}\p{N}_`-])(\p{Ll}[\p{L}\p{N}_.-]{1,30})\s+(?=as\s)/gu;
+const PLACE_OF_KIND = /\b(?:lives?|live|belongs?|goes|go|sits?|(?:is|are)\s+(?:kept|stored|placed|grouped|collected))\s+(?:in|under|inside)\s+(?:the\s+)?(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*/u;
+const PLACEHOLDER_SHAPE = /(?:[\w.$-]<|<)[\p{L}_-]{2,20}>(?:[\w.$-]|<[\p{L}_-]{2,20}>)/u;
 const SHELL_OPERATOR = /(?<!\S)(?:&&|\|\||2>&1|>>)(?!\S)/gu;
 const NUMBER = /(?<![\p{L}\p{N}_.])\d+(?:\.\d+)?(?:[a-zA-Z%µ]{1,4}|_)?(?![\p{L}\p{N}_])/gu;
 

@@ -1,4 +1,4 @@
-import { matcherFor, type PatternMatcher, type PatternPack } from '../boundaries/pattern-pack.js';
+import { matcherFor, type PatternGroup, type PatternMatcher, type PatternPack } from '../boundaries/pattern-pack.js';
 import { defaultPatterns } from '../boundaries/patterns/default.js';
 import {
   analyzeSentence,
@@ -176,6 +176,9 @@ const MAX_PASTED_FACTS = 8;
 const LEADING_FACTS = 2;
 /** Longest sentence read as the lead-in of the one after it (see `joinLeadIns`). */
 const MAX_LEAD_IN_WORDS = 14;
+// Items a binding lead-in can cover; a longer run is a list of its own.
+const MAX_BOUND_ITEMS = 6;
+const BINDING_GROUPS: readonly PatternGroup[] = ['requirement', 'constraint', 'convention'];
 /** Salience of a user's answer to a question the agent asked: an explicit choice. */
 const ANSWER_SALIENCE = 3.5;
 const COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'args', 'query', 'pattern', 'path', 'url'];
@@ -227,7 +230,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   const role = entry.kind === 'note' ? 'user' : entry.role;
   // Agents also talk through tools (a plan, a question, a completion report in a call's input).
   const spoken = [entry.text, ...(entry.toolCalls ?? []).flatMap((call) => proseIn(call.input))].join('\n');
-  const sentences = joinLeadIns(joinCauseAndFix(splitSentences(spoken, { patterns: language.matcher.pack }), language.matcher));
+  const sentences = joinLeadIns(joinCauseAndFix(splitSentences(spoken, { patterns: language.matcher.pack }), language.matcher), language.matcher);
   const analyses = sentences.map((sentence) => analyzeSentence(sentence, { role, patterns: language.patterns }));
   const completion = role === 'assistant' ? taskCompletion(entry.text, analyses) : undefined;
   const consumed = new Set(completion?.consumed ?? []);
@@ -385,13 +388,21 @@ function joinCauseAndFix(sentences: readonly string[], matcher: PatternMatcher):
  * approach: First move to the new linker"), so that a choice announced before a list keeps its
  * first item, and the item keeps what it was chosen as.
  */
-function joinLeadIns(sentences: readonly string[]): string[] {
+function joinLeadIns(sentences: readonly string[], matcher: PatternMatcher): string[] {
   const joined: string[] = [];
   for (let index = 0; index < sentences.length; index += 1) {
     const sentence = sentences[index] ?? '';
     const next = sentences[index + 1];
     const leadWords = wordsIn(sentence);
     const isLeadIn = /[^:]:\s*$/u.test(sentence) && leadWords >= 3 && leadWords <= MAX_LEAD_IN_WORDS && !sentence.includes('`');
+    // A lead-in that binds ("acceptance for this one:", "two rules for the webhooks:") binds each
+    // short item after it: every item is read together with it.
+    const items = isLeadIn && BINDING_GROUPS.some((group) => matcher.test(group, sentence)) ? boundItems(sentences, index + 1, leadWords) : 0;
+    if (items > 0) {
+      for (let item = index + 1; item <= index + items; item += 1) joined.push(`${sentence} ${sentences[item] ?? ''}`);
+      index += items;
+      continue;
+    }
     if (next !== undefined && isLeadIn && !/:\s*$/u.test(next) && wordsIn(next) >= 4 && leadWords + wordsIn(next) <= MAX_ITEM_WORDS) {
       joined.push(`${sentence} ${next}`);
       index += 1;
@@ -400,6 +411,19 @@ function joinLeadIns(sentences: readonly string[]): string[] {
     }
   }
   return joined;
+}
+
+/** How many short items follow a binding lead-in at `start` (at most {@link MAX_BOUND_ITEMS}). */
+function boundItems(sentences: readonly string[], start: number, leadWords: number): number {
+  let count = 0;
+  while (count < MAX_BOUND_ITEMS) {
+    const item = sentences[start + count];
+    if (item === undefined || /:\s*$/u.test(item)) break;
+    const words = wordsIn(item);
+    if (words < 2 || leadWords + words > MAX_ITEM_WORDS) break;
+    count += 1;
+  }
+  return count >= 2 ? count : 0;
 }
 
 function readToolResult(options: { entry: Entry; order: number; state: ChunkState; language: Language }): void {
@@ -590,7 +614,10 @@ function taskCompletion(
     const sentence = analysis.text.toLowerCase();
     const isBullet = bullets.some((bullet) => stripMarker(bullet).toLowerCase().startsWith(sentence.replace(/[.;]+$/u, '')));
     const isOpening = position < 2 && (analysis.isCompletion || doneTitle(analysis.text) !== undefined || /:$/u.test(analysis.text));
-    if (isBullet || isOpening) consumed.push(position);
+    // A durable statement inside a report ("The v1 routes must keep working through 2027.",
+    // "- Hono is the web framework") stays a fact: the report keeps only its first few items.
+    const isDurable = factCategoryFor(analysis.retention) !== undefined;
+    if ((isBullet || isOpening) && !isDurable) consumed.push(position);
   });
   return { title, bullets: bullets.map(stripMarker), consumed };
 }

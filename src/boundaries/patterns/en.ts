@@ -289,6 +289,12 @@ export const englishPatterns: PatternPack = {
     // Other modals of obligation: "ought to", "shall", "is to be …".
     'ought to',
     'shall',
+    // Obligation put as what something is meant to do: "the API is supposed to answer 416".
+    /\b(?:is|are|was|were)\s+(?:not\s+)?(?:supposed|meant)\s+to\b/iu,
+    // A wish about how a thing behaves, asked politely: "could the export also carry …?",
+    // "would it be possible for the importer to skip …?", "would you mind adding … to every row".
+    /^(?:(?:and|also|so|oh|ok(?:ay)?|btw|plus)[,\s]+)*(?:could|can|would|will|should)\s+(?:the|our|this|that|these|those|every|each|all|its|their)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:also\s+|always\s+|just\s+)?(?!be\b|have\b|possibly\b|maybe\b|really\b|actually\b)\p{L}{3,}/iu,
+    /^(?:(?:and|also|so|oh|ok(?:ay)?|btw|plus)[,\s]+)*(?:is|would)\s+it\s+(?:be\s+)?possible\s+(?:to|for)\b|\bis\s+there\s+a\s+way\s+to\b/iu,
     /\b(?:is|are)\s+(?:not\s+)?to\s+be\s+\p{L}/iu,
     // What a result is checked against: "acceptance criteria", "definition of done".
     'acceptance',
@@ -298,7 +304,7 @@ export const englishPatterns: PatternPack = {
     // A quantity said to suffice: "1 response is sufficient", "two retries are enough".
     /(?:\d+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of))\s+[\p{L}-]+\s+(?:is|are|should be|will be|would be)\s+(?:sufficient|enough|plenty)\b/iu,
     // A bound with a quantity: "under 200 ms", "below two seconds", "fewer than 5 retries".
-    /\b(?:under|below|above|over|less than|fewer than|more than)\s+(?:a\s+|an\s+)?(?:\d[\d.,]*\s?[\p{L}%]|(?:one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty|sixty|hundred|thousand|a few|a couple of)\s+\p{L})/iu,
+    /\b(?:under|below|above|over|less than|fewer than|more than|as many as|as much as|as few as|as little as|\p{L}{2,}er than)\s+(?:a\s+|an\s+)?(?:\d[\d.,]*\s?[\p{L}%]|(?:one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty|sixty|hundred|thousand|a few|a couple of)\s+\p{L})/iu,
     'ensure',
     'guarantee',
     'guarantees',
@@ -322,6 +328,12 @@ export const englishPatterns: PatternPack = {
     'reject',
     'rejects',
     'rejected',
+    'refuse',
+    'refuses',
+    'refused',
+    'blocker',
+    // A value that applies unless told otherwise: "page size defaults to 25".
+    /\bdefaults?\s+(?:to|is)\b/iu,
     'accepted',
     // A binding modal on what a thing does or is (it has to accept both formats, must be reversible).
     /\b(?:must|has to|have to|needs? to|(?:is|are) required to)\s+(?:always\s+)?(?:be\s+(?:[\p{L}-]+(?:ble|ent|ant|ive|ic|ous|al|less|free|safe|proof)\b|under|within|below|above|at (?:least|most))|stay|remain|work|support|handle|accept|return|include|reject|respond|answer|come back|finish|complete|load|log|keep)\b/iu,
@@ -349,6 +361,12 @@ export const englishPatterns: PatternPack = {
     'have got to',
     // A wish stated softly: "would be good if …", "it'd be nice if …".
     /\b(?:would|it['’]d|that['’]d|'d)\s+be\s+(?:good|nice|great|better|ideal|cool)\s+(?:if|to|when)\b/iu,
+    /\b(?:it|that|this)\s+(?:would|['’]d)\s+help\s+(?:if|to)\b/iu,
+    // A point added to what was asked ("also the totals go at the bottom", "plus, rows stay
+    // sorted"), not a question or a request for a step.
+    /^(?:also|plus|and also|oh and|btw|by the way|additionally|on top of that|one more thing)[,:]?\s+(?!(?:can|could|would|will|do|does|did|is|are|was|were|what|why|how|where|when|which|who|let|please|i|i['’]m|i['’]ll|we|we['’]ll|you|check|look|run|fix|try|see|make|it|it['’]s|this|that|there|these|those|if|when|since|because|maybe|perhaps|\p{L}+ing)\b)\p{L}/iu,
+    // A schedule, not a kind of thing: "the sync runs nightly", but not "the weekly report".
+    /\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually)(?=\s*(?:$|[.,;:!)]|(?:at|on|in|by|from|and|or|until|unless|except)\b))/iu,
     /^(?:can|could)\s+(?:we|you)\s+(?:have|get|make)\b/iu,
   ],
   constraint: [
@@ -365,6 +383,8 @@ export const englishPatterns: PatternPack = {
     'no more than',
     /\bonly\s+(?:use|run|allow|accept|call|touch|deploy|ship|import|store|write|read)\b/iu,
     "shouldn't",
+    'shouldnt',
+    'mustnt',
     "mustn't",
     'should not',
     // A bare ban on a thing, a code span or an operator (no retries, no `any`, no `&&`).
@@ -375,6 +395,7 @@ export const englishPatterns: PatternPack = {
     'maximum',
     'limit',
     'limited to',
+    'unlimited',
     'capped',
     'forbidden',
     'prohibited',
@@ -406,6 +427,27 @@ export const englishPatterns: PatternPack = {
     'licence',
   ],
   convention: [
+    // Following an existing practice: "follows the <area>.<name> scheme", "to match the others".
+    /\bfollow(?:s|ed|ing)?\s+(?:the|our|this|that|its|their|a|an)\s+(?!steps?\b|instructions?\b|link\b|guide\b)/iu,
+    /\b(?:to match|like|as|same as)\s+(?:the|all the)\s+(?:rest|others|other ones|existing ones|neighbou?ring ones)\b/iu,
+    // A name shape with placeholders: "ff.<area>.<name>", "<Entity>Store".
+    /[\w.$-]<[\p{L}_-]{2,20}>|<[\p{L}_-]{2,20}>[\w.$-]/u,
+    'scheme',
+    // The vocabulary of code style: letter case, quoting, grammatical form, layout.
+    'lowercase',
+    'lower-case',
+    'uppercase',
+    'upper-case',
+    'capitalised',
+    'capitalized',
+    'plural',
+    'singular',
+    'imperative',
+    'quotes',
+    'quoted',
+    'indent',
+    'indented',
+    'trailing',
     'always',
     'every',
     'whenever',
@@ -432,6 +474,8 @@ export const englishPatterns: PatternPack = {
     'matching',
     // An order of steps (first lint, then the unit tests).
     /\bfirst\b[^.!?]{1,60}?\bthen\b/iu,
+    /,\s*then\b[^.!?]{1,60}?,\s*then\b/iu,
+    'ordered',
     'codebase',
     'repo',
     'repository',
@@ -447,11 +491,13 @@ export const englishPatterns: PatternPack = {
     'belongs in',
     'next to',
     'under',
-    /\b(?:lives?|sits?|belongs?|goes|go) (?:in|under|inside|next to|alongside)\b/iu,
-    /\b(?:snake|camel|pascal|kebab|screaming|upper|lower|title)[_ -]?case\b/iu,
+    /\b(?:lives?|sits?|belongs?|goes|go|(?:is|are) kept|(?:is|are) grouped) (?:in|under|inside|next to|alongside)\b/iu,
+    /\b(?:snake|camel|pascal|kebab|screaming|upper|lower|title|sentence)[_ -]?case\b/iu,
     /\b(?:upper|screaming|lower)[_ -]snake\b/iu,
     // How names are shaped: "error codes start with E_", "branch names end in the ticket".
     /\b(?:names?|codes?|keys?|ids?|files?|branches|tags?|variables?|vars?|columns?|tables?|routes?|paths?|messages?|headers?)\s+(?:all\s+|always\s+)?(?:start|begin|end)s?\s+(?:with|in)\b/iu,
+    // …or are said to have a shape: "branch names look like brx/…", "keys follow the … pattern".
+    /\b(?:names?|codes?|keys?|ids?|branches|tags?|columns?|tables?|routes?|classes|fields|flags|labels)\s+(?:all\s+|always\s+)?(?:look|looks|read|reads)\s+like\b/iu,
   ],
   preference: [
     'prefer',
