@@ -1,0 +1,292 @@
+import type { Entry } from '../types.js';
+import { countSpecifics } from './salience.js';
+
+/** Why {@link judgeFact} keeps a sentence out of the facts tier. */
+export type FactRejection =
+  /** A notice the agent harness wrote into the conversation (`[Request interrupted …]`). */
+  | 'notice'
+  /** Announces what follows (ends in a colon) and says nothing by itself. */
+  | 'lead-in'
+  /** A heading or section label, not a statement. */
+  | 'heading'
+  /** Program output or a pasted chat transcript: log lines, progress bars, `User: …` turns. */
+  | 'output'
+  /** A question, or the assistant asking the user for something ("please toggle …"). */
+  | 'question'
+  /** Talk about the agent's own working mode ("switch to Act mode so I can …"). */
+  | 'mode'
+  /** The assistant narrating its own work without a finding ("Now let's run …", "I've successfully …"). */
+  | 'narration'
+  /** One step of a plan the assistant lays out ("Create a test directory", items after "I'll:"). */
+  | 'plan-step'
+  /** A line of code read as prose (a dictionary entry, a call, a comment after code). */
+  | 'code'
+  /** General advice or explanation inside a document the user pasted, not the user's own statement. */
+  | 'pasted';
+
+/** One line of a message, as {@link readMessageLayout} sees it. */
+export interface LayoutLine {
+  /** The line without list or heading markers, trimmed. */
+  readonly text: string;
+  /** The list or heading marker the line started with. */
+  readonly marker: 'bullet' | 'number' | 'heading' | 'none';
+  /** For a list item: the nearest line above it that is not a list item (its lead-in or heading). */
+  readonly leadIn: string | undefined;
+}
+
+/** The lines of a message, with what each list item hangs under. */
+export interface MessageLayout {
+  /** Lines outside code fences, blank lines left out. */
+  readonly lines: readonly LayoutLine[];
+  /**
+   * The text reads as pasted from elsewhere (another assistant's answer, a document, a log): copy
+   * buttons' labels left in it, or long with typographic punctuation, or several log lines.
+   */
+  readonly isPasted: boolean;
+}
+
+/**
+ * Reads where each line of a message sits: list item or heading, and for list items the line
+ * that introduces the list. {@link judgeFact} needs it to tell the steps of a plan from
+ * statements, since sentence splitting removes the markers.
+ */
+export function readMessageLayout(text: string): MessageLayout {
+  const lines: LayoutLine[] = [];
+  let isInFence = false;
+  let leadIn: string | undefined;
+  for (const rawLine of text.split(/\r?\n/u)) {
+    if (FENCE.test(rawLine)) {
+      isInFence = !isInFence;
+      continue;
+    }
+    if (isInFence || rawLine.trim().length === 0) continue;
+    const marker = HEADING.test(rawLine) ? 'heading' : BULLET.test(rawLine) ? 'bullet' : NUMBERED.test(rawLine) ? 'number' : 'none';
+    const line = rawLine.replace(MARKERS, '').trim();
+    const isItem = marker === 'bullet' || marker === 'number';
+    lines.push({ text: line, marker, leadIn: isItem ? leadIn : undefined });
+    if (!isItem) leadIn = line;
+  }
+  const typographic = text.match(TYPOGRAPHIC)?.length ?? 0;
+  const logLines = text.match(LOG_LINE)?.length ?? 0;
+  const isPasted = COPY_LABELS.test(text) || (text.length >= PASTED_LENGTH && typographic >= PASTED_TYPOGRAPHIC) || logLines >= PASTED_LOG_LINES;
+  return { lines, isPasted };
+}
+
+/**
+ * Judges whether a sentence that reads as a fact is a durable statement worth a place in the
+ * facts tier (T2), from its shape and where it sits in its message: what it carries was already
+ * scored by salience; this asks what kind of text it is. Notices, lead-ins, headings, program
+ * output, questions, talk about the agent's mode, narration of the assistant's own work and the
+ * steps of an assistant's plan are not facts: they return a {@link FactRejection} and stay in the
+ * summary instead. A finding inside such text ("because …", "the cause was …") keeps it a fact.
+ * Returns `undefined` when the sentence may be a fact.
+ */
+export function judgeFact(options: {
+  /** The sentence as split from the message (markers removed). */
+  readonly sentence: string;
+  /** Who said it. */
+  readonly role: Entry['role'];
+  /** The layout of the whole message, from {@link readMessageLayout}. */
+  readonly layout?: MessageLayout | undefined;
+}): FactRejection | undefined {
+  const { role } = options;
+  const sentence = options.sentence.trim();
+  const plain = sentence.replace(/\*\*|__/gu, '').trim();
+  if (NOTICE.test(plain)) return 'notice';
+  if (OUTPUT.some((pattern) => pattern.test(plain))) return 'output';
+  if (/:\s*$/u.test(plain)) return 'lead-in';
+  if (CODE.some((pattern) => pattern.test(plain))) return 'code';
+  const line = options.layout === undefined ? undefined : lineOf(options.layout, sentence);
+  if (line !== undefined && isHeadingLine(line) && isWholeLine(line, plain)) return 'heading';
+  if (MODE.test(plain)) return 'mode';
+  if (INFORMATION_QUESTION.test(plain)) return 'question';
+  if (role !== 'assistant') return options.layout?.isPasted === true && isPastedAdvice(plain, role) ? 'pasted' : undefined;
+  const hasFinding = FINDING.test(plain);
+  if (ASKS_USER.test(plain)) return 'question';
+  // A report of finished work that names what was chosen ("… moved the archive to S3 Glacier with a
+  // 90 day cutoff") is a decision; one that only praises the work is narration.
+  if (!hasFinding && NARRATION.test(plain) && (INTENTION.test(plain) || countSpecifics(plain, { role }) < REPORT_SPECIFICS)) return 'narration';
+  if (!hasFinding && line !== undefined && (isPlanStep(line, plain) || isPlanOpening(options.layout, line, sentence))) return 'plan-step';
+  // An instruction the assistant gives (to the user or to a sub-agent) without a command, path or
+  // flag to remember is a step of its current work.
+  if (!hasFinding && startsWithStepVerb(plain) && !REMEMBERED_DETAIL.test(plain)) return 'plan-step';
+  return undefined;
+}
+
+// --- Internal helpers ---
+
+const FENCE = /^\s{0,3}(?:```|~~~)/u;
+const HEADING = /^\s{0,3}#{1,6}\s/u;
+const BULLET = /^\s*(?:>\s*)*[-*+•]\s+/u;
+const NUMBERED = /^\s*(?:>\s*)*(?:\d{1,3}[.)]|[①-⑳])\s+/u;
+const MARKERS = /^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+|[①-⑳]\s*|#{1,6}\s+|>\s*)+/u;
+
+// Bracketed notices a harness writes into a turn: "[Request interrupted by user]", "… the message.]".
+const NOTICE = /^\[[^\]]*(?:\]\s*\.?)?$|^[^[]*\]$/u;
+
+const OUTPUT: readonly RegExp[] = [
+  // A turn of a pasted chat transcript.
+  /^(?:user|assistant|human|ai|bot|system)\s*:\s/iu,
+  // Log lines: a timestamp or a level first.
+  /^\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/u,
+  /^\[?\d{2}:\d{2}:\d{2}\b/u,
+  /^\[?(?:INFO|DEBUG|TRACE|WARN|WARNING|ERROR|FATAL|CRITICAL)\b\]?[\s:]/u,
+  // Progress bars and box drawing.
+  /[\u2500-\u259f]{3,}/u,
+  // A shell prompt or a command left behind by a copy button: "PS C:\app> npm test", "Edit cd C:\app".
+  /^(?:\$|PS [A-Z]:\\[^>]*>|[A-Z]:\\[^>\s]*>)\s*\S|^(?:Copy(?: code)?|Edit)\s+(?:cd|python\d?|node|npm|npx|yarn|pnpm|pip|git|docker|curl|bash|sh|powershell)\b/u,
+  // A configuration or workflow entry read as prose: `name: value` with a second `key: value`.
+  /^[A-Za-z][\w-]*: [^:]{1,60}\s[a-z][\w-]*: \S/u,
+];
+
+// Agents that work in modes (plan/act, ask/architect) talk about switching them; that is about the
+// agent, not the project. A mode of the project's own tools ("strict mode") stays a fact.
+const MODE = /\b(?:plan|act|ask|architect|agent)\s+mode\b|\bmode\b[^.]*\bso (?:that )?I can\b/iu;
+
+// Questions that ask for information rather than state or request something.
+const INFORMATION_QUESTION = /^(?:(?:and|so|but|also|ok(?:ay)?)[,\s]+)*(?:what|why|how|where|when|which|who|did|do|does|is|are|was|were|has|have|any)\b[^?]*\?\s*["')\]*]*$|^(?:can|could) you (?:confirm|tell|explain)\b/iu;
+
+// The assistant asking the user for a go-ahead or an action.
+const ASKS_USER = /\?\s*["')\]*]*$|^(?:if so,?\s+)?(?:please|could you|would you|can you|shall i|should i|do you want|let me know)\b|\blet me know\b/iu;
+
+// First-person narration of the agent's own work: intentions, progress, completion reports.
+const NARRATION = new RegExp(
+  [
+    String.raw`^(?:(?:now|next|first|then|finally|great|ok(?:ay)?|perfect|excellent|good)[,!.]?\s+)*(?:let me|let's|let us)\b`,
+    String.raw`^(?:(?:now|next|first|then)[,]?\s+)*i(?:'ll| will) now\b`,
+    String.raw`^(?:(?:now|next|first|then)[,]?\s+)*(?:i|we) (?:also )?need to\b`,
+    String.raw`^(?:now that|i now have|i have now|i see\b|i understand\b|i can see\b)`,
+    String.raw`^(?:i've|i have|we've|we have) (?:now |also |just )?(?:successfully|now)\b`,
+    String.raw`^(?:successfully|solved|enhanced|improved)\b`,
+    String.raw`^(?:this|the) (?:approach|implementation|solution|integration|pattern|system|codebase|app|application|improvements?|changes?) (?:now |will |also )*(?:combines|provides|ensures?|sets|solves|is now|has|makes|allows|keeps|gives|offers)\b`,
+  ].join('|'),
+  'iu',
+);
+
+// Intentions are about the next minute whatever they name: "Now let's rerun `npm test`".
+const INTENTION = /^(?:(?:now|next|first|then|finally|great|ok(?:ay)?|perfect|excellent|good)[,!.]?\s+)*(?:let me|let's|let us)\b/iu;
+// Specifics that make a report of finished work a record of what was decided.
+const REPORT_SPECIFICS = 2;
+
+// A finding or a cause keeps a sentence a fact whatever its form.
+const FINDING = /\b(?:because|caused by|root cause (?:is|was)|due to|turns? out|the (?:issue|problem|bug|culprit|cause) (?:is|was)|instead of|not required|never|must)\b/iu;
+
+// The base form of verbs an assistant starts a plan step with.
+const STEP_VERBS = new Set([
+  'add', 'analyze', 'analyse', 'apply', 'build', 'capture', 'check', 'clean', 'compare', 'configure', 'confirm',
+  'consider', 'copy', 'create', 'debug', 'delete', 'deploy', 'design', 'develop', 'document', 'enable', 'ensure',
+  'examine', 'explore', 'extract', 'find', 'fix', 'generate', 'identify', 'implement', 'improve', 'inspect',
+  'install', 'investigate', 'launch', 'list', 'look', 'map', 'migrate', 'modify', 'move', 'open', 'parse',
+  'read', 'rebuild', 'refactor', 'remove', 'rename', 'replace', 'research', 'restart', 'review', 'rewrite', 'run',
+  'search', 'set', 'start', 'stop', 'sweep', 'test', 'trace', 'try', 'update', 'validate', 'verify', 'wrap', 'write',
+]);
+
+// Verbs that open an instruction but rarely a step of an agent's plan.
+const INSTRUCTION_VERBS = new Set([
+  'always', 'avoid', 'disable', 'do', "don't", 'drop', 'enforce', 'forbid', 'give', 'keep', 'leave', 'limit', 'make',
+  'never', 'nuke', 'pin', 'prefer', 'prefix', 'put', 'serialize', 'serialise', 'single-thread', 'skip', 'switch',
+  'use', 'wire',
+]);
+
+// A short label before the statement proper: "Improve: …", "Fix: …".
+const LABEL = /^(?!for\s)[\p{L} ]{1,40}:\s+/iu;
+
+// What makes an instruction worth remembering: a code span, a path, a flag, a file name.
+const REMEMBERED_DETAIL = /`[^`]+`|\d|(?:^|\s)(?:~|\.{1,2})?\/[\w.-]|[\w-]+\.(?:[a-z]{2,4})\b|(?:^|\s)--?[a-z][\w-]*/u;
+
+// A lead-in that states a choice: its list is what was chosen, not a to-do list.
+const CHOICE = /\b(?:recommend|suggest|propose|chose|choose|go with|going with|decided|pick|prefer|settled)\w*\b/iu;
+
+// A list whose lead-in announces what will be done is a plan.
+const PLAN_LEAD_IN = /\b(?:plan|steps?|next|todo|to-do|i'll|i will|we'll|we will|going to|would need to|need to|approach|strategy|phases?|sprint|proposal|proposed|let's|let me)\b/iu;
+
+// Labels of copy buttons that come along when an answer is copied from a chat page.
+const COPY_LABELS = /^\s*(?:Copy|Copy code|Edit)\s*$/mu;
+const TYPOGRAPHIC = /[’‘“”—–→≈…]/gu;
+const LOG_LINE = /^\s*\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/gmu;
+const PASTED_LENGTH = 1500;
+const PASTED_TYPOGRAPHIC = 5;
+const PASTED_LOG_LINES = 3;
+// Shortest line a sentence is matched to by its start (shorter ones match by accident).
+const MIN_LINE_MATCH = 12;
+
+// Advice addressed to a reader: "if you need …", "you'll see …", "this lets you …".
+const ADVICE = /\b(?:if you|you(?:'ll|’ll| will| could| can| may| might| would)|(?:helps?|lets?|allows?) you|your (?:own|team|app|project|code))\b/iu;
+// A glossary entry: "Feedforward networks: The simplest type, …".
+const DEFINITION = /^\p{Lu}[^:]{2,60}:\s+(?:a|an|the)\s/iu;
+
+const CODE: readonly RegExp[] = [
+  // A dictionary or JSON entry: `"key": value,`.
+  /^["'][\w.-]+["']\s*:\s*\S/u,
+  // Statements of a program: a call with arguments next to an assignment, a comment after code.
+  /\bif\s*\(.*\)\s*:|\bself\.\w|\bexcept\s+\w+(?:\s+as\s+\w+)?\s*:|\bfrom\s+[\w.]+\s+import\s+\w/u,
+  /[\w)\]"']\s*[,;{]?\s{2,}#\s+\p{L}/u,
+  // A constant assigned: `EMB_DIM = 768`.
+  /^[A-Z][A-Z0-9]*_[A-Z0-9_]*\s*=\s*\S/u,
+];
+
+function isPastedAdvice(plain: string, role: Entry['role']): boolean {
+  if (ADVICE.test(plain) || DEFINITION.test(plain)) return true;
+  // An instruction the user passes on ("Serialize every access with a lock") is theirs to give.
+  if (isInstruction(plain)) return false;
+  // A general remark with nothing specific in it (no name, value or identifier) is the document's.
+  return countSpecifics(plain, { role }) === 0;
+}
+
+function startsWithStepVerb(plain: string): boolean {
+  const first = /^\p{L}+/u.exec(plain.replace(LABEL, ''))?.[0].toLowerCase();
+  return first !== undefined && STEP_VERBS.has(first);
+}
+
+function isInstruction(plain: string): boolean {
+  const first = /^\p{L}[\p{L}-]*/u.exec(plain.replace(LABEL, ''))?.[0].toLowerCase();
+  return first !== undefined && (STEP_VERBS.has(first) || INSTRUCTION_VERBS.has(first));
+}
+
+function isWholeLine(line: LayoutLine, plain: string): boolean {
+  const text = line.text.replace(/\*\*|__/gu, '').trim();
+  if (text === plain) return true;
+  // A heading absorbs what a hard wrap joined to it: a code block's language, a copy label.
+  return plain.startsWith(text) && plain.slice(text.length).trim().split(/\s+/u).length <= 2;
+}
+
+function lineOf(layout: MessageLayout, sentence: string): LayoutLine | undefined {
+  const probe = sentence.slice(0, 40);
+  const found = layout.lines.find((line) => line.text.includes(probe));
+  if (found !== undefined) return found;
+  // A lead-in joined to the line after it ("**Run it**: Start …") is found by its first part.
+  const head = /^[^:]{3,40}:/u.exec(sentence)?.[0];
+  const byHead = head === undefined ? undefined : layout.lines.find((line) => line.text.startsWith(head));
+  // A line that a hard wrap continued: the sentence starts with the whole line.
+  return byHead ?? layout.lines.find((line) => line.text.length >= MIN_LINE_MATCH && sentence.startsWith(line.text));
+}
+
+function isHeadingLine(line: LayoutLine): boolean {
+  if (line.marker === 'heading') return true;
+  const plain = line.text.replace(/\*\*|__/gu, '').trim();
+  // A bold line is a label unless it is a whole sentence ("**The cache is not needed.**").
+  if (/^\*\*[^*]+\*\*:?$/u.test(line.text)) return !/[.!?]\**:?$/u.test(line.text);
+  if (/[.!?:;,`]$/u.test(plain)) return false;
+  const words = plain.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
+  // A numbered section title: "5 Hardening (do after it stays up)".
+  return /^\d{1,2}\s+\p{Lu}/u.test(plain) && words.length <= 10;
+}
+
+/**
+ * A plan's lead-in joined to its first step ("Here is my plan: Create …") is a step too, unless
+ * the lead-in states a choice ("I recommend a staged approach: …").
+ */
+function isPlanOpening(layout: MessageLayout | undefined, line: LayoutLine, sentence: string): boolean {
+  if (layout === undefined || line.marker !== 'none' || !PLAN_LEAD_IN.test(line.text) || CHOICE.test(line.text)) return false;
+  if (sentence.length <= line.text.length || !sentence.startsWith(line.text)) return false;
+  const next = layout.lines[layout.lines.indexOf(line) + 1];
+  return next !== undefined && (next.marker === 'bullet' || next.marker === 'number') && sentence.includes(next.text.slice(0, 20));
+}
+
+function isPlanStep(line: LayoutLine, plain: string): boolean {
+  if (line.marker !== 'bullet' && line.marker !== 'number') return false;
+  if (line.leadIn !== undefined && PLAN_LEAD_IN.test(line.leadIn)) return true;
+  // "**Create a test directory**: `…`", "**Faster search**: Add an index": a step starts with its verb.
+  const first = /^\p{L}+/u.exec(STEP_VERBS.has(/^\p{L}+/u.exec(plain)?.[0].toLowerCase() ?? '') ? plain : plain.replace(LABEL, ''))?.[0].toLowerCase();
+  return first !== undefined && STEP_VERBS.has(first);
+}
