@@ -32,6 +32,8 @@ export interface LayoutLine {
   readonly marker: 'bullet' | 'number' | 'heading' | 'none';
   /** For a list item: the nearest line above it that is not a list item (its lead-in or heading). */
   readonly leadIn: string | undefined;
+  /** The line is part of a tool call's input (a prompt for a sub-agent, a plan, a report). */
+  readonly isToolInput: boolean;
 }
 
 /** The lines of a message, with what each list item hangs under. */
@@ -43,6 +45,11 @@ export interface MessageLayout {
    * buttons' labels left in it, or long with typographic punctuation, or several log lines.
    */
   readonly isPasted: boolean;
+  /**
+   * The text is a whole document (longer than anyone types into a chat): only its instructions
+   * that name a command, path, value or a hard rule are the user's to keep.
+   */
+  readonly isDocument: boolean;
 }
 
 /**
@@ -50,11 +57,21 @@ export interface MessageLayout {
  * that introduces the list. {@link judgeFact} needs it to tell the steps of a plan from
  * statements, since sentence splitting removes the markers.
  */
-export function readMessageLayout(text: string): MessageLayout {
+export function readMessageLayout(
+  text: string,
+  options: {
+    /** Where the prose of tool calls' inputs starts in `text` (after what the message says). @default text.length */
+    readonly toolInputFrom?: number | undefined;
+  } = {},
+): MessageLayout {
+  const toolInputFrom = options.toolInputFrom ?? text.length;
   const lines: LayoutLine[] = [];
   let isInFence = false;
   let leadIn: string | undefined;
-  for (const rawLine of text.split(/\r?\n/u)) {
+  let offset = 0;
+  for (const rawLine of text.split(/\n/u)) {
+    const isToolInput = offset >= toolInputFrom;
+    offset += rawLine.length + 1;
     if (FENCE.test(rawLine)) {
       isInFence = !isInFence;
       continue;
@@ -63,13 +80,19 @@ export function readMessageLayout(text: string): MessageLayout {
     const marker = HEADING.test(rawLine) ? 'heading' : BULLET.test(rawLine) ? 'bullet' : NUMBERED.test(rawLine) ? 'number' : 'none';
     const line = rawLine.replace(MARKERS, '').trim();
     const isItem = marker === 'bullet' || marker === 'number';
-    lines.push({ text: line, marker, leadIn: isItem ? leadIn : undefined });
+    lines.push({ text: line, marker, leadIn: isItem ? leadIn : undefined, isToolInput });
     if (!isItem) leadIn = line;
   }
   const typographic = text.match(TYPOGRAPHIC)?.length ?? 0;
   const logLines = text.match(LOG_LINE)?.length ?? 0;
-  const isPasted = COPY_LABELS.test(text) || (text.length >= PASTED_LENGTH && typographic >= PASTED_TYPOGRAPHIC) || logLines >= PASTED_LOG_LINES;
-  return { lines, isPasted };
+  // Text that keeps advising its reader ("if you …", "you might …") was written for someone else.
+  const adviceLines = lines.filter((line) => ADVICE.test(line.text)).length;
+  const isPasted =
+    COPY_LABELS.test(text) ||
+    (text.length >= PASTED_LENGTH && typographic >= PASTED_TYPOGRAPHIC) ||
+    logLines >= PASTED_LOG_LINES ||
+    (text.length >= ADVISING_LENGTH && adviceLines >= ADVICE_LINES);
+  return { lines, isPasted, isDocument: text.length >= DOCUMENT_LENGTH };
 }
 
 /**
@@ -94,22 +117,24 @@ export function judgeFact(options: {
   const plain = sentence.replace(/\*\*|__/gu, '').trim();
   if (NOTICE.test(plain)) return 'notice';
   if (OUTPUT.some((pattern) => pattern.test(plain))) return 'output';
-  if (/:\s*$/u.test(plain)) return 'lead-in';
+  if (isLeadIn(plain)) return 'lead-in';
   if (CODE.some((pattern) => pattern.test(plain))) return 'code';
   const line = options.layout === undefined ? undefined : lineOf(options.layout, sentence);
   if (line !== undefined && isHeadingLine(line) && isWholeLine(line, plain)) return 'heading';
   if (MODE.test(plain)) return 'mode';
   if (INFORMATION_QUESTION.test(plain)) return 'question';
-  if (role !== 'assistant') return options.layout?.isPasted === true && isPastedAdvice(plain, role) ? 'pasted' : undefined;
+  if (role !== 'assistant') return isPastedAdvice(plain, { role, layout: options.layout }) ? 'pasted' : undefined;
   const hasFinding = FINDING.test(plain);
   if (ASKS_USER.test(plain)) return 'question';
   // A report of finished work that names what was chosen ("… moved the archive to S3 Glacier with a
   // 90 day cutoff") is a decision; one that only praises the work is narration.
-  if (!hasFinding && NARRATION.test(plain) && (INTENTION.test(plain) || countSpecifics(plain, { role }) < REPORT_SPECIFICS)) return 'narration';
+  if (!hasFinding && !CHOICE_MADE.test(plain) && isNarration(plain, role)) return 'narration';
   if (!hasFinding && line !== undefined && (isPlanStep(line, plain) || isPlanOpening(options.layout, line, sentence))) return 'plan-step';
   // An instruction the assistant gives (to the user or to a sub-agent) without a command, path or
   // flag to remember is a step of its current work.
   if (!hasFinding && startsWithStepVerb(plain) && !REMEMBERED_DETAIL.test(plain)) return 'plan-step';
+  // Instructions inside a tool call's input are a prompt for a sub-agent or a plan, whatever they name.
+  if (!hasFinding && line?.isToolInput === true && (startsWithStepVerb(plain) || isInstruction(plain) || PROMPT_OPENING.test(plain))) return 'plan-step';
   return undefined;
 }
 
@@ -125,8 +150,10 @@ const MARKERS = /^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+|[①-⑳]\s*|#{1,6}\s+|>\s*)+
 const NOTICE = /^\[[^\]]*(?:\]\s*\.?)?$|^[^[]*\]$/u;
 
 const OUTPUT: readonly RegExp[] = [
-  // A turn of a pasted chat transcript.
-  /^(?:user|assistant|human|ai|bot|system)\s*:\s/iu,
+  // A turn of a pasted chat transcript, also after the line that introduced it.
+  /(?:^|:\s+)(?:user|assistant|human|ai|bot|system)\s*:\s/iu,
+  // A date line of a chat page: "…: Saturday, May 03, 2025".
+  /(?:^|:\s+)\p{Lu}\p{Ll}+day, \p{Lu}\p{Ll}+ \d{1,2}, \d{4}$/u,
   // Log lines: a timestamp or a level first.
   /^\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/u,
   /^\[?\d{2}:\d{2}:\d{2}\b/u,
@@ -158,6 +185,8 @@ const NARRATION = new RegExp(
     String.raw`^(?:now that|i now have|i have now|i see\b|i understand\b|i can see\b)`,
     String.raw`^(?:i've|i have|we've|we have) (?:now |also |just )?(?:successfully|now)\b`,
     String.raw`^(?:successfully|solved|enhanced|improved)\b`,
+    String.raw`\b(?:is|are) now (?:properly|fully|correctly|successfully|much|in much)\b`,
+    String.raw`^\([^()]*\)\.?$`,
     String.raw`^(?:this|the) (?:approach|implementation|solution|integration|pattern|system|codebase|app|application|improvements?|changes?) (?:now |will |also )*(?:combines|provides|ensures?|sets|solves|is now|has|makes|allows|keeps|gives|offers)\b`,
   ].join('|'),
   'iu',
@@ -166,10 +195,17 @@ const NARRATION = new RegExp(
 // Intentions are about the next minute whatever they name: "Now let's rerun `npm test`".
 const INTENTION = /^(?:(?:now|next|first|then|finally|great|ok(?:ay)?|perfect|excellent|good)[,!.]?\s+)*(?:let me|let's|let us)\b/iu;
 // Specifics that make a report of finished work a record of what was decided.
-const REPORT_SPECIFICS = 2;
+const REPORT_SPECIFICS = 3;
+const FIRST_PERSON_REPORT = /^(?:i've|i have|we've|we have|successfully|solved|enhanced|improved)\b/iu;
+const SHORT_LEAD_IN_WORDS = 4;
+// What a lead-in says when it only points at what comes next.
+const ANNOUNCES = /\b(?:here is|here's|here are|below|the following|as follows|like this|this block|these (?:changes|steps|files)|please|let me|let's|i need to|we need to|i'll need|we'll need)\b/iu;
 
 // A finding or a cause keeps a sentence a fact whatever its form.
-const FINDING = /\b(?:because|caused by|root cause (?:is|was)|due to|turns? out|the (?:issue|problem|bug|culprit|cause) (?:is|was)|instead of|not required|never|must)\b/iu;
+const FINDING = /\b(?:because|caused by|root cause (?:is|was)|due to|turns? out|(?:issue|problem|bug|culprit|cause|fix) (?:is|was)\b|(?:issue|problem|bug|culprit|cause|fix)\s*:|(?:fixed|solved|resolved) (?:it |this |that )?by|which (?:fixed|solved|resolved)|instead of|not required|never|must)\b/iu;
+
+// A choice said as an intention or a report: "let's go with Fastify", "I've switched to pnpm".
+const CHOICE_MADE = /\b(?:let's|let us|i've|i have|we've|we have|i'll|we'll)\s+(?:now\s+|also\s+)?(?:go(?:ne)? with|use|used|stick(?:ing)? with|switch(?:ed)? (?:to|over)|pick(?:ed)?|adopt(?:ed)?|standardi[sz]ed? on|settled? on|chose|choose|moved? (?:to|over))\b/iu;
 
 // The base form of verbs an assistant starts a plan step with.
 const STEP_VERBS = new Set([
@@ -194,6 +230,9 @@ const LABEL = /^(?!for\s)[\p{L} ]{1,40}:\s+/iu;
 // What makes an instruction worth remembering: a code span, a path, a flag, a file name.
 const REMEMBERED_DETAIL = /`[^`]+`|\d|(?:^|\s)(?:~|\.{1,2})?\/[\w.-]|[\w-]+\.(?:[a-z]{2,4})\b|(?:^|\s)--?[a-z][\w-]*/u;
 
+// How a prompt for another agent opens: "Be thorough …", "Focus on …", "Your task is …".
+const PROMPT_OPENING = /^(?:be|focus|thoroughly|look|find|read|note|report|return|summari[sz]e|your (?:task|job|goal))\b/iu;
+
 // A lead-in that states a choice: its list is what was chosen, not a to-do list.
 const CHOICE = /\b(?:recommend|suggest|propose|chose|choose|go with|going with|decided|pick|prefer|settled)\w*\b/iu;
 
@@ -207,6 +246,11 @@ const LOG_LINE = /^\s*\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/gmu;
 const PASTED_LENGTH = 1500;
 const PASTED_TYPOGRAPHIC = 5;
 const PASTED_LOG_LINES = 3;
+const DOCUMENT_LENGTH = 8000;
+const ADVISING_LENGTH = 1000;
+const ADVICE_LINES = 3;
+// Wording of a rule rather than a suggestion.
+const HARD_RULE = /\b(?:must|never|always|only|do not|don't|no longer)\b/iu;
 // Shortest line a sentence is matched to by its start (shorter ones match by accident).
 const MIN_LINE_MATCH = 12;
 
@@ -225,12 +269,30 @@ const CODE: readonly RegExp[] = [
   /^[A-Z][A-Z0-9]*_[A-Z0-9_]*\s*=\s*\S/u,
 ];
 
-function isPastedAdvice(plain: string, role: Entry['role']): boolean {
+function isPastedAdvice(plain: string, options: { role: Entry['role']; layout: MessageLayout | undefined }): boolean {
+  const { role, layout } = options;
+  if (layout?.isPasted !== true && layout?.isDocument !== true) return false;
+  if (layout.isDocument) return !(isInstruction(plain) && (REMEMBERED_DETAIL.test(plain) || HARD_RULE.test(plain)));
   if (ADVICE.test(plain) || DEFINITION.test(plain)) return true;
   // An instruction the user passes on ("Serialize every access with a lock") is theirs to give.
   if (isInstruction(plain)) return false;
   // A general remark with nothing specific in it (no name, value or identifier) is the document's.
   return countSpecifics(plain, { role }) === 0;
+}
+
+/** Ends in a colon and only announces what follows: a block, a change, the next step. */
+function isLeadIn(plain: string): boolean {
+  if (!/:\s*$/u.test(plain)) return false;
+  const words = plain.split(/\s+/u).length;
+  return words <= SHORT_LEAD_IN_WORDS || ANNOUNCES.test(plain);
+}
+
+function isNarration(plain: string, role: Entry['role']): boolean {
+  if (!NARRATION.test(plain)) return false;
+  if (INTENTION.test(plain) || !FIRST_PERSON_REPORT.test(plain)) return true;
+  // A report of finished work that names what was done ("… moved the archive to S3 Glacier with a
+  // 90 day cutoff") is a record of a decision; one that names nothing is narration.
+  return countSpecifics(plain, { role }) < REPORT_SPECIFICS;
 }
 
 function startsWithStepVerb(plain: string): boolean {
@@ -269,7 +331,10 @@ function isHeadingLine(line: LayoutLine): boolean {
   if (/[.!?:;,`]$/u.test(plain)) return false;
   const words = plain.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
   // A numbered section title: "5 Hardening (do after it stays up)".
-  return /^\d{1,2}\s+\p{Lu}/u.test(plain) && words.length <= 10;
+  if (/^\d{1,2}\s+\p{Lu}/u.test(plain) && words.length <= 10) return true;
+  // A Title Case line: "Update Retrieval & Synthesis in search.py" (names and short words aside).
+  const long = plain.split(/\s+/u).filter((word) => word.length >= 4 && !/[._/\\`\d]/u.test(word));
+  return words.length <= 10 && long.length >= 3 && long.every((word) => /^\p{Lu}/u.test(word));
 }
 
 /**

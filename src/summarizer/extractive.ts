@@ -237,7 +237,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   // Only the shape of the text can tell a plan step or a heading from a statement (see judgeFact).
   let layout: MessageLayout | undefined;
   const isWorthAFact = (sentence: string): boolean =>
-    judgeFact({ sentence, role, layout: (layout ??= readMessageLayout(spoken)) }) === undefined;
+    judgeFact({ sentence, role, layout: (layout ??= readMessageLayout(spoken, { toolInputFrom: entry.text.length })) }) === undefined;
   analyses.forEach((analysis, position) => {
     const episode = state.episode;
     if (analysis.isDeadEnd) {

@@ -45,6 +45,9 @@ describe('judgeFact()', () => {
       ['assistant', 'Always run `pnpm db:migrate` before starting the API locally.'],
       ['assistant', 'Switching the compiler to strict mode surfaced 14 implicit any errors.'],
       ['assistant', "I've successfully moved the receipts archive to S3 Glacier with a 90 day cutoff."],
+      ['assistant', "Let's go with Valkey for the session cache since the licence is simpler."],
+      ['assistant', 'I see the problem: the cache key ignores the locale, fixed by adding it to the key.'],
+      ['assistant', "We'll serve the admin UI from the same origin as the API:"],
     ] as const)('%s: %s', (role, sentence) => {
       expect(judgeFact({ sentence, role, layout: readMessageLayout(sentence) })).toBeUndefined();
     });
@@ -83,6 +86,7 @@ describe('judgeFact()', () => {
       ['output', 'user', '2026-03-14 09:12:55 WARN cache miss for key user:42'],
       ['output', 'user', 'Assistant: sure, here are three ideas for your landing page'],
       ['output', 'user', 'Indexing: 100%|██████████████████| 12/12 [00:03<00:00]'],
+      ['output', 'user', 'Same answer every time: Assistant: here is what I know about caching'],
       ['code', 'user', '"max_retries": 7,   # how often the poller tries again'],
       ['code', 'user', 'CACHE_TTL = 3600  # seconds'],
       ['question', 'user', 'Why does the importer skip the first row?'],
@@ -91,6 +95,8 @@ describe('judgeFact()', () => {
       ['narration', 'assistant', "Now let's rerun the linter to make sure nothing else broke."],
       ['narration', 'assistant', "I've successfully wired up the new dashboard and cleaned up the old widgets."],
       ['narration', 'assistant', 'This approach ensures the dashboard stays fast and easy to maintain going forward.'],
+      ['narration', 'assistant', 'The billing module is now properly organised and much easier to follow.'],
+      ['narration', 'assistant', '(The helper script also prints a short report when it finishes.)'],
       ['plan-step', 'assistant', 'Investigate how the scheduler picks the next job'],
     ] as const)('%s: %s', (reason, role, sentence) => {
       expect(judgeFact({ sentence, role, layout: readMessageLayout(sentence) })).toBe(reason);
@@ -104,6 +110,34 @@ describe('judgeFact()', () => {
         'The slow path is the tax lookup because it hits the API once per line item.',
       ]);
       expect(verdicts).toEqual(['lead-in', 'plan-step', 'plan-step', undefined]);
+    });
+
+    it('rejects a Title Case heading line', () => {
+      expect(judgeLines('assistant', ['Rework Caching Layer for reports.ts', 'Reports are cached for 10 minutes per tenant.'])).toEqual(['heading', undefined]);
+    });
+
+    it('rejects instructions in a tool call input, naming files or not', () => {
+      const said = 'The parser drops rows whose `amount` column is empty.';
+      const prompt = 'Read src/ingest/parser.ts and list every place that skips a row.';
+      const layout = readMessageLayout(`${said}\n${prompt}`, { toolInputFrom: said.length });
+      expect(judgeFact({ sentence: said, role: 'assistant', layout })).toBeUndefined();
+      expect(judgeFact({ sentence: prompt, role: 'assistant', layout })).toBe('plan-step');
+      // The same words said in the message itself name a file worth remembering.
+      expect(judgeFact({ sentence: prompt, role: 'assistant', layout: readMessageLayout(prompt) })).toBeUndefined();
+    });
+
+    it('reads a long text that keeps advising its reader as pasted', () => {
+      const notice = [
+        'Message from the installer:',
+        'A newer version of the toolchain was found on your PATH.',
+        'If you installed it by hand, remove it before continuing.',
+        'You might also see warnings about duplicate binaries in your home folder.',
+        'If you prefer to keep both, set TOOLCHAIN_SKIP_CHECK=1 in your shell profile.',
+        'This check exists because mixed versions are a frequent cause of broken builds.',
+      ].join('\n').repeat(3);
+      const layout = readMessageLayout(notice);
+      expect(layout.isPasted).toBe(true);
+      expect(judgeFact({ sentence: 'If you prefer to keep both, set TOOLCHAIN_SKIP_CHECK=1 in your shell profile.', role: 'user', layout })).toBe('pasted');
     });
 
     it('rejects a heading but keeps the sentence under it', () => {
