@@ -117,7 +117,7 @@ export function judgeFact(options: {
   const plain = sentence.replace(/\*\*|__/gu, '').trim();
   if (NOTICE.test(plain)) return 'notice';
   if (OUTPUT.some((pattern) => pattern.test(plain))) return 'output';
-  if (isLeadIn(plain)) return 'lead-in';
+  if (isLeadIn(plain) || isAnnouncedOnly(plain)) return 'lead-in';
   if (CODE.some((pattern) => pattern.test(plain))) return 'code';
   const line = options.layout === undefined ? undefined : lineOf(options.layout, sentence);
   if (line !== undefined && isHeadingLine(line) && isWholeLine(line, plain)) return 'heading';
@@ -162,6 +162,8 @@ const OUTPUT: readonly RegExp[] = [
   /[\u2500-\u259f]{3,}/u,
   // A shell prompt or a command left behind by a copy button: "PS C:\app> npm test", "Edit cd C:\app".
   /^(?:\$|PS [A-Z]:\\[^>]*>|[A-Z]:\\[^>\s]*>)\s*\S|^(?:Copy(?: code)?|Edit)\s+(?:cd|python\d?|node|npm|npx|yarn|pnpm|pip|git|docker|curl|bash|sh|powershell)\b/u,
+  // A shell command typed at a prompt: `cd "C:\app"`, `dir *.npz`, `attrib -R file`.
+  /^(?:[Cc]d|[Dd]ir|ls|[Aa]ttrib)\s+(?:["'~./\\]|[A-Z]:\\|-)/u,
   // A configuration or workflow entry read as prose: `name: value` with a second `key: value`.
   /^[A-Za-z][\w-]*: [^:]{1,60}\s[a-z][\w-]*: \S/u,
 ];
@@ -202,7 +204,7 @@ const SHORT_LEAD_IN_WORDS = 4;
 const ANNOUNCES = /\b(?:here is|here's|here are|below|the following|as follows|like this|this block|these (?:changes|steps|files)|please|let me|let's|i need to|we need to|i'll need|we'll need)\b/iu;
 
 // A finding or a cause keeps a sentence a fact whatever its form.
-const FINDING = /\b(?:because|caused by|root cause (?:is|was)|due to|turns? out|(?:issue|problem|bug|culprit|cause|fix) (?:is|was)\b|(?:issue|problem|bug|culprit|cause|fix)\s*:|(?:fixed|solved|resolved) (?:it |this |that )?by|which (?:fixed|solved|resolved)|instead of|not required|never|must)\b/iu;
+const FINDING = /\b(?:because|caused by|root cause (?:is|was)|due to|turns? out|(?:issue|problem|bug|culprit|cause|fix) (?:is|was)\b|(?:fixed|solved|resolved) (?:it |this |that )?by|which (?:fixed|solved|resolved)|instead of|not required|never|must)\b|\b(?:issue|problem|bug|culprit|cause|fix)\s*:/iu;
 
 // A choice said as an intention or a report: "let's go with Fastify", "I've switched to pnpm".
 const CHOICE_MADE = /\b(?:let's|let us|i've|i have|we've|we have|i'll|we'll)\s+(?:now\s+|also\s+)?(?:go(?:ne)? with|use|used|stick(?:ing)? with|switch(?:ed)? (?:to|over)|pick(?:ed)?|adopt(?:ed)?|standardi[sz]ed? on|settled? on|chose|choose|moved? (?:to|over))\b/iu;
@@ -255,7 +257,7 @@ const HARD_RULE = /\b(?:must|never|always|only|do not|don't|no longer)\b/iu;
 const MIN_LINE_MATCH = 12;
 
 // Advice addressed to a reader: "if you need …", "you'll see …", "this lets you …".
-const ADVICE = /\b(?:if you|you(?:'ll|’ll| will| could| can| may| might| would)|(?:helps?|lets?|allows?) you|your (?:own|team|app|project|code))\b/iu;
+const ADVICE = /\b(?:if you|you(?:'ll|’ll| will| could| can| may| might| would)|(?:helps?|lets?|allows?) you|your)\b/iu;
 // A glossary entry: "Feedforward networks: The simplest type, …".
 const DEFINITION = /^\p{Lu}[^:]{2,60}:\s+(?:a|an|the)\s/iu;
 
@@ -265,6 +267,8 @@ const CODE: readonly RegExp[] = [
   // Statements of a program: a call with arguments next to an assignment, a comment after code.
   /\bif\s*\(.*\)\s*:|\bself\.\w|\bexcept\s+\w+(?:\s+as\s+\w+)?\s*:|\bfrom\s+[\w.]+\s+import\s+\w/u,
   /[\w)\]"']\s*[,;{]?\s{2,}#\s+\p{L}/u,
+  // Control flow and indexing: "if not rows: return None", `stats["total"]`.
+  /\b(?:if|elif|for|while|else)\b[^:]{0,80}:\s*(?:return|raise|print|continue|break|pass)\b|\w\[["'][\w-]+["']\]/iu,
   // A constant assigned: `EMB_DIM = 768`.
   /^[A-Z][A-Z0-9]*_[A-Z0-9_]*\s*=\s*\S/u,
 ];
@@ -285,6 +289,12 @@ function isLeadIn(plain: string): boolean {
   if (!/:\s*$/u.test(plain)) return false;
   const words = plain.split(/\s+/u).length;
   return words <= SHORT_LEAD_IN_WORDS || ANNOUNCES.test(plain);
+}
+
+/** "Here is what I'll do: Check …": a lead-in that only points ahead, joined to what follows. */
+function isAnnouncedOnly(plain: string): boolean {
+  const head = /^([^:]{3,100}):\s/u.exec(plain)?.[1];
+  return head !== undefined && ANNOUNCES.test(head) && !FINDING.test(`${head}: `);
 }
 
 function isNarration(plain: string, role: Entry['role']): boolean {

@@ -48,6 +48,7 @@ describe('judgeFact()', () => {
       ['assistant', "Let's go with Valkey for the session cache since the licence is simpler."],
       ['assistant', 'I see the problem: the cache key ignores the locale, fixed by adding it to the key.'],
       ['assistant', "We'll serve the admin UI from the same origin as the API:"],
+      ['assistant', 'Here is the fix: the retry loop must await `queue.drain()` before it exits.'],
     ] as const)('%s: %s', (role, sentence) => {
       expect(judgeFact({ sentence, role, layout: readMessageLayout(sentence) })).toBeUndefined();
     });
@@ -89,6 +90,9 @@ describe('judgeFact()', () => {
       ['output', 'user', 'Same answer every time: Assistant: here is what I know about caching'],
       ['code', 'user', '"max_retries": 7,   # how often the poller tries again'],
       ['code', 'user', 'CACHE_TTL = 3600  # seconds'],
+      ['code', 'user', 'If not rows: return "nothing to import"'],
+      ['output', 'user', 'cd "D:\\work\\importer" dir *.csv'],
+      ['lead-in', 'assistant', "Here's what I'll check next: Whether the cron entry still points at the old host"],
       ['question', 'user', 'Why does the importer skip the first row?'],
       ['question', 'assistant', 'Should I also regenerate the fixtures for the mobile client?'],
       ['mode', 'assistant', 'Please flip me over to act mode and I will write the migration.'],
