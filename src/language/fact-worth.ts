@@ -74,6 +74,8 @@ export function readMessageLayout(
     offset += rawLine.length + 1;
     if (FENCE.test(rawLine)) {
       isInFence = !isInFence;
+      // A list after a code block no longer hangs under the text before the block.
+      leadIn = undefined;
       continue;
     }
     if (isInFence || rawLine.trim().length === 0) continue;
@@ -125,14 +127,15 @@ export function judgeFact(options: {
   if (INFORMATION_QUESTION.test(plain)) return 'question';
   if (role !== 'assistant') return isPastedAdvice(plain, { role, layout: options.layout }) ? 'pasted' : undefined;
   const hasFinding = FINDING.test(plain);
-  if (ASKS_USER.test(plain)) return 'question';
+  if (ASKS_USER.test(plain) && !TAG_QUESTION.test(plain)) return 'question';
   // A report of finished work that names what was chosen ("… moved the archive to S3 Glacier with a
   // 90 day cutoff") is a decision; one that only praises the work is narration.
   if (!hasFinding && !CHOICE_MADE.test(plain) && isNarration(plain, role)) return 'narration';
   if (!hasFinding && line !== undefined && (isPlanStep(line, plain) || isPlanOpening(options.layout, line, sentence))) return 'plan-step';
-  // An instruction the assistant gives (to the user or to a sub-agent) without a command, path or
-  // flag to remember is a step of its current work.
-  if (!hasFinding && startsWithStepVerb(plain) && !REMEMBERED_DETAIL.test(plain)) return 'plan-step';
+  // An instruction in a list the assistant gives without a command, path, value or flag to remember
+  // is a step of its current work.
+  const isItem = line?.marker === 'bullet' || line?.marker === 'number';
+  if (!hasFinding && isItem && startsWithStepVerb(plain) && !REMEMBERED_DETAIL.test(plain)) return 'plan-step';
   // Instructions inside a tool call's input are a prompt for a sub-agent or a plan, whatever they name.
   if (!hasFinding && line?.isToolInput === true && (startsWithStepVerb(plain) || isInstruction(plain) || PROMPT_OPENING.test(plain))) return 'plan-step';
   return undefined;
@@ -165,7 +168,7 @@ const OUTPUT: readonly RegExp[] = [
   // A shell command typed at a prompt: `cd "C:\app"`, `dir *.npz`, `attrib -R file`.
   /^(?:[Cc]d|[Dd]ir|ls|[Aa]ttrib)\s+(?:["'~./\\]|[A-Z]:\\|-)/u,
   // A configuration or workflow entry read as prose: `name: value` with a second `key: value`.
-  /^[A-Za-z][\w-]*: [^:]{1,60}\s[a-z][\w-]*: \S/u,
+  /^(?:name|uses|run|image|service|steps|env|with)\s*:\s[^:]{1,60}\s(?:run|uses|with|env|image|command|args)\s*:\s/iu,
 ];
 
 // Agents that work in modes (plan/act, ask/architect) talk about switching them; that is about the
@@ -176,7 +179,10 @@ const MODE = /\b(?:plan|act|ask|architect|agent)\s+mode\b|\bmode\b[^.]*\bso (?:t
 const INFORMATION_QUESTION = /^(?:(?:and|so|but|also|ok(?:ay)?)[,\s]+)*(?:what|why|how|where|when|which|who|did|do|does|is|are|was|were|has|have|any)\b[^?]*\?\s*["')\]*]*$|^(?:can|could) you (?:confirm|tell|explain)\b/iu;
 
 // The assistant asking the user for a go-ahead or an action.
-const ASKS_USER = /\?\s*["')\]*]*$|^(?:if so,?\s+)?(?:please|could you|would you|can you|shall i|should i|do you want|let me know)\b|\blet me know\b/iu;
+const ASKS_USER = /\?\s*["')\]*]*$|^(?:if so,?\s+)?(?:please (?:confirm|approve|toggle|switch|let me|tell me|review|paste|share|provide|check|run|try)|could you|would you|can you|shall i|should i|do you want|let me know)\b|\blet me know\b/iu;
+
+// A statement that asks for a nod states a choice: "We're going with Hono, right?".
+const TAG_QUESTION = /(?:,\s*|\b)(?:right|correct|ok|okay|yes|yeah|agreed|fine|sound good|sounds good|makes sense)\s*\?\s*["')\]]*$/iu;
 
 // First-person narration of the agent's own work: intentions, progress, completion reports.
 const NARRATION = new RegExp(
@@ -184,11 +190,9 @@ const NARRATION = new RegExp(
     String.raw`^(?:(?:now|next|first|then|finally|great|ok(?:ay)?|perfect|excellent|good)[,!.]?\s+)*(?:let me|let's|let us)\b`,
     String.raw`^(?:(?:now|next|first|then)[,]?\s+)*i(?:'ll| will) now\b`,
     String.raw`^(?:(?:now|next|first|then)[,]?\s+)*(?:i|we) (?:also )?need to\b`,
-    String.raw`^(?:now that|i now have|i have now|i see\b|i understand\b|i can see\b)`,
+    String.raw`^(?:now that|i now have|i have now)\b`,
     String.raw`^(?:i've|i have|we've|we have) (?:now |also |just )?(?:successfully|now)\b`,
     String.raw`^(?:successfully|solved|enhanced|improved)\b`,
-    String.raw`\b(?:is|are) now (?:properly|fully|correctly|successfully|much|in much)\b`,
-    String.raw`^\([^()]*\)\.?$`,
     String.raw`^(?:this|the) (?:approach|implementation|solution|integration|pattern|system|codebase|app|application|improvements?|changes?) (?:now |will |also )*(?:combines|provides|ensures?|sets|solves|is now|has|makes|allows|keeps|gives|offers)\b`,
   ].join('|'),
   'iu',
@@ -197,14 +201,15 @@ const NARRATION = new RegExp(
 // Intentions are about the next minute whatever they name: "Now let's rerun `npm test`".
 const INTENTION = /^(?:(?:now|next|first|then|finally|great|ok(?:ay)?|perfect|excellent|good)[,!.]?\s+)*(?:let me|let's|let us)\b/iu;
 // Specifics that make a report of finished work a record of what was decided.
-const REPORT_SPECIFICS = 3;
-const FIRST_PERSON_REPORT = /^(?:i've|i have|we've|we have|successfully|solved|enhanced|improved)\b/iu;
+const REPORT_SPECIFICS = 2;
+// What an agent says it will look at next: "let me see …", "let's get …".
+const LOOKING_VERBS = new Set(['see', 'get', 'go', 'take', 'do', 'dig', 'double-check', 'make', 'proceed', 'continue', 'begin', 'focus', 'first']);
 const SHORT_LEAD_IN_WORDS = 4;
 // What a lead-in says when it only points at what comes next.
 const ANNOUNCES = /\b(?:here is|here's|here are|below|the following|as follows|like this|this block|these (?:changes|steps|files)|please|let me|let's|i need to|we need to|i'll need|we'll need)\b/iu;
 
 // A finding or a cause keeps a sentence a fact whatever its form.
-const FINDING = /\b(?:because|caused by|root cause (?:is|was)|due to|turns? out|(?:issue|problem|bug|culprit|cause|fix) (?:is|was)\b|(?:fixed|solved|resolved) (?:it |this |that )?by|which (?:fixed|solved|resolved)|instead of|not required|never|must)\b|\b(?:issue|problem|bug|culprit|cause|fix)\s*:/iu;
+const FINDING = /\b(?:because|caused by|root cause (?:is|was)|due to|turns? out|(?:issue|problem|bug|culprit|cause|fix) (?:is|was)\b|(?:fixed|solved|resolved|repaired|addressed|worked around)\b[^.]{0,60}\bby|which (?:fixed|solved|resolved)|instead of|not required|never|must)\b|\b(?:issue|problem|bug|culprit|cause|fix)\s*:/iu;
 
 // A choice said as an intention or a report: "let's go with Fastify", "I've switched to pnpm".
 const CHOICE_MADE = /\b(?:let's|let us|i've|i have|we've|we have|i'll|we'll)\s+(?:now\s+|also\s+)?(?:go(?:ne)? with|use|used|stick(?:ing)? with|switch(?:ed)? (?:to|over)|pick(?:ed)?|adopt(?:ed)?|standardi[sz]ed? on|settled? on|chose|choose|moved? (?:to|over))\b/iu;
@@ -215,9 +220,18 @@ const STEP_VERBS = new Set([
   'consider', 'copy', 'create', 'debug', 'delete', 'deploy', 'design', 'develop', 'document', 'enable', 'ensure',
   'examine', 'explore', 'extract', 'find', 'fix', 'generate', 'identify', 'implement', 'improve', 'inspect',
   'install', 'investigate', 'launch', 'list', 'look', 'map', 'migrate', 'modify', 'move', 'open', 'parse',
-  'read', 'rebuild', 'refactor', 'remove', 'rename', 'replace', 'research', 'restart', 'review', 'rewrite', 'run',
+  'read', 'rebuild', 'rerun', 're-run', 'retry', 'refactor', 'remove', 'rename', 'replace', 'research', 'restart', 'review', 'rewrite', 'run',
   'search', 'set', 'start', 'stop', 'sweep', 'test', 'trace', 'try', 'update', 'validate', 'verify', 'wrap', 'write',
 ]);
+
+// What follows an imperative verb: an object or a complement, never the verb of a sentence.
+const OBJECT_WORDS = new Set([
+  'a', 'an', 'the', 'this', 'that', 'these', 'those', 'all', 'any', 'each', 'every', 'both', 'some', 'more', 'new',
+  'if', 'whether', 'how', 'what', 'where', 'why', 'which', 'for', 'to', 'at', 'in', 'on', 'with', 'from', 'into',
+  'out', 'up', 'down', 'over', 'through', 'it', 'them', 'our', 'your', 'its', 'their', 'my', 'his', 'her', 'whole',
+  'existing', 'missing', 'remaining', 'current', 'old', 'other', 'again',
+]);
+const OBJECT_START = /^[`"'“(\p{Lu}\d~./]/u;
 
 // Verbs that open an instruction but rarely a step of an agent's plan.
 const INSTRUCTION_VERBS = new Set([
@@ -299,15 +313,28 @@ function isAnnouncedOnly(plain: string): boolean {
 
 function isNarration(plain: string, role: Entry['role']): boolean {
   if (!NARRATION.test(plain)) return false;
-  if (INTENTION.test(plain) || !FIRST_PERSON_REPORT.test(plain)) return true;
-  // A report of finished work that names what was done ("… moved the archive to S3 Glacier with a
-  // 90 day cutoff") is a record of a decision; one that names nothing is narration.
+  // "Let's check the logs" is the next minute's work; "Let's keep retries at 5" is a choice.
+  const intended = INTENTION.exec(plain);
+  if (intended !== null) {
+    const verb = /^\s*(?:now\s+|also\s+|just\s+)?(\p{L}+)/u.exec(plain.slice(intended[0].length))?.[1]?.toLowerCase();
+    return verb !== undefined && (STEP_VERBS.has(verb) || LOOKING_VERBS.has(verb));
+  }
+  // A report or a verdict that names what was done ("… moved the archive to S3 Glacier with a 90
+  // day cutoff", "The app now has a 30s timeout") records a decision; one that names nothing is narration.
   return countSpecifics(plain, { role }) < REPORT_SPECIFICS;
 }
 
+/**
+ * Starts with a work verb used as an imperative ("Check the …", "Run `npm test`"), also after a
+ * label. The word after it tells the verb from a noun: "Test files belong …" states a rule.
+ */
 function startsWithStepVerb(plain: string): boolean {
-  const first = /^\p{L}+/u.exec(plain.replace(LABEL, ''))?.[0].toLowerCase();
-  return first !== undefined && STEP_VERBS.has(first);
+  return [plain, plain.replace(LABEL, '')].some((text) => {
+    const match = /^(\p{L}+(?:-\p{L}+)?)\s+(\S+)/u.exec(text);
+    const verb = match?.[1]?.toLowerCase();
+    const next = match?.[2] ?? '';
+    return verb !== undefined && STEP_VERBS.has(verb) && (OBJECT_START.test(next) || OBJECT_WORDS.has(next.toLowerCase().replace(/[,:;]$/u, '')));
+  });
 }
 
 function isInstruction(plain: string): boolean {
@@ -362,6 +389,5 @@ function isPlanStep(line: LayoutLine, plain: string): boolean {
   if (line.marker !== 'bullet' && line.marker !== 'number') return false;
   if (line.leadIn !== undefined && PLAN_LEAD_IN.test(line.leadIn)) return true;
   // "**Create a test directory**: `…`", "**Faster search**: Add an index": a step starts with its verb.
-  const first = /^\p{L}+/u.exec(STEP_VERBS.has(/^\p{L}+/u.exec(plain)?.[0].toLowerCase() ?? '') ? plain : plain.replace(LABEL, ''))?.[0].toLowerCase();
-  return first !== undefined && STEP_VERBS.has(first);
+  return startsWithStepVerb(plain);
 }

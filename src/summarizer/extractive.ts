@@ -288,7 +288,8 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       isUser: role === 'user',
       isIntention: analysis.isIntention || analysis.isQuestion,
       identifiers,
-      salience: analysis.salience,
+      // A fact-like sentence judgeFact() kept out of T2 stays a note by what it names, not by its cues.
+      salience: category === undefined ? analysis.salience : 0,
     });
   });
   weighByMessage(state.facts, { first: firstFact, sentences: analyses.length, role });
