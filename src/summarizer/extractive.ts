@@ -24,6 +24,7 @@ import { fileItemText, plainTextSections, renderSections, sectionsOf, STILL_FAIL
 import { parse } from '../validation.js';
 import { relayedUserSpeech } from '../language/relayed-speech.js';
 import { isProse } from '../language/prose.js';
+import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
 import { patternOptionsSchema } from '../boundaries/pattern-pack.js';
 
 /** Options for {@link createExtractiveSummarizer}. */
@@ -236,6 +237,10 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   const consumed = new Set(completion?.consumed ?? []);
   let lastFact = -1;
   const firstFact = state.facts.length;
+  // Only the shape of the text can tell a plan step or a heading from a statement (see judgeFact).
+  let layout: MessageLayout | undefined;
+  const isWorthAFact = (sentence: string): boolean =>
+    judgeFact({ sentence, role, layout: (layout ??= readMessageLayout(spoken, { toolInputFrom: entry.text.length })) }) === undefined;
   analyses.forEach((analysis, position) => {
     const episode = state.episode;
     if (analysis.isDeadEnd) {
@@ -250,7 +255,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       return;
     }
     const category = factCategoryFor(analysis.retention);
-    if (category !== undefined) {
+    if (category !== undefined && isWorthAFact(sentences[position] ?? analysis.text)) {
       state.facts.push({
         category,
         value: analysis.text,
@@ -286,7 +291,8 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       isUser: role === 'user',
       isIntention: analysis.isIntention || analysis.isQuestion,
       identifiers,
-      salience: analysis.salience,
+      // A fact-like sentence judgeFact() kept out of T2 stays a note by what it names, not by its cues.
+      salience: category === undefined ? analysis.salience : 0,
     });
   });
   weighByMessage(state.facts, { first: firstFact, sentences: analyses.length, role });

@@ -1,0 +1,393 @@
+import type { Entry } from '../types.js';
+import { countSpecifics } from './salience.js';
+
+/** Why {@link judgeFact} keeps a sentence out of the facts tier. */
+export type FactRejection =
+  /** A notice the agent harness wrote into the conversation (`[Request interrupted …]`). */
+  | 'notice'
+  /** Announces what follows (ends in a colon) and says nothing by itself. */
+  | 'lead-in'
+  /** A heading or section label, not a statement. */
+  | 'heading'
+  /** Program output or a pasted chat transcript: log lines, progress bars, `User: …` turns. */
+  | 'output'
+  /** A question, or the assistant asking the user for something ("please toggle …"). */
+  | 'question'
+  /** Talk about the agent's own working mode ("switch to Act mode so I can …"). */
+  | 'mode'
+  /** The assistant narrating its own work without a finding ("Now let's run …", "I've successfully …"). */
+  | 'narration'
+  /** One step of a plan the assistant lays out ("Create a test directory", items after "I'll:"). */
+  | 'plan-step'
+  /** A line of code read as prose (a dictionary entry, a call, a comment after code). */
+  | 'code'
+  /** General advice or explanation inside a document the user pasted, not the user's own statement. */
+  | 'pasted';
+
+/** One line of a message, as {@link readMessageLayout} sees it. */
+export interface LayoutLine {
+  /** The line without list or heading markers, trimmed. */
+  readonly text: string;
+  /** The list or heading marker the line started with. */
+  readonly marker: 'bullet' | 'number' | 'heading' | 'none';
+  /** For a list item: the nearest line above it that is not a list item (its lead-in or heading). */
+  readonly leadIn: string | undefined;
+  /** The line is part of a tool call's input (a prompt for a sub-agent, a plan, a report). */
+  readonly isToolInput: boolean;
+}
+
+/** The lines of a message, with what each list item hangs under. */
+export interface MessageLayout {
+  /** Lines outside code fences, blank lines left out. */
+  readonly lines: readonly LayoutLine[];
+  /**
+   * The text reads as pasted from elsewhere (another assistant's answer, a document, a log): copy
+   * buttons' labels left in it, or long with typographic punctuation, or several log lines.
+   */
+  readonly isPasted: boolean;
+  /**
+   * The text is a whole document (longer than anyone types into a chat): only its instructions
+   * that name a command, path, value or a hard rule are the user's to keep.
+   */
+  readonly isDocument: boolean;
+}
+
+/**
+ * Reads where each line of a message sits: list item or heading, and for list items the line
+ * that introduces the list. {@link judgeFact} needs it to tell the steps of a plan from
+ * statements, since sentence splitting removes the markers.
+ */
+export function readMessageLayout(
+  text: string,
+  options: {
+    /** Where the prose of tool calls' inputs starts in `text` (after what the message says). @default text.length */
+    readonly toolInputFrom?: number | undefined;
+  } = {},
+): MessageLayout {
+  const toolInputFrom = options.toolInputFrom ?? text.length;
+  const lines: LayoutLine[] = [];
+  let isInFence = false;
+  let leadIn: string | undefined;
+  let offset = 0;
+  for (const rawLine of text.split(/\n/u)) {
+    const isToolInput = offset >= toolInputFrom;
+    offset += rawLine.length + 1;
+    if (FENCE.test(rawLine)) {
+      isInFence = !isInFence;
+      // A list after a code block no longer hangs under the text before the block.
+      leadIn = undefined;
+      continue;
+    }
+    if (isInFence || rawLine.trim().length === 0) continue;
+    const marker = HEADING.test(rawLine) ? 'heading' : BULLET.test(rawLine) ? 'bullet' : NUMBERED.test(rawLine) ? 'number' : 'none';
+    const line = rawLine.replace(MARKERS, '').trim();
+    const isItem = marker === 'bullet' || marker === 'number';
+    lines.push({ text: line, marker, leadIn: isItem ? leadIn : undefined, isToolInput });
+    if (!isItem) leadIn = line;
+  }
+  const typographic = text.match(TYPOGRAPHIC)?.length ?? 0;
+  const logLines = text.match(LOG_LINE)?.length ?? 0;
+  // Text that keeps advising its reader ("if you …", "you might …") was written for someone else.
+  const adviceLines = lines.filter((line) => ADVICE.test(line.text)).length;
+  const isPasted =
+    COPY_LABELS.test(text) ||
+    (text.length >= PASTED_LENGTH && typographic >= PASTED_TYPOGRAPHIC) ||
+    logLines >= PASTED_LOG_LINES ||
+    (text.length >= ADVISING_LENGTH && adviceLines >= ADVICE_LINES);
+  return { lines, isPasted, isDocument: text.length >= DOCUMENT_LENGTH };
+}
+
+/**
+ * Judges whether a sentence that reads as a fact is a durable statement worth a place in the
+ * facts tier (T2), from its shape and where it sits in its message: what it carries was already
+ * scored by salience; this asks what kind of text it is. Notices, lead-ins, headings, program
+ * output, questions, talk about the agent's mode, narration of the assistant's own work and the
+ * steps of an assistant's plan are not facts: they return a {@link FactRejection} and stay in the
+ * summary instead. A finding inside such text ("because …", "the cause was …") keeps it a fact.
+ * Returns `undefined` when the sentence may be a fact.
+ */
+export function judgeFact(options: {
+  /** The sentence as split from the message (markers removed). */
+  readonly sentence: string;
+  /** Who said it. */
+  readonly role: Entry['role'];
+  /** The layout of the whole message, from {@link readMessageLayout}. */
+  readonly layout?: MessageLayout | undefined;
+}): FactRejection | undefined {
+  const { role } = options;
+  const sentence = options.sentence.trim();
+  const plain = sentence.replace(/\*\*|__/gu, '').trim();
+  if (NOTICE.test(plain)) return 'notice';
+  if (OUTPUT.some((pattern) => pattern.test(plain))) return 'output';
+  if (isLeadIn(plain) || isAnnouncedOnly(plain)) return 'lead-in';
+  if (CODE.some((pattern) => pattern.test(plain))) return 'code';
+  const line = options.layout === undefined ? undefined : lineOf(options.layout, sentence);
+  if (line !== undefined && isHeadingLine(line) && isWholeLine(line, plain)) return 'heading';
+  if (MODE.test(plain)) return 'mode';
+  if (INFORMATION_QUESTION.test(plain)) return 'question';
+  if (role !== 'assistant') return isPastedAdvice(plain, { role, layout: options.layout }) ? 'pasted' : undefined;
+  const hasFinding = FINDING.test(plain);
+  if (ASKS_USER.test(plain) && !TAG_QUESTION.test(plain)) return 'question';
+  // A report of finished work that names what was chosen ("… moved the archive to S3 Glacier with a
+  // 90 day cutoff") is a decision; one that only praises the work is narration.
+  if (!hasFinding && !CHOICE_MADE.test(plain) && isNarration(plain, role)) return 'narration';
+  if (!hasFinding && line !== undefined && (isPlanStep(line, plain) || isPlanOpening(options.layout, line, sentence))) return 'plan-step';
+  // An instruction in a list the assistant gives without a command, path, value or flag to remember
+  // is a step of its current work.
+  const isItem = line?.marker === 'bullet' || line?.marker === 'number';
+  if (!hasFinding && isItem && startsWithStepVerb(plain) && !REMEMBERED_DETAIL.test(plain)) return 'plan-step';
+  // Instructions inside a tool call's input are a prompt for a sub-agent or a plan, whatever they name.
+  if (!hasFinding && line?.isToolInput === true && (startsWithStepVerb(plain) || isInstruction(plain) || PROMPT_OPENING.test(plain))) return 'plan-step';
+  return undefined;
+}
+
+// --- Internal helpers ---
+
+const FENCE = /^\s{0,3}(?:```|~~~)/u;
+const HEADING = /^\s{0,3}#{1,6}\s/u;
+const BULLET = /^\s*(?:>\s*)*[-*+•]\s+/u;
+const NUMBERED = /^\s*(?:>\s*)*(?:\d{1,3}[.)]|[①-⑳])\s+/u;
+const MARKERS = /^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+|[①-⑳]\s*|#{1,6}\s+|>\s*)+/u;
+
+// Bracketed notices a harness writes into a turn: "[Request interrupted by user]", "… the message.]".
+const NOTICE = /^\[[^\]]*(?:\]\s*\.?)?$|^[^[]*\]$/u;
+
+const OUTPUT: readonly RegExp[] = [
+  // A turn of a pasted chat transcript, also after the line that introduced it.
+  /(?:^|:\s+)(?:user|assistant|human|ai|bot|system)\s*:\s/iu,
+  // A date line of a chat page: "…: Saturday, May 03, 2025".
+  /(?:^|:\s+)\p{Lu}\p{Ll}+day, \p{Lu}\p{Ll}+ \d{1,2}, \d{4}$/u,
+  // Log lines: a timestamp or a level first.
+  /^\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/u,
+  /^\[?\d{2}:\d{2}:\d{2}\b/u,
+  /^\[?(?:INFO|DEBUG|TRACE|WARN|WARNING|ERROR|FATAL|CRITICAL)\b\]?[\s:]/u,
+  // Progress bars and box drawing.
+  /[\u2500-\u259f]{3,}/u,
+  // A shell prompt or a command left behind by a copy button: "PS C:\app> npm test", "Edit cd C:\app".
+  /^(?:\$|PS [A-Z]:\\[^>]*>|[A-Z]:\\[^>\s]*>)\s*\S|^(?:Copy(?: code)?|Edit)\s+(?:cd|python\d?|node|npm|npx|yarn|pnpm|pip|git|docker|curl|bash|sh|powershell)\b/u,
+  // A shell command typed at a prompt: `cd "C:\app"`, `dir *.npz`, `attrib -R file`.
+  /^(?:[Cc]d|[Dd]ir|ls|[Aa]ttrib)\s+(?:["'~./\\]|[A-Z]:\\|-)/u,
+  // A configuration or workflow entry read as prose: `name: value` with a second `key: value`.
+  /^(?:name|uses|run|image|service|steps|env|with)\s*:\s[^:]{1,60}\s(?:run|uses|with|env|image|command|args)\s*:\s/iu,
+];
+
+// Agents that work in modes (plan/act, ask/architect) talk about switching them; that is about the
+// agent, not the project. A mode of the project's own tools ("strict mode") stays a fact.
+const MODE = /\b(?:plan|act|ask|architect|agent)\s+mode\b|\bmode\b[^.]*\bso (?:that )?I can\b/iu;
+
+// Questions that ask for information rather than state or request something.
+const INFORMATION_QUESTION = /^(?:(?:and|so|but|also|ok(?:ay)?)[,\s]+)*(?:what|why|how|where|when|which|who|did|do|does|is|are|was|were|has|have|any)\b[^?]*\?\s*["')\]*]*$|^(?:can|could) you (?:confirm|tell|explain)\b/iu;
+
+// The assistant asking the user for a go-ahead or an action.
+const ASKS_USER = /\?\s*["')\]*]*$|^(?:if so,?\s+)?(?:please (?:confirm|approve|toggle|switch|let me|tell me|review|paste|share|provide|check|run|try)|could you|would you|can you|shall i|should i|do you want|let me know)\b|\blet me know\b/iu;
+
+// A statement that asks for a nod states a choice: "We're going with Hono, right?".
+const TAG_QUESTION = /(?:,\s*|\b)(?:right|correct|ok|okay|yes|yeah|agreed|fine|sound good|sounds good|makes sense)\s*\?\s*["')\]]*$/iu;
+
+// First-person narration of the agent's own work: intentions, progress, completion reports.
+const NARRATION = new RegExp(
+  [
+    String.raw`^(?:(?:now|next|first|then|finally|great|ok(?:ay)?|perfect|excellent|good)[,!.]?\s+)*(?:let me|let's|let us)\b`,
+    String.raw`^(?:(?:now|next|first|then)[,]?\s+)*i(?:'ll| will) now\b`,
+    String.raw`^(?:(?:now|next|first|then)[,]?\s+)*(?:i|we) (?:also )?need to\b`,
+    String.raw`^(?:now that|i now have|i have now)\b`,
+    String.raw`^(?:i've|i have|we've|we have) (?:now |also |just )?(?:successfully|now)\b`,
+    String.raw`^(?:successfully|solved|enhanced|improved)\b`,
+    String.raw`^(?:this|the) (?:approach|implementation|solution|integration|pattern|system|codebase|app|application|improvements?|changes?) (?:now |will |also )*(?:combines|provides|ensures?|sets|solves|is now|has|makes|allows|keeps|gives|offers)\b`,
+  ].join('|'),
+  'iu',
+);
+
+// Intentions are about the next minute whatever they name: "Now let's rerun `npm test`".
+const INTENTION = /^(?:(?:now|next|first|then|finally|great|ok(?:ay)?|perfect|excellent|good)[,!.]?\s+)*(?:let me|let's|let us)\b/iu;
+// Specifics that make a report of finished work a record of what was decided.
+const REPORT_SPECIFICS = 2;
+// What an agent says it will look at next: "let me see …", "let's get …".
+const LOOKING_VERBS = new Set(['see', 'get', 'go', 'take', 'do', 'dig', 'double-check', 'make', 'proceed', 'continue', 'begin', 'focus', 'first']);
+const SHORT_LEAD_IN_WORDS = 4;
+// What a lead-in says when it only points at what comes next.
+const ANNOUNCES = /\b(?:here is|here's|here are|below|the following|as follows|like this|this block|these (?:changes|steps|files)|please|let me|let's|i need to|we need to|i'll need|we'll need)\b/iu;
+
+// A finding or a cause keeps a sentence a fact whatever its form.
+const FINDING = /\b(?:because|caused by|root cause (?:is|was)|due to|turns? out|(?:issue|problem|bug|culprit|cause|fix) (?:is|was)\b|(?:fixed|solved|resolved|repaired|addressed|worked around)\b[^.]{0,60}\bby|which (?:fixed|solved|resolved)|instead of|not required|never|must)\b|\b(?:issue|problem|bug|culprit|cause|fix)\s*:/iu;
+
+// A choice said as an intention or a report: "let's go with Fastify", "I've switched to pnpm".
+const CHOICE_MADE = /\b(?:let's|let us|i've|i have|we've|we have|i'll|we'll)\s+(?:now\s+|also\s+)?(?:go(?:ne)? with|use|used|stick(?:ing)? with|switch(?:ed)? (?:to|over)|pick(?:ed)?|adopt(?:ed)?|standardi[sz]ed? on|settled? on|chose|choose|moved? (?:to|over))\b/iu;
+
+// The base form of verbs an assistant starts a plan step with.
+const STEP_VERBS = new Set([
+  'add', 'analyze', 'analyse', 'apply', 'build', 'capture', 'check', 'clean', 'compare', 'configure', 'confirm',
+  'consider', 'copy', 'create', 'debug', 'delete', 'deploy', 'design', 'develop', 'document', 'enable', 'ensure',
+  'examine', 'explore', 'extract', 'find', 'fix', 'generate', 'identify', 'implement', 'improve', 'inspect',
+  'install', 'investigate', 'launch', 'list', 'look', 'map', 'migrate', 'modify', 'move', 'open', 'parse',
+  'read', 'rebuild', 'rerun', 're-run', 'retry', 'refactor', 'remove', 'rename', 'replace', 'research', 'restart', 'review', 'rewrite', 'run',
+  'search', 'set', 'start', 'stop', 'sweep', 'test', 'trace', 'try', 'update', 'validate', 'verify', 'wrap', 'write',
+]);
+
+// What follows an imperative verb: an object or a complement, never the verb of a sentence.
+const OBJECT_WORDS = new Set([
+  'a', 'an', 'the', 'this', 'that', 'these', 'those', 'all', 'any', 'each', 'every', 'both', 'some', 'more', 'new',
+  'if', 'whether', 'how', 'what', 'where', 'why', 'which', 'for', 'to', 'at', 'in', 'on', 'with', 'from', 'into',
+  'out', 'up', 'down', 'over', 'through', 'it', 'them', 'our', 'your', 'its', 'their', 'my', 'his', 'her', 'whole',
+  'existing', 'missing', 'remaining', 'current', 'old', 'other', 'again',
+]);
+const OBJECT_START = /^[`"'“(\p{Lu}\d~./]/u;
+
+// Verbs that open an instruction but rarely a step of an agent's plan.
+const INSTRUCTION_VERBS = new Set([
+  'always', 'avoid', 'disable', 'do', "don't", 'drop', 'enforce', 'forbid', 'give', 'keep', 'leave', 'limit', 'make',
+  'never', 'nuke', 'pin', 'prefer', 'prefix', 'put', 'serialize', 'serialise', 'single-thread', 'skip', 'switch',
+  'use', 'wire',
+]);
+
+// A short label before the statement proper: "Improve: …", "Fix: …".
+const LABEL = /^(?!for\s)[\p{L} ]{1,40}:\s+/iu;
+
+// What makes an instruction worth remembering: a code span, a path, a flag, a file name.
+const REMEMBERED_DETAIL = /`[^`]+`|\d|(?:^|\s)(?:~|\.{1,2})?\/[\w.-]|[\w-]+\.(?:[a-z]{2,4})\b|(?:^|\s)--?[a-z][\w-]*/u;
+
+// How a prompt for another agent opens: "Be thorough …", "Focus on …", "Your task is …".
+const PROMPT_OPENING = /^(?:be|focus|thoroughly|look|find|read|note|report|return|summari[sz]e|your (?:task|job|goal))\b/iu;
+
+// A lead-in that states a choice: its list is what was chosen, not a to-do list.
+const CHOICE = /\b(?:recommend|suggest|propose|chose|choose|go with|going with|decided|pick|prefer|settled)\w*\b/iu;
+
+// A list whose lead-in announces what will be done is a plan.
+const PLAN_LEAD_IN = /\b(?:plan|steps?|next|todo|to-do|i'll|i will|we'll|we will|going to|would need to|need to|approach|strategy|phases?|sprint|proposal|proposed|let's|let me)\b/iu;
+
+// Labels of copy buttons that come along when an answer is copied from a chat page.
+const COPY_LABELS = /^\s*(?:Copy|Copy code|Edit)\s*$/mu;
+const TYPOGRAPHIC = /[’‘“”—–→≈…]/gu;
+const LOG_LINE = /^\s*\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/gmu;
+const PASTED_LENGTH = 1500;
+const PASTED_TYPOGRAPHIC = 5;
+const PASTED_LOG_LINES = 3;
+const DOCUMENT_LENGTH = 8000;
+const ADVISING_LENGTH = 1000;
+const ADVICE_LINES = 3;
+// Wording of a rule rather than a suggestion.
+const HARD_RULE = /\b(?:must|never|always|only|do not|don't|no longer)\b/iu;
+// Shortest line a sentence is matched to by its start (shorter ones match by accident).
+const MIN_LINE_MATCH = 12;
+
+// Advice addressed to a reader: "if you need …", "you'll see …", "this lets you …".
+const ADVICE = /\b(?:if you|you(?:'ll|’ll| will| could| can| may| might| would)|(?:helps?|lets?|allows?) you|your)\b/iu;
+// A glossary entry: "Feedforward networks: The simplest type, …".
+const DEFINITION = /^\p{Lu}[^:]{2,60}:\s+(?:a|an|the)\s/iu;
+
+const CODE: readonly RegExp[] = [
+  // A dictionary or JSON entry: `"key": value,`.
+  /^["'][\w.-]+["']\s*:\s*\S/u,
+  // Statements of a program: a call with arguments next to an assignment, a comment after code.
+  /\bif\s*\(.*\)\s*:|\bself\.\w|\bexcept\s+\w+(?:\s+as\s+\w+)?\s*:|\bfrom\s+[\w.]+\s+import\s+\w/u,
+  /[\w)\]"']\s*[,;{]?\s{2,}#\s+\p{L}/u,
+  // Control flow and indexing: "if not rows: return None", `stats["total"]`.
+  /\b(?:if|elif|for|while|else)\b[^:]{0,80}:\s*(?:return|raise|print|continue|break|pass)\b|\w\[["'][\w-]+["']\]/iu,
+  // A constant assigned: `EMB_DIM = 768`.
+  /^[A-Z][A-Z0-9]*_[A-Z0-9_]*\s*=\s*\S/u,
+];
+
+function isPastedAdvice(plain: string, options: { role: Entry['role']; layout: MessageLayout | undefined }): boolean {
+  const { role, layout } = options;
+  if (layout?.isPasted !== true && layout?.isDocument !== true) return false;
+  if (layout.isDocument) return !(isInstruction(plain) && (REMEMBERED_DETAIL.test(plain) || HARD_RULE.test(plain)));
+  if (ADVICE.test(plain) || DEFINITION.test(plain)) return true;
+  // An instruction the user passes on ("Serialize every access with a lock") is theirs to give.
+  if (isInstruction(plain)) return false;
+  // A general remark with nothing specific in it (no name, value or identifier) is the document's.
+  return countSpecifics(plain, { role }) === 0;
+}
+
+/** Ends in a colon and only announces what follows: a block, a change, the next step. */
+function isLeadIn(plain: string): boolean {
+  if (!/:\s*$/u.test(plain)) return false;
+  const words = plain.split(/\s+/u).length;
+  return words <= SHORT_LEAD_IN_WORDS || ANNOUNCES.test(plain);
+}
+
+/** "Here is what I'll do: Check …": a lead-in that only points ahead, joined to what follows. */
+function isAnnouncedOnly(plain: string): boolean {
+  const head = /^([^:]{3,100}):\s/u.exec(plain)?.[1];
+  return head !== undefined && ANNOUNCES.test(head) && !FINDING.test(`${head}: `);
+}
+
+function isNarration(plain: string, role: Entry['role']): boolean {
+  if (!NARRATION.test(plain)) return false;
+  // "Let's check the logs" is the next minute's work; "Let's keep retries at 5" is a choice.
+  const intended = INTENTION.exec(plain);
+  if (intended !== null) {
+    const verb = /^\s*(?:now\s+|also\s+|just\s+)?(\p{L}+)/u.exec(plain.slice(intended[0].length))?.[1]?.toLowerCase();
+    return verb !== undefined && (STEP_VERBS.has(verb) || LOOKING_VERBS.has(verb));
+  }
+  // A report or a verdict that names what was done ("… moved the archive to S3 Glacier with a 90
+  // day cutoff", "The app now has a 30s timeout") records a decision; one that names nothing is narration.
+  return countSpecifics(plain, { role }) < REPORT_SPECIFICS;
+}
+
+/**
+ * Starts with a work verb used as an imperative ("Check the …", "Run `npm test`"), also after a
+ * label. The word after it tells the verb from a noun: "Test files belong …" states a rule.
+ */
+function startsWithStepVerb(plain: string): boolean {
+  return [plain, plain.replace(LABEL, '')].some((text) => {
+    const match = /^(\p{L}+(?:-\p{L}+)?)\s+(\S+)/u.exec(text);
+    const verb = match?.[1]?.toLowerCase();
+    const next = match?.[2] ?? '';
+    return verb !== undefined && STEP_VERBS.has(verb) && (OBJECT_START.test(next) || OBJECT_WORDS.has(next.toLowerCase().replace(/[,:;]$/u, '')));
+  });
+}
+
+function isInstruction(plain: string): boolean {
+  const first = /^\p{L}[\p{L}-]*/u.exec(plain.replace(LABEL, ''))?.[0].toLowerCase();
+  return first !== undefined && (STEP_VERBS.has(first) || INSTRUCTION_VERBS.has(first));
+}
+
+function isWholeLine(line: LayoutLine, plain: string): boolean {
+  const text = line.text.replace(/\*\*|__/gu, '').trim();
+  if (text === plain) return true;
+  // A heading absorbs what a hard wrap joined to it: a code block's language, a copy label.
+  return plain.startsWith(text) && plain.slice(text.length).trim().split(/\s+/u).length <= 2;
+}
+
+function lineOf(layout: MessageLayout, sentence: string): LayoutLine | undefined {
+  const probe = sentence.slice(0, 40);
+  const found = layout.lines.find((line) => line.text.includes(probe));
+  if (found !== undefined) return found;
+  // A lead-in joined to the line after it ("**Run it**: Start …") is found by its first part.
+  const head = /^[^:]{3,40}:/u.exec(sentence)?.[0];
+  const byHead = head === undefined ? undefined : layout.lines.find((line) => line.text.startsWith(head));
+  // A line that a hard wrap continued: the sentence starts with the whole line.
+  return byHead ?? layout.lines.find((line) => line.text.length >= MIN_LINE_MATCH && sentence.startsWith(line.text));
+}
+
+function isHeadingLine(line: LayoutLine): boolean {
+  if (line.marker === 'heading') return true;
+  const plain = line.text.replace(/\*\*|__/gu, '').trim();
+  // A bold line is a label unless it is a whole sentence ("**The cache is not needed.**").
+  if (/^\*\*[^*]+\*\*:?$/u.test(line.text)) return !/[.!?]\**:?$/u.test(line.text);
+  if (/[.!?:;,`]$/u.test(plain)) return false;
+  const words = plain.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
+  // A numbered section title: "5 Hardening (do after it stays up)".
+  if (/^\d{1,2}\s+\p{Lu}/u.test(plain) && words.length <= 10) return true;
+  // A Title Case line: "Update Retrieval & Synthesis in search.py" (names and short words aside).
+  const long = plain.split(/\s+/u).filter((word) => word.length >= 4 && !/[._/\\`\d]/u.test(word));
+  return words.length <= 10 && long.length >= 3 && long.every((word) => /^\p{Lu}/u.test(word));
+}
+
+/**
+ * A plan's lead-in joined to its first step ("Here is my plan: Create …") is a step too, unless
+ * the lead-in states a choice ("I recommend a staged approach: …").
+ */
+function isPlanOpening(layout: MessageLayout | undefined, line: LayoutLine, sentence: string): boolean {
+  if (layout === undefined || line.marker !== 'none' || !PLAN_LEAD_IN.test(line.text) || CHOICE.test(line.text)) return false;
+  if (sentence.length <= line.text.length || !sentence.startsWith(line.text)) return false;
+  const next = layout.lines[layout.lines.indexOf(line) + 1];
+  return next !== undefined && (next.marker === 'bullet' || next.marker === 'number') && sentence.includes(next.text.slice(0, 20));
+}
+
+function isPlanStep(line: LayoutLine, plain: string): boolean {
+  if (line.marker !== 'bullet' && line.marker !== 'number') return false;
+  if (line.leadIn !== undefined && PLAN_LEAD_IN.test(line.leadIn)) return true;
+  // "**Create a test directory**: `…`", "**Faster search**: Add an index": a step starts with its verb.
+  return startsWithStepVerb(plain);
+}
