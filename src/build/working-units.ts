@@ -44,6 +44,8 @@ export function createWorkingUnits(options: {
   let runUnits: (Unit | undefined)[] = [];
   let indexOf = new Map<Entry, number>();
   let units: readonly Unit[] = [];
+  // The array the entries last came in.
+  let source: readonly Entry[] | undefined;
   // The pairing, extended entry by entry the way pairToolCalls() scans.
   let answers = new Map<Entry, (Entry | undefined)[]>();
   let callOf = new Map<Entry, Entry>();
@@ -139,7 +141,10 @@ export function createWorkingUnits(options: {
   return {
     pairing,
     unitsOf(entries) {
-      const isExtension = seen.length > 0 && extendsEntries(entries, seen);
+      // The tier store extends its T0 array in place and replaces it when entries leave: the same
+      // array, no shorter, extends what was seen without a look at every entry.
+      const isExtension = seen.length > 0 && ((entries === source && entries.length >= seen.length) || extendsEntries(entries, seen));
+      source = entries;
       if (isExtension && entries.length === seen.length) return units;
       if (!isExtension) reset();
       const scores = scoreGaps(entries);
