@@ -256,7 +256,9 @@ export class SessionRecorder {
   // --- Internal helpers ---
 
   #record(event: DistributiveOmit<SessionEvent, 'seq'>): EventEffects {
-    const full = { ...event, seq: this.#view.lastSeq + 1 } as SessionEvent;
+    // Each event is a fresh literal of its call site: numbered in place rather than copied.
+    const full = event as SessionEvent;
+    (full as { seq: number }).seq = this.#view.lastSeq + 1;
     const effects = this.#view.apply(full);
     this.#persistence.persist(full);
     this.#emitEffects(effects);
