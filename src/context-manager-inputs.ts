@@ -4,6 +4,7 @@ import { MAX_JSON_DEPTH, findJsonProblem } from './json-value.js';
 import type { TokenBudget } from './options.js';
 import { sessionIdSchema, tokenBudgetSchema } from './options.js';
 import type { Entry, Fact, OpenFile, Pin, Summary, Task, ToolCall, ArchivedItem } from './types.js';
+import { checkRecordingInput } from './recording-input-check.js';
 import { parse } from './validation.js';
 
 /** Input of {@link ContextManager.addMessage}. */
@@ -151,6 +152,17 @@ export interface ValidatedInputs {
  * @internal
  */
 export function validateInput<M extends keyof ValidatedInputs>(method: M, input: unknown): ValidatedInputs[M] {
+  // Recording methods run once per event: their common shapes skip zod (see checkRecordingInput).
+  const checked = checkRecordingInput(method, input, isTimestamp);
+  if (checked !== undefined) return checked as ValidatedInputs[M];
+  return validateInputWithSchema(method, input);
+}
+
+/**
+ * Validates like {@link validateInput}, always with the method's zod schema (no fast path).
+ * @internal
+ */
+export function validateInputWithSchema<M extends keyof ValidatedInputs>(method: M, input: unknown): ValidatedInputs[M] {
   const { schema, example } = INPUTS[method];
   return parse(schema, input, method, example) as ValidatedInputs[M];
 }
@@ -204,6 +216,15 @@ const toolCallsSchema = z.array(toolCallSchema).superRefine((calls, context) => 
   });
 });
 const atSchema = z.iso.datetime({ offset: true }).optional();
+// The schema's own answer for an `at` value, remembered for the last one: an agent's events of
+// one step share their timestamp.
+let lastTimestamp: string | undefined;
+function isTimestamp(value: string): boolean {
+  if (value === lastTimestamp) return true;
+  if (!atSchema.safeParse(value).success) return false;
+  lastTimestamp = value;
+  return true;
+}
 const pathSchema = z.string().min(1).max(4_096).refine((value) => !value.includes('\u0000'), 'must not contain NUL');
 const messageSchema = z.strictObject({
   role: z.enum(['user', 'assistant']),

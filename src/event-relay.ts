@@ -19,6 +19,8 @@ export class EventRelay {
 
   /** Emits a frozen copy of `payload`; a listener's error is kept for later. */
   readonly emit = <K extends keyof ContextEvents>(name: K, payload: ContextEvents[K][0]): void => {
+    // Recording emits for every event: without a listener there is nothing to copy.
+    if (this.#emitter.listenerCount(name) === 0) return;
     try {
       this.#emitter.emit(name, ...([Object.freeze({ ...payload })] as unknown as EventEmitter.EventArgs<ContextEvents, K>));
     } catch (error) {

@@ -34,6 +34,7 @@ export class SessionRecorder {
   #view: SessionView;
   #prefixTokens: number | undefined;
   #lastReport: GraduationReport | undefined;
+  #subject: GraduationSubject | undefined;
 
   constructor(options: { options: ResolvedOptions; counter: TokenCounter; events: EventRelay; persistence: SessionPersistence; recall: RecallIndex; initialState: SessionViewData | undefined }) {
     this.#options = options.options;
@@ -79,8 +80,10 @@ export class SessionRecorder {
 
   addMessage(input: MessageInput): Entry {
     // Validated as plain JSON of bounded depth; copied so later changes by the caller do not leak in.
-    const toolCalls = input.toolCalls?.map((call) => ({ id: call.id, name: call.name, input: structuredClone(call.input) as JsonValue }));
-    this.#orphanPendingCalls({ newIds: new Set((toolCalls ?? []).map((call) => call.id)), at: input.at });
+    // Redaction rebuilds every array and object it walks: only without it is a copy made here.
+    const isCopied = this.#options.redact !== false;
+    const toolCalls = input.toolCalls?.map((call) => ({ id: call.id, name: call.name, input: isCopied ? (call.input as JsonValue) : (structuredClone(call.input) as JsonValue) }));
+    this.#orphanPendingCalls({ newIds: toolCalls === undefined || toolCalls.length === 0 ? NO_IDS : new Set(toolCalls.map((call) => call.id)), at: input.at });
     const scope = this.#redaction();
     const content = scope.text(input.content, 'content');
     const redactedCalls = toolCalls?.map((call, index) => ({ ...call, input: scope.json(call.input, `toolCalls[${index}].input`) }));
@@ -201,8 +204,13 @@ export class SessionRecorder {
     this.#record({ type: 'unpin', pinId: id });
   }
 
-  /** What the Graduator reads and commits to: this session's T0 and T1. */
+  /** What the Graduator reads and commits to: this session's T0 and T1 (one object, made once: it reads the current view). */
   graduationSubject(): GraduationSubject {
+    this.#subject ??= this.#createSubject();
+    return this.#subject;
+  }
+
+  #createSubject(): GraduationSubject {
     const tiers = (): SessionView['tiers'] => this.#view.tiers;
     return {
       entries: () => tiers().entries(),
@@ -248,7 +256,9 @@ export class SessionRecorder {
   // --- Internal helpers ---
 
   #record(event: DistributiveOmit<SessionEvent, 'seq'>): EventEffects {
-    const full = { ...event, seq: this.#view.lastSeq + 1 } as SessionEvent;
+    // Each event is a fresh literal of its call site: numbered in place rather than copied.
+    const full = event as SessionEvent;
+    (full as { seq: number }).seq = this.#view.lastSeq + 1;
     const effects = this.#view.apply(full);
     this.#persistence.persist(full);
     this.#emitEffects(effects);
@@ -412,6 +422,8 @@ export class SessionRecorder {
 }
 
 // --- Internal helpers ---
+
+const NO_IDS: ReadonlySet<string> = new Set();
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 

@@ -119,12 +119,23 @@ export function createSessionView(options: {
   const entrySeqs: number[] = [...(options.initial?.entrySeqs ?? [])];
   const secrets = createSecretLedger(options.initial?.secrets);
 
+  // Fields are copied one by one into one shape: a spread of the differently shaped literals of
+  // each event type is slow on the path that runs for every recorded event.
   const entryFor = (
     event: SessionEvent,
     fields: Omit<Parameters<typeof createEntry>[0], 'seq' | 'counter' | 'maxEntryTokens' | 'exchange' | 'at'>,
   ): Entry =>
     createEntry({
-      ...fields,
+      kind: fields.kind,
+      role: fields.role,
+      text: fields.text,
+      toolCalls: fields.toolCalls,
+      callId: fields.callId,
+      callSeq: fields.callSeq,
+      isLate: fields.isLate,
+      toolName: fields.toolName,
+      isError: fields.isError,
+      path: fields.path,
       seq: event.seq,
       counter,
       maxEntryTokens,

@@ -70,12 +70,14 @@ export function createBoundaryDetector(options: BoundaryDetectorOptions = {}): B
   // Appending an entry changes only the score of the gap before it, so the scores of the last call
   // are kept with the scan state after its newest entry and extended when the entries extend them.
   let previous: ScanState | undefined;
-  const scoreShared = (entries: readonly Entry[]): readonly BoundaryScore[] => {
-    previous = scoreAll(entries, matcher, previous);
+  const scoreShared = (entries: readonly Entry[], isAppendOnly: boolean): readonly BoundaryScore[] => {
+    previous = scoreAll({ entries, matcher, previous, isAppendOnly });
     return previous.scores;
   };
-  const detector: BoundaryDetector = { scoreGaps: (entries: readonly Entry[]): BoundaryScore[] => scoreShared(entries).slice() };
-  sharedScorers.set(detector, scoreShared);
+  // A caller's own array may change anywhere between calls; the window builder's (the tier
+  // store's T0) only grows in place until it is replaced.
+  const detector: BoundaryDetector = { scoreGaps: (entries: readonly Entry[]): BoundaryScore[] => scoreShared(entries, false).slice() };
+  sharedScorers.set(detector, (entries) => scoreShared(entries, true));
   return detector;
 }
 
@@ -126,12 +128,20 @@ interface ScanState {
   fenceParity: number;
   /** Whether the newest entry started inside a fenced block. */
   isInsideAtStart: boolean;
+  /** The array the entries last came in, when it only grows in place. */
+  source: readonly Entry[] | undefined;
 }
 
-function scoreAll(entries: readonly Entry[], matcher: PatternMatcher, previous: ScanState | undefined): ScanState {
+function scoreAll(options: { entries: readonly Entry[]; matcher: PatternMatcher; previous: ScanState | undefined; isAppendOnly: boolean }): ScanState {
+  const { entries, matcher, previous } = options;
   let state: ScanState;
   let start = 0;
-  if (previous !== undefined && previous.entries.length > 0 && extendsEntries(entries, previous.entries)) {
+  // An array that only grows in place (and is replaced when entries leave): the same array, no
+  // shorter, extends the scan without a look at every entry.
+  const isSameSource = previous !== undefined && previous.source === entries && entries.length >= previous.entries.length;
+  const source = options.isAppendOnly ? entries : undefined;
+  if (previous !== undefined) previous.source = source;
+  if (previous !== undefined && previous.entries.length > 0 && (isSameSource || extendsEntries(entries, previous.entries))) {
     if (previous.entries.length === entries.length) return previous;
     // Only the newest gap of the previous scan had no next entry: score it again, then go on.
     const last = previous.entries.length - 1;
@@ -139,7 +149,7 @@ function scoreAll(entries: readonly Entry[], matcher: PatternMatcher, previous: 
     state.scores[last] = scoreGap({ entry: entries[last] as Entry, next: entries[last + 1], pending: state.pending, fenceParity: state.fenceParity, isInsideAtStart: state.isInsideAtStart, matcher });
     start = last + 1;
   } else {
-    state = { entries: [], scores: [], pending: new Map(), fenceParity: 0, isInsideAtStart: false };
+    state = { entries: [], scores: [], pending: new Map(), fenceParity: 0, isInsideAtStart: false, source };
   }
   const { pending } = state;
   for (let index = start; index < entries.length; index += 1) {

@@ -42,8 +42,13 @@ export function createWorkingUnits(options: {
   let runOf: number[] = [];
   let runStarts: number[] = [];
   let runUnits: (Unit | undefined)[] = [];
-  let indexOf = new Map<Entry, number>();
+  // Index in `seen` by seq (unique in T0): a number key costs less to hash than a new object.
+  let indexOf = new Map<number, number>();
   let units: readonly Unit[] = [];
+  // unitsBefore[run]: how many of `units` the runs before `run` make.
+  let unitsBefore: number[] = [0];
+  // The array the entries last came in.
+  let source: readonly Entry[] | undefined;
   // The pairing, extended entry by entry the way pairToolCalls() scans.
   let answers = new Map<Entry, (Entry | undefined)[]>();
   let callOf = new Map<Entry, Entry>();
@@ -73,6 +78,7 @@ export function createWorkingUnits(options: {
     hidden = new Set();
     callsBySeq = new Map();
     newestById = new Map();
+    unitsBefore = [0];
   };
 
   // One step of pairToolCalls(); `touched` hears of each call whose unit an answer joins.
@@ -139,20 +145,23 @@ export function createWorkingUnits(options: {
   return {
     pairing,
     unitsOf(entries) {
-      const isExtension = seen.length > 0 && extendsEntries(entries, seen);
+      // The tier store extends its T0 array in place and replaces it when entries leave: the same
+      // array, no shorter, extends what was seen without a look at every entry.
+      const isExtension = seen.length > 0 && ((entries === source && entries.length >= seen.length) || extendsEntries(entries, seen));
+      source = entries;
       if (isExtension && entries.length === seen.length) return units;
       if (!isExtension) reset();
       const scores = scoreGaps(entries);
       const first = seen.length;
       const changed = new Set<number>();
       const touched = (call: Entry): void => {
-        const run = runOf[indexOf.get(call) as number];
+        const run = runOf[indexOf.get(call.seq) as number];
         if (run !== undefined) changed.add(run);
       };
       for (let index = first; index < entries.length; index += 1) {
         const entry = entries[index] as Entry;
         seen.push(entry);
-        indexOf.set(entry, index);
+        indexOf.set(entry.seq, index);
         pairEntry(entry, touched);
       }
       // Only the gap after the previous newest entry changed its score: regroup from its run on.
@@ -169,9 +178,23 @@ export function createWorkingUnits(options: {
         runOf[index] = runStarts.length - 1;
         if (index === seen.length - 1 || scores[index]?.strength !== 'forbidden') isOpen = false;
       }
-      for (const run of changed) if (run < reopened) runUnits[run] = unitOfRun(run);
+      let firstChanged = reopened;
+      for (const run of changed) {
+        if (run >= reopened) continue;
+        runUnits[run] = unitOfRun(run);
+        firstChanged = Math.min(firstChanged, run);
+      }
       for (let run = reopened; run < runStarts.length; run += 1) runUnits[run] = unitOfRun(run);
-      units = runUnits.filter((unit): unit is Unit => unit !== undefined);
+      // The units of the runs before the first changed one are those of the last call: copied as
+      // a block rather than filtered again, so that a step costs what it changed.
+      const next = isExtension ? units.slice(0, unitsBefore[firstChanged] ?? 0) : [];
+      unitsBefore.length = firstChanged + 1;
+      for (let run = firstChanged; run < runStarts.length; run += 1) {
+        const unit = runUnits[run];
+        if (unit !== undefined) next.push(unit);
+        unitsBefore[run + 1] = next.length;
+      }
+      units = next;
       return units;
     },
   };

@@ -152,7 +152,7 @@ export function patternDetector(options: {
         if (options.isLineLocal === true) return findInLines(text, lines);
       }
       if (requires !== undefined && !text.includes(requires)) return NO_SPANS;
-      if (requiresAny !== undefined && !requiresAny.some((needle) => text.includes(needle))) return NO_SPANS;
+      if (requiresAny !== undefined && !includesAny(text, requiresAny)) return NO_SPANS;
       if (prefilter !== undefined && !prefilter.test(text)) return NO_SPANS;
       const isByLine = options.isLineLocal === true && (requires !== undefined || prefilter !== undefined);
       return isByLine ? findLines(text) : findIn(text, 0);
@@ -330,24 +330,27 @@ function credentialDetectors(): Detector[] {
 }
 
 function entropyDetector(threshold: number): Detector {
+  // Finds where a run of 20 run characters starts (a fixed length: no backtracking however long
+  // the run), natively, so that the many short words cost no JavaScript; this detector's own, and
+  // used only within one synchronous call of `find`, so its `lastIndex` is never shared.
+  const longRun = /[A-Za-z0-9+/_-]{20}/g;
   return {
     kind: 'high-entropy',
-    *find(text) {
+    find(text) {
       // Maximal runs, with the padding and the boundaries checked by hand: the same matches as
       // /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{20,}={0,3}(?![A-Za-z0-9+/=_-])/g, whose
-      // backtracking overflows the regexp stack on a run of a few million characters. The runs
-      // are those of /[A-Za-z0-9+/_-]+/g, found by a loop over the characters: no match object
-      // for each of the many short words.
+      // backtracking overflows the regexp stack on a run of a few million characters. A run
+      // found by `longRun` starts where its match does (the search resumes at the end of the
+      // previous run), and is extended to its end by a loop over the characters.
+      let spans: (readonly [number, number])[] | undefined;
       const length = text.length;
-      let index = 0;
-      while (index < length) {
-        if (!isRunCharacter(text.charCodeAt(index))) {
-          index += 1;
-          continue;
-        }
-        const start = index;
+      longRun.lastIndex = 0;
+      for (let match = longRun.exec(text); match !== null; match = longRun.exec(text)) {
+        const start = match.index;
+        let index = start + 20;
         while (index < length && isRunCharacter(text.charCodeAt(index))) index += 1;
-        if (index - start < 20 || text[start - 1] === '=') continue;
+        longRun.lastIndex = index;
+        if (text[start - 1] === '=') continue;
         let end = index;
         let padding = 0;
         while (padding < 3 && text[end] === '=') {
@@ -361,10 +364,17 @@ function entropyDetector(threshold: number): Detector {
         if (/(?:sha(?:1|224|256|384|512)|md5|h1|blake2b?)[-:]$|base64,$/i.test(before)) continue;
         if (/^(?:sha(?:1|224|256|384|512)|md5)-/i.test(token)) continue;
         if (!isRandomLooking(token, threshold)) continue;
-        yield [start, start + token.length] as const;
+        (spans ??= []).push([start, start + token.length] as const);
       }
+      return spans ?? NO_SPANS;
     },
   };
+}
+
+// Whether `text` holds one of `needles`: a loop, as every recorded text passes here.
+function includesAny(text: string, needles: readonly string[]): boolean {
+  for (let index = 0; index < needles.length; index += 1) if (text.includes(needles[index] as string)) return true;
+  return false;
 }
 
 // The characters of /[A-Za-z0-9+/_-]/.

@@ -39,7 +39,9 @@ export function createEntry(options: {
   const displayTokens = display === options.text ? textTokens : counter.count(display);
   const displayToolCalls = options.toolCalls?.map((call) => shortenToolCall(call));
   const callTokens = (displayToolCalls ?? []).reduce((sum, call) => sum + toolCallTokens(call, counter), 0);
-  return Object.freeze({
+  // Built key by key (in the order snapshots have always had) rather than with conditional
+  // spreads: an entry is made for every recorded event.
+  const entry: Record<string, unknown> = {
     seq: options.seq,
     kind: options.kind,
     role: options.role,
@@ -47,18 +49,17 @@ export function createEntry(options: {
     display,
     tokens: displayTokens + MESSAGE_OVERHEAD_TOKENS + callTokens,
     exchange: options.exchange,
-    ...(options.toolCalls === undefined ? {} : { toolCalls: options.toolCalls }),
-    ...(displayToolCalls === undefined || sameCalls(displayToolCalls, options.toolCalls)
-      ? {}
-      : { displayToolCalls }),
-    ...(options.callId === undefined ? {} : { callId: options.callId }),
-    ...(options.callSeq === undefined ? {} : { callSeq: options.callSeq }),
-    ...(options.isLate === true ? { isLate: true } : {}),
-    ...(options.toolName === undefined ? {} : { toolName: options.toolName }),
-    ...(options.isError === undefined ? {} : { isError: options.isError }),
-    ...(options.path === undefined ? {} : { path: options.path }),
-    ...(options.at === undefined ? {} : { at: options.at }),
-  });
+  };
+  if (options.toolCalls !== undefined) entry['toolCalls'] = options.toolCalls;
+  if (displayToolCalls !== undefined && !sameCalls(displayToolCalls, options.toolCalls)) entry['displayToolCalls'] = displayToolCalls;
+  if (options.callId !== undefined) entry['callId'] = options.callId;
+  if (options.callSeq !== undefined) entry['callSeq'] = options.callSeq;
+  if (options.isLate === true) entry['isLate'] = true;
+  if (options.toolName !== undefined) entry['toolName'] = options.toolName;
+  if (options.isError !== undefined) entry['isError'] = options.isError;
+  if (options.path !== undefined) entry['path'] = options.path;
+  if (options.at !== undefined) entry['at'] = options.at;
+  return Object.freeze(entry) as unknown as Entry;
 }
 
 /** Tokens a tool call adds to its message: its name and JSON input. */
@@ -107,15 +108,25 @@ function shortenJson(value: JsonValue): JsonValue {
     if (value.length <= MAX_TOOL_INPUT_PROSE && isProse(value)) return value;
     return `${value.slice(0, MAX_TOOL_INPUT_STRING / 2)}…[${value.length - MAX_TOOL_INPUT_STRING / 2} more characters not shown]`;
   }
-  if (Array.isArray(value)) return value.map((item: JsonValue) => shortenJson(item));
+  // A value with nothing to shorten is returned as is, so that an unchanged call is told apart by identity.
+  if (Array.isArray(value)) {
+    const items = value.map((item: JsonValue) => shortenJson(item));
+    return items.every((item, index) => item === value[index]) ? value : items;
+  }
   if (value !== null && typeof value === 'object') {
     const result: Record<string, JsonValue> = {};
-    for (const [key, item] of Object.entries(value as Record<string, JsonValue>)) result[key] = shortenJson(item);
-    return result;
+    let isChanged = false;
+    for (const [key, item] of Object.entries(value as Record<string, JsonValue>)) {
+      const shortened = shortenJson(item);
+      isChanged ||= shortened !== item;
+      result[key] = shortened;
+    }
+    return isChanged ? result : value;
   }
   return value;
 }
 
+// A shortened string is always shorter than the original, so identical inputs mean equal calls.
 function sameCalls(a: readonly ToolCall[], b: readonly ToolCall[] | undefined): boolean {
-  return b !== undefined && JSON.stringify(a) === JSON.stringify(b);
+  return b !== undefined && a.length === b.length && a.every((call, index) => call.input === b[index]?.input);
 }

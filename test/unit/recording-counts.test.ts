@@ -45,4 +45,28 @@ describe('ContextManager', () => {
       expect(tokenizedChars()).toBeLessThan(100);
     });
   });
+
+  describe('addMessage()', () => {
+    it('tokenizes a message once, for recording and for every build after it', () => {
+      const manager = new ContextManager({ budget: 28_000 });
+      const content = 'Use the retry wrapper from src/net/retry.ts for every outgoing call, with at most 3 attempts and a 250 ms backoff.';
+      const tokenizations = (): number => vi.mocked(countTokens).mock.calls.filter((call) => (call[0] as string).includes('retry wrapper')).length;
+      manager.addMessage({ role: 'user', content });
+      manager.build();
+      manager.build();
+      manager.addMessage({ role: 'assistant', content: 'On it.' });
+      manager.build();
+      expect(tokenizations()).toBe(1);
+    });
+
+    it('does not tokenize a tool call input it has counted before again', () => {
+      const manager = new ContextManager({ budget: 28_000 });
+      const input = { command: 'npm test -- --run test/unit/retry.test.ts' };
+      manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'bash', input }] });
+      manager.addToolResult({ callId: 'c1', output: 'ok' });
+      vi.mocked(countTokens).mockClear();
+      manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id: 'c2', name: 'bash', input }] });
+      expect(vi.mocked(countTokens).mock.calls.map((call) => call[0])).toEqual([]);
+    });
+  });
 });
