@@ -1,5 +1,7 @@
 import { ContextManager } from '../src/index.js';
 import type { ContextManagerOptions, SessionEvent } from '../src/index.js';
+import { createTokenCounter } from '../src/tokens/token-counter.js';
+import type { Entry } from '../src/types.js';
 
 /** Number of runs of every property test; raise it with MOBIUS_PROPERTY_RUNS. */
 export const PROPERTY_RUNS: number = Number(process.env['MOBIUS_PROPERTY_RUNS'] ?? 1_000);
@@ -40,4 +42,21 @@ export async function capture(call: () => unknown): Promise<unknown> {
     return error;
   }
   throw new Error('expected the call to throw');
+}
+
+/** What a test states about an entry; the rest is derived by {@link makeEntries}. */
+export type EntryInput = Pick<Entry, 'kind' | 'text'> & Partial<Pick<Entry, 'toolCalls' | 'callId' | 'isError' | 'path' | 'toolName'>>;
+
+const entryCounter = createTokenCounter();
+
+/** T0 entries numbered from `firstSeq`, with the role, display text and token count derived from each input. */
+export function makeEntries(inputs: readonly EntryInput[], firstSeq = 1): Entry[] {
+  return inputs.map((input, index) => ({
+    seq: firstSeq + index,
+    role: input.kind === 'tool-result' ? 'tool' : input.kind === 'assistant' ? 'assistant' : 'user',
+    display: input.text,
+    tokens: entryCounter.count(input.text) + 4,
+    exchange: 1,
+    ...input,
+  }));
 }

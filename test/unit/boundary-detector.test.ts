@@ -8,23 +8,9 @@ import {
 import { mergePatternPacks } from '../../src/boundaries/pattern-pack.js';
 import { englishPatterns } from '../../src/boundaries/patterns/en.js';
 import { vietnamesePatterns } from '../../src/boundaries/patterns/vi.js';
-import { createTokenCounter } from '../../src/tokens/token-counter.js';
-import type { Entry, ToolCall } from '../../src/types.js';
-
-const counter = createTokenCounter();
-
-type EntryInput = Pick<Entry, 'kind' | 'text'> & Partial<Pick<Entry, 'toolCalls' | 'callId' | 'isError' | 'path' | 'toolName'>>;
-
-function makeEntries(inputs: readonly EntryInput[]): Entry[] {
-  return inputs.map((input, index) => ({
-    seq: index + 1,
-    role: input.kind === 'tool-result' ? 'tool' : input.kind === 'assistant' ? 'assistant' : 'user',
-    display: input.text,
-    tokens: counter.count(input.text) + 4,
-    exchange: 1,
-    ...input,
-  }));
-}
+import type { ToolCall } from '../../src/types.js';
+import { makeEntries } from '../helpers.js';
+import type { EntryInput } from '../helpers.js';
 
 const user = (text: string): EntryInput => ({ kind: 'user', text });
 const assistant = (text: string, toolCalls?: readonly ToolCall[]): EntryInput =>

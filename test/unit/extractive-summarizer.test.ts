@@ -6,22 +6,11 @@ import { createExtractiveSummarizer } from '../../src/summarizer/extractive.js';
 import type { SummarizeRequest, SummarizeResult } from '../../src/summarizer/summarizer.js';
 import { createTokenCounter } from '../../src/tokens/token-counter.js';
 import type { Entry, Summary, ToolCall } from '../../src/types.js';
+import { makeEntries } from '../helpers.js';
+import type { EntryInput } from '../helpers.js';
 
 const counter = createTokenCounter();
 const countTokens = (text: string): number => counter.count(text);
-
-type EntryInput = Pick<Entry, 'kind' | 'text'> & Partial<Pick<Entry, 'toolCalls' | 'callId' | 'isError' | 'path' | 'toolName'>>;
-
-function makeEntries(inputs: readonly EntryInput[], firstSeq = 1): Entry[] {
-  return inputs.map((input, index) => ({
-    seq: firstSeq + index,
-    role: input.kind === 'tool-result' ? 'tool' : input.kind === 'assistant' ? 'assistant' : 'user',
-    display: input.text,
-    tokens: counter.count(input.text) + 4,
-    exchange: 1,
-    ...input,
-  }));
-}
 
 const user = (text: string): EntryInput => ({ kind: 'user', text });
 const assistant = (text: string): EntryInput => ({ kind: 'assistant', text });

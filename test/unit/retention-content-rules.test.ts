@@ -8,6 +8,7 @@ import { createEntry } from '../../src/tiers/entry.js';
 import { createFactStore } from '../../src/tiers/facts.js';
 import { createTokenCounter } from '../../src/tokens/token-counter.js';
 import type { Entry, ToolCall } from '../../src/types.js';
+import { makeEntries } from '../helpers.js';
 
 // Every sentence here was written for this file: paraphrases from either speaker, none taken
 // from a session generator's phrasebook.
@@ -169,14 +170,7 @@ describe('prose in tool inputs', () => {
 const entryBase = { seq: 1, kind: 'assistant', role: 'assistant', text: '', counter, maxEntryTokens: 2_000, exchange: 1 } as const;
 
 function summarize(inputs: readonly (Pick<Entry, 'kind' | 'text'> & Partial<Pick<Entry, 'toolCalls' | 'callId'>>)[]): SummarizeResult {
-  const entries: Entry[] = inputs.map((input, index) => ({
-    seq: index + 1,
-    role: input.kind === 'tool-result' ? 'tool' : input.kind === 'assistant' ? 'assistant' : 'user',
-    display: input.text,
-    tokens: counter.count(input.text) + 4,
-    exchange: 1,
-    ...input,
-  }));
+  const entries = makeEntries(inputs);
   return createExtractiveSummarizer().summarize({
     mode: 'chunk',
     entries,
