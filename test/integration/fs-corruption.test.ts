@@ -8,7 +8,7 @@ import { ContextManager, CorruptStateError } from '../../src/index.js';
 import type { ContextManagerOptions, SessionState, Storage } from '../../src/index.js';
 import type { FileStorageOptions, FileStorageRecovery } from '../../src/storage/fs/index.js';
 import { createFileStorage } from '../../src/storage/fs/index.js';
-import { createRandom } from './fs-processes.js';
+import { createRandom } from '../random.js';
 import { capture } from '../helpers.js';
 
 const SESSION = 'damaged';

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileStorageRecovery } from '../../src/storage/fs/index.js';
 import { createFileStorage } from '../../src/storage/fs/index.js';
-import { bundleFileStorage, createRandom, startChild, writeChildScript } from './fs-processes.js';
+import { createRandom } from '../random.js';
+import { bundleFileStorage, startChild, writeChildScript } from './fs-processes.js';
 
 /** Crash trials in the default run; raise it with MOBIUS_CRASH_TRIALS. */
 const TRIALS = Number(process.env['MOBIUS_CRASH_TRIALS'] ?? 200);

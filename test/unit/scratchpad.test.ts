@@ -4,6 +4,7 @@ import { replayPatches } from '../../src/scratchpad/diff-record.js';
 import { createScratchpad, hashContent } from '../../src/scratchpad/scratchpad.js';
 import type { Scratchpad } from '../../src/scratchpad/scratchpad.js';
 import type { TokenCounter } from '../../src/tokens/token-counter.js';
+import { createRandom } from '../random.js';
 
 // A deterministic counter (4 characters per token) that records every call.
 function createCountingCounter(): TokenCounter & { calls: string[] } {
@@ -33,18 +34,6 @@ function setup(options: { budget?: number; autoCloseAfter?: number } = {}): {
 
 function numbered(count: number, prefix = 'line'): string {
   return Array.from({ length: count }, (_, index) => `${prefix} ${index + 1}\n`).join('');
-}
-
-// Small deterministic PRNG (mulberry32) for the replay test.
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const AUTH = 'import os\n\ndef login(user):\n    if user:\n        return True\n    return False\n';
@@ -325,7 +314,7 @@ describe('Scratchpad', () => {
 
   describe('history()', () => {
     it('replays the patches from the opened content to the current content', () => {
-      const next = random(42);
+      const next = createRandom(42);
       const pick = <T,>(values: readonly T[]): T => values[Math.floor(next() * values.length)] as T;
       for (let run = 0; run < 25; run += 1) {
         const { scratchpad } = setup({ budget: 1_000_000 });
