@@ -284,8 +284,9 @@ export class ContextManager extends EventEmitter<ContextEvents> {
 
   // After a record: schedule graduation if a tier is over its limit, then rethrow a listener's error.
   #afterRecord<T>(result: T): T {
-    // Boundary features and T0 units are computed once per entry, here, rather than in build().
-    this.#session.builder.prepare(this.#session.recorder.view.tiers);
+    // Boundary features, gap scores and T0 units are computed at the start of the next settle()
+    // (or by build(), whichever comes first): the recording call only stores and counts.
+    this.#session.prepareBuild();
     this.#session.graduations.schedule(this.#session.recorder.graduationSubject());
     return this.#committed(result);
   }

@@ -32,6 +32,12 @@ export interface SessionComponents {
   readonly builder: ReturnType<typeof createWindowBuilder>;
   /** Reads spilled archive groups back from storage. */
   readonly loadSpilled: ArchiveLoader;
+  /**
+   * Queues the build preparation of the entries recorded since (boundary features, gap scores,
+   * T0 units) to run at the start of the next `settle()`, ahead of any graduation queued after
+   * it. `build()` does the same work itself when it comes first; windows are the same either way.
+   */
+  prepareBuild(): void;
 }
 
 /**
@@ -97,5 +103,7 @@ export function createSessionComponents(options: { options: ResolvedOptions; eve
   afterGraduation = () => builder.prepareAfterGraduation((recorder as SessionRecorder).view.tiers);
   // The first session of a process compiles the build path in the background, not in its first build().
   if (isBuildPathCold()) graduations.speedUp(() => warmUpBuildPath({ scoreGaps: (entries) => scoreGapsShared(detector, entries) }));
-  return { counter, recorder, persistence, graduations, recall, builder, loadSpilled };
+  // One function object, so that the queue runs it once however many records ask for it.
+  const prepare = (): void => builder.prepare((recorder as SessionRecorder).view.tiers);
+  return { counter, recorder, persistence, graduations, recall, builder, loadSpilled, prepareBuild: () => graduations.speedUp(prepare) };
 }

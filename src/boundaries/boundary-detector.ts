@@ -1,7 +1,6 @@
 import type { Entry, ToolCall } from '../types.js';
-import { matcherFor, patternOptionsSchema, type PatternGroup, type PatternMatcher, type PatternPack } from './pattern-pack.js';
+import { matcherFor, parsePatternOptions, type PatternGroup, type PatternMatcher, type PatternPack } from './pattern-pack.js';
 import { defaultPatterns } from './patterns/default.js';
-import { parse } from '../validation.js';
 
 /**
  * How good a gap between two T0 entries is as a cut point, from best to unusable:
@@ -63,7 +62,7 @@ export function compareStrength(a: BoundaryStrength, b: BoundaryStrength): numbe
  * ```
  */
 export function createBoundaryDetector(options: BoundaryDetectorOptions = {}): BoundaryDetector {
-  const parsed = parse(patternOptionsSchema, options, 'createBoundaryDetector', 'createBoundaryDetector({ patterns: defaultPatterns })');
+  const parsed = parsePatternOptions(options, 'createBoundaryDetector', 'createBoundaryDetector({ patterns: defaultPatterns })');
   const matcher = matcherFor(parsed.patterns ?? defaultPatterns);
   // Compiled here, once per process, rather than in the first build() that meets each group.
   matcher.warm(SCORING_GROUPS);

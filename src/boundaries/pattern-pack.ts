@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { parse } from '../validation.js';
+
 /**
  * One pattern of a {@link PatternPack}: a phrase or a regular expression.
  *
@@ -162,8 +164,6 @@ export const EMPTY_PATTERN_PACK: PatternPack = {
   abbreviation: [],
 };
 
-const patternSchema = z.union([z.string().min(1), z.instanceof(RegExp)]);
-
 /** Validates `{ patterns? }` options: every group an array of non-empty phrases or regexes. @internal */
 export const patternOptionsSchema: z.ZodType<{ patterns?: PatternPack | undefined }> = z.strictObject({
   patterns: z
@@ -173,7 +173,8 @@ export const patternOptionsSchema: z.ZodType<{ patterns?: PatternPack | undefine
         value !== null &&
         PATTERN_GROUPS.every((group) => {
           const list = (value as Record<string, unknown>)[group];
-          return Array.isArray(list) && list.every((item) => patternSchema.safeParse(item).success);
+          // A non-empty phrase or a RegExp, checked without a schema per item: packs hold thousands.
+          return Array.isArray(list) && list.every((item) => (typeof item === 'string' && item.length > 0) || item instanceof RegExp);
         }) &&
         WORD_LIST_GROUPS.every((group) => {
           const list = (value as Record<string, unknown>)[group];
@@ -183,6 +184,21 @@ export const patternOptionsSchema: z.ZodType<{ patterns?: PatternPack | undefine
     )
     .optional(),
 });
+
+/**
+ * Validates `{ patterns? }` options (see {@link patternOptionsSchema}) for `method`, each pack
+ * object once: a pack found valid is remembered (like its compiled matcher, see
+ * {@link matcherFor}), so a second component or manager made with the same pack skips the check.
+ * @throws {InvalidArgumentError} when the pack is invalid.
+ * @internal
+ */
+export function parsePatternOptions(options: { patterns?: PatternPack | undefined }, method: string, example: string): { patterns?: PatternPack | undefined } {
+  const patterns = (options as { patterns?: unknown } | undefined)?.patterns;
+  if (isOnlyPatternsKey(options) && (patterns === undefined || validatedPacks.has(patterns as object))) return options;
+  const parsed = parse(patternOptionsSchema, options, method, example);
+  if (parsed.patterns !== undefined) validatedPacks.add(parsed.patterns);
+  return parsed;
+}
 
 /**
  * Merges pattern packs group by group, keeping the order of the packs and dropping duplicate
@@ -330,6 +346,18 @@ export function phraseToRegexSource(phrase: string): string {
 }
 
 // --- Internal helpers ---
+
+// Pack objects found valid by parsePatternOptions(): a memo like the caches below (a pack is
+// treated as immutable once used, as the matcher cache already does).
+const validatedPacks = new WeakSet<object>();
+
+// Whether `options` is a plain object with no key but `patterns` (what the strict schema accepts
+// without looking further); anything else goes through the schema.
+function isOnlyPatternsKey(options: unknown): boolean {
+  if (typeof options !== 'object' || options === null || Object.getPrototypeOf(options) !== Object.prototype) return false;
+  for (const key in options) if (key !== 'patterns') return false;
+  return Object.getOwnPropertySymbols(options).length === 0;
+}
 
 // A WeakMap keyed by pack objects: a memo, not configuration. It holds no state that changes a
 // result, and lets packs be garbage-collected.

@@ -1,4 +1,4 @@
-import { isRandomLooking } from './entropy.js';
+import { MIN_ENTROPY_TOKEN_LENGTH, isRandomLooking } from './entropy.js';
 
 /**
  * Kinds of secret the built-in detectors find. The kind is also the name in the placeholder that
@@ -65,6 +65,54 @@ export interface Detector {
   readonly kind: string;
   /** Yields the spans of candidate secrets in `text`. */
   find(text: string): Iterable<readonly [start: number, end: number]>;
+  /**
+   * When set (at least {@link MIN_ENTROPY_TOKEN_LENGTH}): every span this detector can find starts
+   * in a run of at least this many token characters (`[A-Za-z0-9+/_-]`), so a text whose longest
+   * such run is shorter is skipped without calling `find` (see {@link longTokenRuns}).
+   */
+  readonly minRun?: number | undefined;
+}
+
+/** Runs of token characters (`[A-Za-z0-9+/_-]`) of a text, as found by {@link longTokenRuns}. @internal */
+export interface LongTokenRuns {
+  /** `[start, end)` of every maximal run of at least {@link MIN_ENTROPY_TOKEN_LENGTH} characters, in order, flat: start, end, start, end… */
+  readonly bounds: readonly number[];
+  /** Length of the longest of them; 0 when there is none. */
+  readonly longest: number;
+}
+
+/**
+ * Finds the maximal runs of token characters (`[A-Za-z0-9+/_-]`) of at least
+ * {@link MIN_ENTROPY_TOKEN_LENGTH} characters: the same runs as
+ * `/[A-Za-z0-9+/_-]{20,}/g`, in one pass that looks at one character in every 20 outside them (a
+ * run that long always covers one of those). Remembers its last text, so that the detectors that
+ * ask about one text scan it once.
+ * @internal
+ */
+export function longTokenRuns(text: string): LongTokenRuns {
+  if (text === lastRunsText) return lastRuns;
+  const bounds: number[] = [];
+  let longest = 0;
+  const length = text.length;
+  for (let sample = MIN_ENTROPY_TOKEN_LENGTH - 1; sample < length; ) {
+    if (!isRunCharacter(text.charCodeAt(sample))) {
+      sample += MIN_ENTROPY_TOKEN_LENGTH;
+      continue;
+    }
+    let start = sample;
+    while (start > 0 && isRunCharacter(text.charCodeAt(start - 1))) start -= 1;
+    let end = sample + 1;
+    while (end < length && isRunCharacter(text.charCodeAt(end))) end += 1;
+    if (end - start >= MIN_ENTROPY_TOKEN_LENGTH) {
+      bounds.push(start, end);
+      if (end - start > longest) longest = end - start;
+    }
+    // The next run starts after `end`: its first MIN_ENTROPY_TOKEN_LENGTH characters cover this sample.
+    sample = end + MIN_ENTROPY_TOKEN_LENGTH;
+  }
+  lastRunsText = text;
+  lastRuns = { bounds, longest };
+  return lastRuns;
 }
 
 /**
@@ -100,6 +148,8 @@ export function patternDetector(options: {
    * costs one search for `requires`. @default false
    */
   isLineLocal?: boolean | undefined;
+  /** See {@link Detector.minRun}. @default undefined */
+  minRun?: number | undefined;
 }): Detector {
   const flags = new Set(options.pattern.flags.split(''));
   flags.add('g');
@@ -144,6 +194,7 @@ export function patternDetector(options: {
   }
   return {
     kind: options.kind,
+    minRun: options.minRun,
     // A plain function, not a generator: most texts hold no candidate, and then nothing is created.
     find(text) {
       if (candidateLines !== undefined) {
@@ -244,27 +295,28 @@ export function builtInDetectors(options: { entropy: number | false }): Detector
   const detectors: Detector[] = [
     { kind: 'private-key', find: findPrivateKeys },
     patternDetector({ kind: 'jwt', requires: 'eyJ', pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g }),
-    patternDetector({ kind: 'aws-key', requiresAny: AWS_KEY_PREFIXES, pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}(?![A-Za-z0-9])/g }),
+    patternDetector({ kind: 'aws-key', minRun: 20, prefilter: AWS_KEY_PREFIX, pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}(?![A-Za-z0-9])/g }),
     patternDetector({
       kind: 'aws-secret',
       prefilter: /secret/i,
       pattern: /(?:aws_?)?secret_?(?:access_?)?key(?:_id)?["']?\s*(?:=|:|=>)\s*["']?(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
     }),
-    patternDetector({ kind: 'github-token', requiresAny: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], pattern: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])/g }),
-    patternDetector({ kind: 'github-pat', requires: 'github_pat_', pattern: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{40,251}(?![A-Za-z0-9_])/g }),
-    patternDetector({ kind: 'gitlab-token', requires: 'glpat-', pattern: /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g }),
+    patternDetector({ kind: 'github-token', minRun: 40, prefilter: /gh[pousr]_/, pattern: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])/g }),
+    patternDetector({ kind: 'github-pat', minRun: 51, requires: 'github_pat_', pattern: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{40,251}(?![A-Za-z0-9_])/g }),
+    patternDetector({ kind: 'gitlab-token', minRun: 26, requires: 'glpat-', pattern: /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g }),
     patternDetector({ kind: 'slack-token', requiresAny: ['xox', 'xapp-'], pattern: /(?<![A-Za-z0-9_-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}(?![A-Za-z0-9_-])/g, accept: hasDigit }),
-    patternDetector({ kind: 'slack-webhook', requires: 'hooks.slack.com/', pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<secret>[A-Za-z0-9_/-]{20,})/g }),
-    patternDetector({ kind: 'anthropic-key', requires: 'sk-ant-', pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g }),
+    patternDetector({ kind: 'slack-webhook', minRun: 20, requires: 'hooks.slack.com/', pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<secret>[A-Za-z0-9_/-]{20,})/g }),
+    patternDetector({ kind: 'anthropic-key', minRun: 27, requires: 'sk-ant-', pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g }),
     patternDetector({
       kind: 'openai-key',
+      minRun: 23,
       requires: 'sk-',
       pattern: /(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g,
       accept: (secret) => /[0-9]/.test(secret) && /[A-Z]/.test(secret) && /[a-z]/.test(secret.slice(3)),
     }),
-    patternDetector({ kind: 'stripe-key', requiresAny: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_', 'whsec_'], pattern: /(?<![A-Za-z0-9_])(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})(?![A-Za-z0-9_])/g }),
-    patternDetector({ kind: 'google-api-key', requires: 'AIza', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g }),
-    patternDetector({ kind: 'npm-token', requires: 'npm_', pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g }),
+    patternDetector({ kind: 'stripe-key', minRun: 24, prefilter: /[sr]k_(?:live|test)_|whsec_/, pattern: /(?<![A-Za-z0-9_])(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})(?![A-Za-z0-9_])/g }),
+    patternDetector({ kind: 'google-api-key', minRun: 39, requires: 'AIza', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g }),
+    patternDetector({ kind: 'npm-token', minRun: 40, requires: 'npm_', pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g }),
     patternDetector({
       kind: 'url-password',
       requires: '://',
@@ -286,8 +338,13 @@ export function builtInDetectors(options: { entropy: number | false }): Detector
 
 // --- Internal helpers ---
 
-const AWS_KEY_PREFIXES: readonly string[] = ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'APKA'];
+// Prefixes that key patterns require, as one RegExp: one native pass finds any of them, where a
+// search per prefix passes over the text once for each.
+const AWS_KEY_PREFIX = /A(?:KIA|SIA|BIA|CCA|IDA|ROA|IPA|NPA|NVA|PKA)/;
 const NO_SPANS: readonly (readonly [number, number])[] = [];
+// The memo of longTokenRuns(): its last text and what it found there.
+let lastRunsText: string | undefined;
+let lastRuns: LongTokenRuns = { bounds: [], longest: 0 };
 // A word every name that `secretNameStrength` accepts contains (SECRET_NAME, `_PASS`, `_PWD`, `_KEY`).
 const SECRET_NAME_WORD = /pass|pwd|secret|token|key|credential/i;
 // What a quoted assignment to such a name contains: the word ending the name, an optional closing
@@ -330,28 +387,19 @@ function credentialDetectors(): Detector[] {
 }
 
 function entropyDetector(threshold: number): Detector {
-  // Finds where a run of 20 run characters starts (a fixed length: no backtracking however long
-  // the run), natively, so that the many short words cost no JavaScript; this detector's own, and
-  // used only within one synchronous call of `find`, so its `lastIndex` is never shared.
-  const longRun = /[A-Za-z0-9+/_-]{20}/g;
   return {
     kind: 'high-entropy',
+    minRun: MIN_ENTROPY_TOKEN_LENGTH,
     find(text) {
-      // Maximal runs, with the padding and the boundaries checked by hand: the same matches as
-      // /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{20,}={0,3}(?![A-Za-z0-9+/=_-])/g, whose
-      // backtracking overflows the regexp stack on a run of a few million characters. A run
-      // found by `longRun` starts where its match does (the search resumes at the end of the
-      // previous run), and is extended to its end by a loop over the characters.
+      // Maximal runs (see longTokenRuns), with the padding and the boundaries checked by hand: the
+      // same matches as /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{20,}={0,3}(?![A-Za-z0-9+/=_-])/g,
+      // whose backtracking overflows the regexp stack on a run of a few million characters.
       let spans: (readonly [number, number])[] | undefined;
-      const length = text.length;
-      longRun.lastIndex = 0;
-      for (let match = longRun.exec(text); match !== null; match = longRun.exec(text)) {
-        const start = match.index;
-        let index = start + 20;
-        while (index < length && isRunCharacter(text.charCodeAt(index))) index += 1;
-        longRun.lastIndex = index;
+      const { bounds } = longTokenRuns(text);
+      for (let index = 0; index < bounds.length; index += 2) {
+        const start = bounds[index] as number;
         if (text[start - 1] === '=') continue;
-        let end = index;
+        let end = bounds[index + 1] as number;
         let padding = 0;
         while (padding < 3 && text[end] === '=') {
           end += 1;

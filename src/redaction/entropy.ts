@@ -4,6 +4,10 @@
  */
 export function shannonEntropy(text: string): number {
   if (text.length === 0) return 0;
+  // The tokens the entropy detector asks about are ASCII: counted in an array, and summed in the
+  // order their characters first occur, as the general path below sums them (the same bits).
+  const ascii = asciiEntropy(text);
+  if (ascii !== undefined) return ascii;
   const counts = new Map<string, number>();
   for (const character of text) counts.set(character, (counts.get(character) ?? 0) + 1);
   const length = [...text].length;
@@ -42,6 +46,36 @@ export function isRandomLooking(token: string, threshold: number): boolean {
 }
 
 // --- Internal helpers ---
+
+const asciiCounts = new Int32Array(128);
+const asciiOrder = new Uint8Array(128);
+
+// Shannon entropy of an all-ASCII text (as shannonEntropy), or undefined when a character is not ASCII.
+function asciiEntropy(text: string): number | undefined {
+  const length = text.length;
+  let distinct = 0;
+  let isAscii = true;
+  for (let index = 0; index < length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code >= 128) {
+      isAscii = false;
+      break;
+    }
+    if (asciiCounts[code] === 0) {
+      asciiOrder[distinct] = code;
+      distinct += 1;
+    }
+    asciiCounts[code] = (asciiCounts[code] as number) + 1;
+  }
+  let bits = 0;
+  for (let index = 0; index < distinct; index += 1) {
+    const code = asciiOrder[index] as number;
+    const share = (asciiCounts[code] as number) / length;
+    bits -= share * Math.log2(share);
+    asciiCounts[code] = 0;
+  }
+  return isAscii ? bits : undefined;
+}
 
 // Identifiers and words split into fragments of 4+ characters on average at case changes and
 // digits; random strings split into fragments of 1–2 characters.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { JsonValue } from '../types.js';
 import { parse } from '../validation.js';
 import type { Detector, SecretFinding } from './detectors.js';
-import { builtInDetectors, isCredential, patternDetector } from './detectors.js';
+import { builtInDetectors, isCredential, longTokenRuns, patternDetector } from './detectors.js';
 import { rescanRegions } from './rescan-regions.js';
 import type { SecretLedger, SecretRecord } from './secret-ledger.js';
 import { secretDigest, secretPlaceholder } from './secret-ledger.js';
@@ -325,7 +325,12 @@ function findWith(config: ResolvedRedaction, text: string, extra: readonly Candi
   const taken: { start: number; end: number; kind: string | undefined }[] = [];
   if (text.includes('[secret:')) for (const match of text.matchAll(PLACEHOLDER)) taken.push({ start: match.index, end: match.index + match[0].length, kind: undefined });
   const candidates: Candidate[] = [...extra];
+  // Detectors of long tokens skip a text without a run of token characters that long: one scan
+  // of the text (shared with the entropy detector) instead of a search per key prefix.
+  let longestRun: number | undefined;
   config.detectors.forEach((detector, rank) => {
+    const { minRun } = detector;
+    if (minRun !== undefined && minRun > (longestRun ??= longTokenRuns(text).longest)) return;
     for (const [start, end] of detector.find(text)) candidates.push({ kind: detector.kind, start, end, rank });
   });
   candidates.sort((left, right) => left.rank - right.rank || left.start - right.start || right.end - left.end);

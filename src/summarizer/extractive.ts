@@ -21,11 +21,10 @@ import type {
 } from '../types.js';
 import type { SummarizeRequest, SummarizeResult, Summarizer } from './summarizer.js';
 import { fileItemText, plainTextSections, renderSections, sectionsOf, STILL_FAILING, SUMMARY_SECTIONS } from './summary-sections.js';
-import { parse } from '../validation.js';
 import { relayedUserSpeech } from '../language/relayed-speech.js';
 import { isProse } from '../language/prose.js';
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
-import { patternOptionsSchema } from '../boundaries/pattern-pack.js';
+import { parsePatternOptions } from '../boundaries/pattern-pack.js';
 
 /** Options for {@link createExtractiveSummarizer}. */
 export interface ExtractiveSummarizerOptions {
@@ -64,7 +63,7 @@ export type SummarySection = Exclude<SummarySectionName, 'Text'>;
  * ```
  */
 export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions = {}): Summarizer {
-  const parsed = parse(patternOptionsSchema, options, 'createExtractiveSummarizer', 'createExtractiveSummarizer({ patterns: defaultPatterns })');
+  const parsed = parsePatternOptions(options, 'createExtractiveSummarizer', 'createExtractiveSummarizer({ patterns: defaultPatterns })');
   const patterns = parsed.patterns ?? defaultPatterns;
   return {
     name: 'extractive',
