@@ -154,4 +154,17 @@ describe('AI SDK adapter under real traffic', () => {
     }
     expect(() => createMobiusMiddleware({ manager, budjet: 1 } as never)).toThrow(/createMobiusMiddleware\(\).*budjet/s);
   });
+
+  it('throws BUDGET_TOO_SMALL when the budget cannot hold the system prompt and the newest turn', async () => {
+    const manager = new ContextManager({ systemPrompt: SYSTEM_PROMPT });
+    const mobius = createMobiusPrepareStep({ manager, budget: 120 });
+    const question = `Please review this stack trace: ${'at handler (src/server/routes/user.ts:42:17) '.repeat(30)}`;
+    const error = await mobius.prepareStep({ messages: [{ role: 'user', content: question }] }).catch((caught: unknown) => caught);
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect((error as InvalidArgumentError).code).toBe('BUDGET_TOO_SMALL');
+    expect((error as Error).message).toMatch(/budget.*120.*newest turn/s);
+    // A prefix alone too large for the budget is the same typed error.
+    const tiny = createMobiusPrepareStep({ manager, budget: 5 });
+    await expect(tiny.prepareStep({ messages: [] })).rejects.toMatchObject({ code: 'BUDGET_TOO_SMALL' });
+  });
 });

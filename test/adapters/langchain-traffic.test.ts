@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { mobiusContextMiddleware } from '../../src/adapters/langchain/index.js';
 import { contentText } from '../../src/adapters/langchain/message-recorder.js';
 import { ContextManager } from '../../src/context-manager.js';
+import { InvalidArgumentError } from '../../src/errors.js';
 import { createMemoryStorage } from '../../src/storage/memory.js';
 import { findProviderProblems } from '../../src/testing/provider-validity.js';
 import type { ContextMessage } from '../../src/types.js';
@@ -105,5 +106,19 @@ describe('mobiusContextMiddleware() under real traffic', () => {
     const sent = toContextMessages(model.calls[0]?.messages ?? []);
     expect(findProviderProblems([{ role: 'system', content: SYSTEM_PROMPT }, ...sent])).toEqual([]);
     expect(sent.filter((message) => message.role === 'tool')).toHaveLength(1);
+  });
+
+  it('throws BUDGET_TOO_SMALL when the budget cannot hold the system prompt and the newest turn', async () => {
+    const manager = new ContextManager({ systemPrompt: SYSTEM_PROMPT });
+    const model = fakeModel().respond(new AIMessage('ok'));
+    const agent = createAgent({ model, tools: [], middleware: [mobiusContextMiddleware({ manager, budget: 120 })] });
+    const question = `Please review this stack trace: ${'at handler (src/server/routes/user.ts:42:17) '.repeat(30)}`;
+    const thrown = await agent.invoke({ messages: [new HumanMessage(question)] }).catch((caught: unknown) => caught);
+    // LangChain wraps what a middleware throws in a MiddlewareError; ours is its cause.
+    const error = (thrown as Error).cause;
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/budget.*120.*newest turn/s);
+    expect((error as InvalidArgumentError).code).toBe('BUDGET_TOO_SMALL');
+    expect(model.calls).toHaveLength(0);
   });
 });

@@ -181,6 +181,22 @@ describe('MobiusContextProcessor', () => {
     expect(manager.state().entries.map((entry) => `${entry.kind}:${entry.text}`)).toEqual([...before, 'user:Raise it to 5.', 'assistant:Done: retries is now 5.']);
   });
 
+  it('throws BUDGET_TOO_SMALL when the budget cannot hold the system prompt and the newest turn', async () => {
+    const manager = new ContextManager({ systemPrompt: SYSTEM_PROMPT });
+    const model = new MockLanguageModelV3({ doGenerate: async () => ({ content: [{ type: 'text', text: 'ok' }], finishReason: { unified: 'stop', raw: undefined }, usage: USAGE, warnings: [] }) });
+    const mobius = new MobiusContextProcessor({ manager, budget: 120 });
+    const agent = new Agent({ id: 'coder', name: 'coder', instructions: INSTRUCTIONS, model, inputProcessors: [mobius], outputProcessors: [mobius] });
+    const question = `Please review this stack trace: ${'at handler (src/server/routes/user.ts:42:17) '.repeat(30)}`;
+    const error = await agent.generate(question).then(
+      (result) => result.error,
+      (caught: unknown) => caught,
+    );
+    // Mastra hands back a copy of what a processor throws: its name, message and fields survive.
+    expect(error).toMatchObject({ name: 'InvalidArgumentError', code: 'BUDGET_TOO_SMALL', parameter: 'budget', value: 120 });
+    expect((error as Error).message).toMatch(/budget.*120.*newest turn/s);
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
   it('throws an InvalidArgumentError that names the option and shows a fix', () => {
     let error: unknown;
     try {
