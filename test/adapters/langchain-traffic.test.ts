@@ -108,6 +108,28 @@ describe('mobiusContextMiddleware() under real traffic', () => {
     expect(sent.filter((message) => message.role === 'tool')).toHaveLength(1);
   });
 
+  it('records an AI message\'s text blocks, not its tool_use or reasoning blocks, and marks a user\'s image', async () => {
+    const manager = new ContextManager({ systemPrompt: SYSTEM_PROMPT });
+    // Content as Anthropic models return it: reasoning, text and tool_use blocks beside tool_calls.
+    const model = fakeModel()
+      .respond(
+        new AIMessage({
+          content: [
+            { type: 'thinking', thinking: 'The user wants the retry count.' },
+            { type: 'text', text: 'Reading the file.' },
+            { type: 'tool_use', id: 'c1', name: 'read_file', input: { path: 'src/retry.ts' } },
+          ],
+          tool_calls: [{ id: 'c1', name: 'read_file', args: { path: 'src/retry.ts' }, type: 'tool_call' }],
+        }),
+      )
+      .respond(new AIMessage('Retries are set to 3.'));
+    const agent = createAgent({ model, tools: [readFile], middleware: [mobiusContextMiddleware({ manager })] });
+    await agent.invoke({
+      messages: [new HumanMessage({ content: [{ type: 'text', text: 'How many retries?' }, { type: 'image', url: 'https://example.com/screenshot.png' }] })],
+    });
+    expect(entries(manager)).toEqual(['user:How many retries? [image]', 'assistant:Reading the file.', 'tool-result:contents of src/retry.ts: export const r', 'assistant:Retries are set to 3.']);
+  });
+
   it('throws BUDGET_TOO_SMALL when the budget cannot hold the system prompt and the newest turn', async () => {
     const manager = new ContextManager({ systemPrompt: SYSTEM_PROMPT });
     const model = fakeModel().respond(new AIMessage('ok'));

@@ -41,7 +41,9 @@ export function createLangChainRecorder(manager: ContextManager): LangChainRecor
 
 /**
  * The text of a LangChain message's content: a string as is; for content blocks, the text blocks
- * joined, and `[type]` for each block that is not text (an image, a file), so the record shows it.
+ * joined, and `[type]` for each media block (an image, a file, audio), so the record shows it.
+ * Other blocks — reasoning, and the `tool_use` / `tool_call` blocks that repeat `tool_calls` — are
+ * left out.
  * @internal
  */
 export function contentText(content: BaseMessage['content']): string {
@@ -50,13 +52,16 @@ export function contentText(content: BaseMessage['content']): string {
     .map((block) => {
       if (typeof block === 'string') return block;
       if (block.type === 'text' && typeof block['text'] === 'string') return block['text'];
-      return `[${String(block.type)}]`;
+      return MEDIA_BLOCK_TYPES.has(String(block.type)) ? `[${String(block.type)}]` : '';
     })
     .filter((text) => text.length > 0)
     .join('\n');
 }
 
 // --- Internal helpers ---
+
+// Content blocks that carry something the user or a tool showed: kept in the record as a marker.
+const MEDIA_BLOCK_TYPES: ReadonlySet<string> = new Set(['image', 'image_url', 'file', 'audio', 'input_audio', 'video', 'document', 'text-plain']);
 
 function toRecords(message: BaseMessage, index: number): readonly HistoryRecord[] {
   if (HumanMessage.isInstance(message)) return [{ kind: 'user', text: contentText(message.content) }];
