@@ -30,9 +30,10 @@ export interface RecordedHistory {
  * turns (those already recorded, a restored session's included, and every one recorded later,
  * by whoever records it) by content: text with the session's redactions applied and whitespace
  * collapsed, so a message re-serialised by the framework or a database still matches, and the
- * assistant's tool names. Given a list, it finds the longest start of the list whose turns end
- * exactly like the manager's history (the last {@link ALIGNED_TURNS} turns at most are compared)
- * and records the rest. A turn said again after the history's end is new: "continue" twice is
+ * assistant's tool names. Given a list, it finds the longest start of the list that reaches the
+ * manager's last turn with the turns before it found in the history in the same order (the
+ * history may hold turns the list leaves out, such as the tool-calling steps an app does not
+ * keep; {@link ALIGNED_TURNS} turns are compared at most) and records the rest. A turn said again after the history's end is new: "continue" twice is
  * two turns.
  *
  * Tool results are matched by call id, wherever they stand: a result for a call still waiting is
@@ -123,6 +124,8 @@ export function createRecordedHistory(manager: ContextManager): RecordedHistory 
 
 /** How many of the newest turns must agree for a resent list to line up with the history. */
 const ALIGNED_TURNS = 64;
+/** How far back in the recorded history the turns of a resent list are looked for. */
+const LOOK_BACK_TURNS = 1_024;
 const SIGNATURE_CACHE_SIZE = 4_096;
 /** The start of the notes that keep a result the window cannot hold (the note's first line). */
 const NOTE_PATTERN = /^(?:Another result|Result) of tool call ("(?:[^"\\]|\\.)*")[^\n]*\n/;
@@ -147,17 +150,29 @@ function textFingerprint(text: string): string {
 }
 
 /**
- * The largest k such that the first k turns of `incoming` end like `recorded` does (compared over
- * the last min(k, recorded.length, ALIGNED_TURNS) turns); 0 when none does.
+ * The largest k such that the first k turns of `incoming` line up with the end of `recorded`: the
+ * k-th is the last recorded turn, and the turns before it (up to ALIGNED_TURNS of them) occur in
+ * the recorded history in the same order. Recorded turns the list leaves out are allowed (an app
+ * that keeps only the questions and final answers drops the tool-calling steps), within
+ * LOOK_BACK_TURNS; turns older than the whole recorded history (spilled, or before the adapter
+ * was attached) are taken as recorded. 0 when the list does not reach the last recorded turn.
  */
 function alignedLength(recorded: readonly string[], incoming: readonly string[]): number {
-  const last = recorded[recorded.length - 1];
-  if (last === undefined) return 0;
+  const last = recorded.length - 1;
+  if (last < 0) return 0;
+  const oldest = Math.max(0, last - LOOK_BACK_TURNS);
   for (let k = incoming.length; k > 0; k -= 1) {
-    if (incoming[k - 1] !== last) continue;
-    const span = Math.min(k, recorded.length, ALIGNED_TURNS);
+    if (incoming[k - 1] !== recorded[last]) continue;
+    let at = last - 1;
     let isMatch = true;
-    for (let offset = 1; offset < span && isMatch; offset += 1) isMatch = incoming[k - 1 - offset] === recorded[recorded.length - 1 - offset];
+    for (let index = k - 2, compared = 1; index >= 0 && compared < ALIGNED_TURNS && at >= 0; index -= 1, compared += 1) {
+      while (at >= oldest && recorded[at] !== incoming[index]) at -= 1;
+      if (at < oldest) {
+        isMatch = at < 0;
+        break;
+      }
+      at -= 1;
+    }
     if (isMatch) return k;
   }
   return 0;

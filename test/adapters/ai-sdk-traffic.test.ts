@@ -78,6 +78,33 @@ describe('AI SDK adapter under real traffic', () => {
     expect(kinds(restored)).toEqual([...before, 'user:Raise it to 5.', 'assistant:Done: retries is now 5.']);
   });
 
+  it('records only the new suffix when the app keeps just the user messages and final answers', async () => {
+    const manager = new ContextManager({ systemPrompt: SYSTEM_PROMPT });
+    const mobius = createMobiusPrepareStep({ manager });
+    const history: ModelMessage[] = [];
+    const turns: Array<[string, Content[]]> = [
+      ['How many retries does src/retry.ts allow?', [[{ type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: '{"path":"src/retry.ts"}' }], [{ type: 'text', text: 'Retries are set to 3.' }]]],
+      ['Raise it to 5.', [[{ type: 'text', text: 'Done: retries is now 5.' }]]],
+      ['Thanks.', [[{ type: 'text', text: 'You are welcome.' }]]],
+    ];
+    for (const [question, replies] of turns) {
+      history.push({ role: 'user', content: question });
+      const result = await generateText({ model: scriptedModel(replies), tools, messages: [...history], prepareStep: mobius.prepareStep, onStepFinish: mobius.onStepFinish, stopWhen: stepCountIs(5) });
+      // A chat app often stores only what it shows: the question and the final text.
+      history.push({ role: 'assistant', content: result.text });
+    }
+    expect(kinds(manager)).toEqual([
+      'user:How many retries does src/retry.ts allow',
+      'assistant:',
+      'tool-result:contents of src/retry.ts: export const r',
+      'assistant:Retries are set to 3.',
+      'user:Raise it to 5.',
+      'assistant:Done: retries is now 5.',
+      'user:Thanks.',
+      'assistant:You are welcome.',
+    ]);
+  });
+
   it('records only the new suffix when each call passes the whole history (middleware)', async () => {
     const manager = new ContextManager({ systemPrompt: SYSTEM_PROMPT });
     const middleware = createMobiusMiddleware({ manager });
