@@ -40,10 +40,25 @@ export interface RecordedHistory {
  * recorded (frameworks fill results in late); the same result again is skipped; a different
  * second result for an answered call, or a result for a call the manager never saw, is kept as a
  * note when it is new — real agents do send both, and a call takes one result in a window.
- * Two calls with one id in one assistant message keep the first.
+ * Two calls with one id in one assistant message keep the first. The adapters of one manager
+ * share its recorded history.
  * @internal
  */
 export function createRecordedHistory(manager: ContextManager): RecordedHistory {
+  // One per manager, shared by its adapters: one `entry-add` listener however many are created.
+  let history = histories.get(manager);
+  if (history === undefined) {
+    history = trackHistory(manager);
+    histories.set(manager, history);
+  }
+  return history;
+}
+
+// --- Internal helpers ---
+
+const histories = new WeakMap<ContextManager, RecordedHistory>();
+
+function trackHistory(manager: ContextManager): RecordedHistory {
   const turns: string[] = [];
   const calls = new Map<string, string>();
   const results = new Map<string, string>();
@@ -120,7 +135,6 @@ export function createRecordedHistory(manager: ContextManager): RecordedHistory 
   };
 }
 
-// --- Internal helpers ---
 
 /** How many of the newest turns must agree for a resent list to line up with the history. */
 const ALIGNED_TURNS = 64;

@@ -127,6 +127,17 @@ describe('AI SDK adapter under real traffic', () => {
     ]);
   });
 
+  it('shares one recorded history per manager, however many adapters are created for it', async () => {
+    const manager = new ContextManager({ systemPrompt: SYSTEM_PROMPT });
+    const conversation: ModelMessage[] = [{ role: 'user', content: 'Where is the retry policy?' }];
+    // A server that creates the adapter per request, for one long-lived manager.
+    for (let request = 0; request < 20; request += 1) await createMobiusPrepareStep({ manager }).prepareStep({ messages: conversation });
+    expect(manager.listenerCount('entry-add')).toBe(1);
+    // The middleware form sees what the prepareStep form recorded.
+    expect(createMobiusMiddleware({ manager }).record(conversation)).toBe(0);
+    expect(kinds(manager)).toEqual(['user:Where is the retry policy?']);
+  });
+
   it('does not throw on a tool result answered twice, and keeps the window provider-valid', async () => {
     const manager = new ContextManager({ systemPrompt: SYSTEM_PROMPT });
     const mobius = createMobiusPrepareStep({ manager });
