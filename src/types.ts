@@ -346,4 +346,9 @@ export interface WindowOmissions {
   readonly files: number;
   /** Whether the pins block was left out. */
   readonly isPinsOmitted: boolean;
+  /**
+   * Whether the newest T0 turn (the message the model must answer) did not fit next to the static
+   * prefix. Its entries are counted in `entries`; the framework adapters refuse such a window.
+   */
+  readonly isNewestTurnOmitted: boolean;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { BuiltContext } from '../build/window-builder.js';
 import type { ContextManager } from '../context-manager.js';
+import { InvalidArgumentError, describeValue } from '../errors.js';
 import { tokenBudgetSchema } from '../options.js';
 import type { TokenBudget } from '../options.js';
 import { CONTINUATION_TOKENS, normalizeWindow } from '../providers/normalize.js';
@@ -72,17 +73,21 @@ export async function buildStepWindow(options: ResolvedAdapterOptions): Promise<
  * Builds and normalizes the window now, without waiting. When normalizing adds the continuation
  * turn and the window has no room for it, it is built again with that much less, so what the
  * model receives stays within the budget.
+ * @throws {InvalidArgumentError} with code `BUDGET_TOO_SMALL` when the budget cannot hold the
+ * system prompt and the newest turn (the message the model must answer): a window without it
+ * would have the model answer something else.
  * @internal
  */
 export function composeStepWindow(options: Pick<ResolvedAdapterOptions, 'manager' | 'budget'>): StepWindow {
   const { manager } = options;
-  let built = manager.build(options.budget === undefined ? {} : { budget: options.budget });
+  let built = buildOrExplain(manager, options.budget);
   const budget = built.tokens.budget;
   let window = normalizeWindow(built);
   if (window.isContinuationInserted && built.tokens.total + CONTINUATION_TOKENS > budget) {
-    built = manager.build({ budget: budget - CONTINUATION_TOKENS });
+    built = buildOrExplain(manager, budget - CONTINUATION_TOKENS, budget);
     window = normalizeWindow(built);
   }
+  if (built.omitted.isNewestTurnOmitted) throw budgetTooSmall(budget, `the system prompt (${built.tokens.blocks.prefix} tokens) and the newest turn`);
   return { built, window, budget };
 }
 
@@ -102,6 +107,26 @@ export function toJsonInput(value: unknown): JsonValue {
 }
 
 // --- Internal helpers ---
+
+// Builds with `budget`; the core's BUDGET_TOO_SMALL is reworded for the adapter's `budget` option.
+function buildOrExplain(manager: ContextManager, budget: number | TokenBudget | undefined, shown?: number): BuiltContext {
+  try {
+    return manager.build(budget === undefined ? {} : { budget });
+  } catch (error) {
+    if (!InvalidArgumentError.isInstance(error) || error.code !== 'BUDGET_TOO_SMALL') throw error;
+    throw budgetTooSmall(shown ?? error.value, 'the system prompt', error);
+  }
+}
+
+function budgetTooSmall(budget: unknown, what: string, cause?: unknown): InvalidArgumentError {
+  return new InvalidArgumentError({
+    parameter: 'budget',
+    value: budget,
+    code: 'BUDGET_TOO_SMALL',
+    message: `the adapter's \`budget\` ${describeValue(budget)} cannot hold ${what}, so the model would not see the message it must answer. Pass a larger \`budget\` (e.g. 28_000) or a shorter \`systemPrompt\` to the ContextManager.`,
+    cause,
+  });
+}
 
 function isContextManager(value: unknown): value is ContextManager {
   if (typeof value !== 'object' || value === null) return false;

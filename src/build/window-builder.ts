@@ -440,6 +440,7 @@ export function createWindowBuilder(options: {
           facts: factsOmitted,
           files: filesOmitted,
           isPinsOmitted,
+          isNewestTurnOmitted: newest !== undefined && !shownUnits.includes(newest),
         },
       };
     },

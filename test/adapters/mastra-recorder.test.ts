@@ -6,6 +6,8 @@ import { createMastraRecorder } from '../../src/adapters/mastra/message-recorder
 import { toMastraPrompt } from '../../src/adapters/mastra/index.js';
 import { ContextManager } from '../../src/context-manager.js';
 import { InvalidArgumentError } from '../../src/errors.js';
+import { createMemoryStorage } from '../../src/storage/memory.js';
+import { findProviderProblems } from '../../src/testing/provider-validity.js';
 
 describe('createMastraRecorder()', () => {
   it('records each step of a growing assistant message once, with its results', () => {
@@ -55,6 +57,53 @@ describe('createMastraRecorder()', () => {
     expect(manager.state().entries.map((entry) => entry.text)).toEqual(['See the log\n[file: text/plain]']);
   });
 });
+
+describe('createMastraRecorder() under real traffic', () => {
+  it('records a conversation resent with new message ids once (agent.generate([...history, message]))', () => {
+    const manager = new ContextManager();
+    const recorder = createMastraRecorder(manager);
+    const history = (prefix: string): MastraDBMessage[] => [
+      message(`${prefix}-u1`, 'user', [{ type: 'text', text: 'Where is the retry policy?' }]),
+      message(`${prefix}-a1`, 'assistant', [invocation({ state: 'result', toolCallId: 'c1', toolName: 'search', args: { q: 'retry' }, result: 'src/retry.ts' }), { type: 'step-start' }, { type: 'text', text: 'In src/retry.ts.' }]),
+    ];
+    expect(recorder.record(history('first'))).toBe(4);
+    // Mastra gives the resent messages new ids, and may re-serialise their text.
+    const resent = [...history('second'), message('second-u2', 'user', [{ type: 'text', text: 'Raise it  to 5.\n' }])];
+    expect(recorder.record(resent)).toBe(1);
+    expect(manager.state().entries.map((entry) => entry.kind)).toEqual(['user', 'assistant', 'tool-result', 'assistant', 'user']);
+  });
+
+  it('records the new suffix only after the session is restored', async () => {
+    const storage = createMemoryStorage();
+    const manager = new ContextManager({ storage, sessionId: 's' });
+    const conversation = [
+      message('u1', 'user', [{ type: 'text', text: 'Fix the flaky test' }]),
+      message('a1', 'assistant', [{ type: 'text', text: 'It races on the clock; I froze time in the test.' }]),
+    ];
+    createMastraRecorder(manager).record(conversation);
+    await manager.save();
+    const restored = await ContextManager.load({ storage, sessionId: 's' });
+    const recorder = createMastraRecorder(restored);
+    expect(recorder.record([...conversation, message('u2', 'user', [{ type: 'text', text: 'Thanks' }])])).toBe(1);
+    expect(restored.state().entries.map((entry) => entry.text)).toEqual(['Fix the flaky test', 'It races on the clock; I froze time in the test.', 'Thanks']);
+  });
+
+  it('does not throw when an answered call id comes back, and keeps the window provider-valid', () => {
+    const manager = new ContextManager();
+    const recorder = createMastraRecorder(manager);
+    const answered = invocation({ state: 'result', toolCallId: 'c1', toolName: 'run', args: {}, result: 'ok' });
+    const reused = invocation({ state: 'result', toolCallId: 'c1', toolName: 'run', args: {}, result: 'ok, second run' });
+    const pendingTwice = [invocation({ state: 'call', toolCallId: 'c2', toolName: 'run', args: {} }), invocation({ state: 'call', toolCallId: 'c2', toolName: 'run', args: {} })];
+    const messages = [message('u1', 'user', [{ type: 'text', text: 'Run it' }]), message('a1', 'assistant', [answered]), message('a2', 'assistant', [reused]), message('a3', 'assistant', pendingTwice)];
+    expect(() => recorder.record(messages)).not.toThrow();
+    expect(recorder.record(messages)).toBe(0);
+    // The id reused by a later step is a new call; two calls with one id in one step keep the first.
+    expect(manager.state().entries.map((entry) => entry.kind)).toEqual(['user', 'assistant', 'tool-result', 'assistant', 'tool-result', 'assistant']);
+    expect(manager.state().entries[5]?.toolCalls).toHaveLength(1);
+    expect(findProviderProblems(manager.build().messages)).toEqual([]);
+  });
+});
+
 
 describe('toMastraPrompt()', () => {
   it('puts the given system messages first and maps tool results to text or error-text output', () => {

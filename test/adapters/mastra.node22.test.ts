@@ -154,6 +154,49 @@ describe('MobiusContextProcessor', () => {
     });
   });
 
+  it('records a conversation resent with agent.generate([...history, message]) once', async () => {
+    const manager = new ContextManager({ systemPrompt: SYSTEM_PROMPT });
+    const replies: LanguageModelV3Content[][] = [
+      [{ type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: JSON.stringify({ path: 'src/retry.ts' }) }],
+      [{ type: 'text', text: 'Retries are set to 3.' }],
+      [{ type: 'text', text: 'Done: retries is now 5.' }],
+    ];
+    let call = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => {
+        const content = replies[call] ?? [];
+        call += 1;
+        return { content, finishReason: { unified: content.some((part) => part.type === 'tool-call') ? 'tool-calls' : 'stop', raw: undefined }, usage: USAGE, warnings: [] };
+      },
+    });
+    const readFile = createTool({ id: 'read_file', description: 'Reads a file.', inputSchema: z.object({ path: z.string() }), execute: async () => 'export const retries = 3;' });
+    const mobius = new MobiusContextProcessor({ manager });
+    const agent = new Agent({ id: 'coder', name: 'coder', instructions: INSTRUCTIONS, model, tools: { read_file: readFile }, inputProcessors: [mobius], outputProcessors: [mobius] });
+    const question = { role: 'user' as const, content: 'How many retries does src/retry.ts allow?' };
+    const first = await agent.generate([question], { maxSteps: 5 });
+    const before = manager.state().entries.map((entry) => `${entry.kind}:${entry.text}`);
+    expect(before).toEqual(['user:How many retries does src/retry.ts allow?', 'assistant:', 'tool-result:export const retries = 3;', 'assistant:Retries are set to 3.']);
+    // The app keeps the history and sends all of it again with the next message.
+    await agent.generate([question, ...(first.response.messages ?? []), { role: 'user', content: 'Raise it to 5.' }], { maxSteps: 5 });
+    expect(manager.state().entries.map((entry) => `${entry.kind}:${entry.text}`)).toEqual([...before, 'user:Raise it to 5.', 'assistant:Done: retries is now 5.']);
+  });
+
+  it('throws BUDGET_TOO_SMALL when the budget cannot hold the system prompt and the newest turn', async () => {
+    const manager = new ContextManager({ systemPrompt: SYSTEM_PROMPT });
+    const model = new MockLanguageModelV3({ doGenerate: async () => ({ content: [{ type: 'text', text: 'ok' }], finishReason: { unified: 'stop', raw: undefined }, usage: USAGE, warnings: [] }) });
+    const mobius = new MobiusContextProcessor({ manager, budget: 120 });
+    const agent = new Agent({ id: 'coder', name: 'coder', instructions: INSTRUCTIONS, model, inputProcessors: [mobius], outputProcessors: [mobius] });
+    const question = `Please review this stack trace: ${'at handler (src/server/routes/user.ts:42:17) '.repeat(30)}`;
+    const error = await agent.generate(question).then(
+      (result) => result.error,
+      (caught: unknown) => caught,
+    );
+    // Mastra hands back a copy of what a processor throws: its name, message and fields survive.
+    expect(error).toMatchObject({ name: 'InvalidArgumentError', code: 'BUDGET_TOO_SMALL', parameter: 'budget', value: 120 });
+    expect((error as Error).message).toMatch(/budget.*120.*newest turn/s);
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
   it('throws an InvalidArgumentError that names the option and shows a fix', () => {
     let error: unknown;
     try {

@@ -174,6 +174,21 @@ describe('the packed tarball', () => {
     expect(output).toContain('The decision from the first turn is still in the window: true');
   }, 300_000);
 
+  it('resolves every subpath\'s declarations with moduleResolution node (typesVersions) and bundler too', () => {
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    writeFileSync(
+      join(project, 'check-subpaths.ts'),
+      ["import type { ContextManager } from 'mobius-context';", "import type { MobiusPrepareStep } from 'mobius-context/ai-sdk';", "import type { MobiusContextMiddlewareOptions } from 'mobius-context/langchain';", "import type { MobiusContextProcessorOptions } from 'mobius-context/mastra';", "import type { NormalizedWindow } from 'mobius-context/providers';", "import type { createFileStorage } from 'mobius-context/storage-fs';", "import type { assertInvariants } from 'mobius-context/testing';", 'export type All = [ContextManager, MobiusPrepareStep, MobiusContextMiddlewareOptions, MobiusContextProcessorOptions, NormalizedWindow, typeof createFileStorage, typeof assertInvariants];'].join('\n'),
+    );
+    for (const [name, module, moduleResolution] of [['node10', 'CommonJS', 'node'], ['bundler', 'ESNext', 'bundler']] as const) {
+      writeFileSync(
+        join(project, `tsconfig.${name}.json`),
+        JSON.stringify({ compilerOptions: { module, moduleResolution, target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['check-subpaths.ts'] }),
+      );
+      expect(() => execFileSync('node', [tsc, '-p', join(project, `tsconfig.${name}.json`)], { cwd: project, encoding: 'utf8', stdio: 'pipe' }), name).not.toThrow();
+    }
+  });
+
   it('typechecks the LangChain.js and Mastra adapters where the frameworks take them', () => {
     writeFileSync(
       join(project, 'check-adapters.ts'),

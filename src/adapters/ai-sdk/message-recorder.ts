@@ -1,87 +1,48 @@
 import type { ContextManager } from '../../context-manager.js';
-import { InvalidArgumentError } from '../../errors.js';
 import type { ToolCall } from '../../types.js';
+import { createRecordedHistory } from '../recorded-history.js';
+import type { HistoryRecord } from '../recorded-history.js';
 import { toJsonInput } from '../step-window.js';
 import type { AiSdkMessageLike } from './model-messages.js';
 
 /**
  * Records AI SDK messages in a manager, each once. The AI SDK hands over growing lists: a step's
- * `messages` (and, in ai@6, `response.messages`) repeat everything before them, and a new call may
- * resend the conversation so far. The recorder remembers a fingerprint of every message it saw,
- * in order, and records only what follows the longest overlap between the end of what it saw and
- * the start of the new list.
+ * `messages` (and, in ai@6, `response.messages`) repeat everything before them, a new call may
+ * resend the conversation so far, and a restored session gets its history back from the app. The
+ * recorder lines each list up with the manager's history and records only what is new (see
+ * `createRecordedHistory`).
  * @internal
  */
 export interface MessageRecorder {
-  /** Records the messages of `messages` not seen before; returns how many were new. */
+  /** Records what `messages` holds beyond the manager's history; returns how many records were made. */
   record(messages: readonly AiSdkMessageLike[]): number;
 }
 
 /** Creates a {@link MessageRecorder} for `manager`. @internal */
 export function createMessageRecorder(manager: ContextManager): MessageRecorder {
-  const seen: string[] = [];
-  const cache = new WeakMap<object, Recordable>();
-  const recordableOf = (message: AiSdkMessageLike): Recordable => {
-    let recordable = cache.get(message);
-    if (recordable === undefined) {
-      recordable = toRecordable(message);
-      cache.set(message, recordable);
+  const history = createRecordedHistory(manager);
+  const cache = new WeakMap<object, readonly HistoryRecord[]>();
+  const recordsOf = (message: AiSdkMessageLike): readonly HistoryRecord[] => {
+    let records = cache.get(message);
+    if (records === undefined) {
+      records = toRecords(message);
+      cache.set(message, records);
     }
-    return recordable;
+    return records;
   };
   return {
-    record(messages) {
-      const recordables = messages.map(recordableOf);
-      const overlap = findOverlap(seen, recordables.map((recordable) => recordable.fingerprint));
-      for (const recordable of recordables.slice(overlap)) {
-        apply(manager, recordable);
-        seen.push(recordable.fingerprint);
-      }
-      return recordables.length - overlap;
-    },
+    record: (messages) => history.record(messages.flatMap(recordsOf)),
   };
 }
 
 // --- Internal helpers ---
 
-/** What a message amounts to for the manager, and a fingerprint of exactly that. */
-type Recordable =
-  | { readonly kind: 'skip'; readonly fingerprint: string }
-  | { readonly kind: 'user'; readonly text: string; readonly fingerprint: string }
-  | {
-      readonly kind: 'assistant';
-      readonly text: string;
-      readonly toolCalls: readonly ToolCall[];
-      readonly results: readonly ToolOutcome[];
-      readonly fingerprint: string;
-    }
-  | { readonly kind: 'tool'; readonly results: readonly ToolOutcome[]; readonly fingerprint: string };
-
-interface ToolOutcome {
-  readonly callId: string;
-  readonly toolName: string;
-  readonly output: string;
-  readonly isError: boolean;
-}
-
-/** The longest k such that the first k of `next` equal the last k of `seen`. */
-function findOverlap(seen: readonly string[], next: readonly string[]): number {
-  const last = seen[seen.length - 1];
-  for (let k = Math.min(seen.length, next.length); k > 0; k -= 1) {
-    if (next[k - 1] !== last) continue;
-    let isMatch = true;
-    for (let index = 0; index < k && isMatch; index += 1) isMatch = next[index] === seen[seen.length - k + index];
-    if (isMatch) return k;
-  }
-  return 0;
-}
-
-function toRecordable(message: AiSdkMessageLike): Recordable {
+function toRecords(message: AiSdkMessageLike): readonly HistoryRecord[] {
   const parts = partsOf(message.content);
   switch (message.role) {
     case 'user': {
       const text = parts.map(partText).filter((part) => part.length > 0).join('\n');
-      return { kind: 'user', text, fingerprint: JSON.stringify(['user', text]) };
+      return [{ kind: 'user', text }];
     }
     case 'assistant': {
       const text = parts.filter((part) => part['type'] === 'text').map(partText).join('\n');
@@ -89,44 +50,14 @@ function toRecordable(message: AiSdkMessageLike): Recordable {
         .filter((part) => part['type'] === 'tool-call')
         .map((part) => ({ id: String(part['toolCallId']), name: String(part['toolName']), input: toJsonInput(parseInput(part['input'])) }));
       // Provider-executed tools put their results in the assistant message.
-      const results = parts.filter((part) => part['type'] === 'tool-result').map(toOutcome);
-      return { kind: 'assistant', text, toolCalls, results, fingerprint: JSON.stringify(['assistant', text, toolCalls, results]) };
+      const results = parts.filter((part) => part['type'] === 'tool-result').map(toResult);
+      return [{ kind: 'assistant', text, toolCalls }, ...results];
     }
-    case 'tool': {
-      const results = parts.filter((part) => part['type'] === 'tool-result').map(toOutcome);
-      return { kind: 'tool', results, fingerprint: JSON.stringify(['tool', results]) };
-    }
+    case 'tool':
+      return parts.filter((part) => part['type'] === 'tool-result').map(toResult);
     default:
       // System messages are the caller's instructions: the manager's `systemPrompt` holds them.
-      return { kind: 'skip', fingerprint: JSON.stringify([message.role, message.content]) };
-  }
-}
-
-function apply(manager: ContextManager, recordable: Recordable): void {
-  switch (recordable.kind) {
-    case 'skip':
-      return;
-    case 'user':
-      manager.addMessage({ role: 'user', content: recordable.text });
-      return;
-    case 'assistant':
-      if (recordable.text.length === 0 && recordable.toolCalls.length === 0 && recordable.results.length === 0) return;
-      manager.addMessage({ role: 'assistant', content: recordable.text, ...(recordable.toolCalls.length > 0 ? { toolCalls: recordable.toolCalls } : {}) });
-      for (const result of recordable.results) addResult(manager, result);
-      return;
-    case 'tool':
-      for (const result of recordable.results) addResult(manager, result);
-      return;
-  }
-}
-
-function addResult(manager: ContextManager, result: ToolOutcome): void {
-  try {
-    manager.addToolResult({ callId: result.callId, output: result.output, isError: result.isError });
-  } catch (error) {
-    // A result whose call was never recorded (history from before the adapter) is kept as a note.
-    if (!InvalidArgumentError.isInstance(error) || error.code !== 'UNKNOWN_TOOL_CALL') throw error;
-    manager.addNote({ content: `[${result.isError ? 'error ' : ''}result of ${result.toolName} call ${result.callId}]\n${result.output}` });
+      return [];
   }
 }
 
@@ -161,9 +92,9 @@ function parseInput(input: unknown): unknown {
   }
 }
 
-function toOutcome(part: Part): ToolOutcome {
+function toResult(part: Part): HistoryRecord {
   const output = part['output'];
-  const base = { callId: String(part['toolCallId']), toolName: typeof part['toolName'] === 'string' ? part['toolName'] : '' };
+  const base = { kind: 'tool-result' as const, callId: String(part['toolCallId']), toolName: typeof part['toolName'] === 'string' ? part['toolName'] : '' };
   if (typeof output !== 'object' || output === null) {
     // ai@4-style `result`, or a raw value.
     const raw = part['result'] ?? output;

@@ -20,7 +20,7 @@ export interface MobiusMiddleware {
   readonly middlewareVersion: 'v2';
   /** Records the prompt's new messages and replaces the prompt with the built window. */
   readonly transformParams: <Params extends { readonly prompt: readonly AiSdkMessageLike[] }>(options: { readonly params: Params }) => Promise<Params>;
-  /** Records messages by hand (e.g. `result.response.messages`); already recorded ones are skipped. Returns how many were new. */
+  /** Records messages by hand (e.g. `result.response.messages`); what the manager already holds is skipped. Returns how many records (messages, results, notes) were made. */
   readonly record: (messages: readonly AiSdkMessageLike[]) => number;
   /** The window handed to the model at the last call, with its token breakdown. */
   readonly lastWindow: () => BuiltContext | undefined;

@@ -38,7 +38,7 @@ export interface MobiusPrepareStep {
    * call is recorded before the call returns (no later step would show it to `prepareStep`).
    */
   readonly onStepFinish: (step: { readonly response: { readonly messages: readonly AiSdkMessageLike[] } }) => void;
-  /** Records messages by hand (e.g. `result.response.messages`); already recorded ones are skipped. Returns how many were new. */
+  /** Records messages by hand (e.g. `result.response.messages`); what the manager already holds is skipped. Returns how many records (messages, results, notes) were made. */
   readonly record: (messages: readonly AiSdkMessageLike[]) => number;
   /** The window handed to the model at the last step, with its token breakdown. */
   readonly lastWindow: () => BuiltContext | undefined;

@@ -1,45 +1,49 @@
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { ContextManager } from '../../context-manager.js';
-import { InvalidArgumentError } from '../../errors.js';
-import type { ToolCall } from '../../types.js';
+import { createRecordedHistory } from '../recorded-history.js';
+import type { HistoryRecord } from '../recorded-history.js';
 import { toJsonInput } from '../step-window.js';
 
 /** Records an agent's LangChain messages in a manager, each message once. @internal */
 export interface LangChainRecorder {
-  /** Records the messages not recorded yet, in order; returns how many were new. */
+  /** Records what `messages` holds beyond the manager's history, in order; returns how many records were made. */
   record(messages: readonly BaseMessage[]): number;
 }
 
 /**
- * Creates a recorder that remembers what it recorded by message id (the agent's state gives
- * every message one), or by position for a message without an id, so that the same state seen
- * again by `beforeModel`, `wrapModelCall` and `afterModel` records nothing twice.
+ * Creates a recorder that lines the agent's messages up with the manager's history by content
+ * (see `createRecordedHistory`), so that the same state seen again by `beforeModel`,
+ * `wrapModelCall` and `afterModel`, a plain message history resent with every `invoke()` (whose
+ * messages get new ids each time) and the history of a restored session record nothing twice.
  * Human messages become user messages, AI messages assistant messages with their `tool_calls`,
  * tool messages tool results (`status: 'error'` marks a failure); system messages are left out
  * (the manager's `systemPrompt` is the window's prefix).
  * @internal
  */
 export function createLangChainRecorder(manager: ContextManager): LangChainRecorder {
-  const recorded = new Set<string>();
+  const history = createRecordedHistory(manager);
+  const cache = new WeakMap<BaseMessage, readonly HistoryRecord[]>();
   return {
     record(messages) {
-      let count = 0;
-      messages.forEach((message, index) => {
-        const key = typeof message.id === 'string' && message.id.length > 0 ? `id:${message.id}` : `index:${index}`;
-        if (recorded.has(key)) return;
-        recordMessage(manager, message, key);
-        recorded.add(key);
-        count += 1;
+      const records = messages.flatMap((message, index) => {
+        let cached = cache.get(message);
+        if (cached === undefined) {
+          cached = toRecords(message, index);
+          cache.set(message, cached);
+        }
+        return cached;
       });
-      return count;
+      return history.record(records);
     },
   };
 }
 
 /**
  * The text of a LangChain message's content: a string as is; for content blocks, the text blocks
- * joined, and `[type]` for each block that is not text (an image, a file), so the record shows it.
+ * joined, and `[type]` for each media block (an image, a file, audio), so the record shows it.
+ * Other blocks — reasoning, and the `tool_use` / `tool_call` blocks that repeat `tool_calls` — are
+ * left out.
  * @internal
  */
 export function contentText(content: BaseMessage['content']): string {
@@ -48,7 +52,7 @@ export function contentText(content: BaseMessage['content']): string {
     .map((block) => {
       if (typeof block === 'string') return block;
       if (block.type === 'text' && typeof block['text'] === 'string') return block['text'];
-      return `[${String(block.type)}]`;
+      return MEDIA_BLOCK_TYPES.has(String(block.type)) ? `[${String(block.type)}]` : '';
     })
     .filter((text) => text.length > 0)
     .join('\n');
@@ -56,35 +60,23 @@ export function contentText(content: BaseMessage['content']): string {
 
 // --- Internal helpers ---
 
-function recordMessage(manager: ContextManager, message: BaseMessage, key: string): void {
-  if (HumanMessage.isInstance(message)) {
-    manager.addMessage({ role: 'user', content: contentText(message.content) });
-    return;
-  }
+// Content blocks that carry something the user or a tool showed: kept in the record as a marker.
+const MEDIA_BLOCK_TYPES: ReadonlySet<string> = new Set(['image', 'image_url', 'file', 'audio', 'input_audio', 'video', 'document', 'text-plain']);
+
+function toRecords(message: BaseMessage, index: number): readonly HistoryRecord[] {
+  if (HumanMessage.isInstance(message)) return [{ kind: 'user', text: contentText(message.content) }];
   if (AIMessage.isInstance(message)) {
-    const content = contentText(message.content);
-    const toolCalls: ToolCall[] = (message.tool_calls ?? []).map((call, index) => ({
-      id: call.id !== undefined && call.id.length > 0 ? call.id : `${key}:${index}`,
+    const key = typeof message.id === 'string' && message.id.length > 0 ? message.id : `message-${index}`;
+    const toolCalls = (message.tool_calls ?? []).map((call, callIndex) => ({
+      id: call.id !== undefined && call.id.length > 0 ? call.id : `${key}:${callIndex}`,
       name: call.name,
       input: toJsonInput(call.args),
     }));
-    // An AI message with neither text nor calls carries nothing for the window.
-    if (content.trim().length === 0 && toolCalls.length === 0) return;
-    manager.addMessage({ role: 'assistant', content, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
-    return;
+    return [{ kind: 'assistant', text: contentText(message.content), toolCalls }];
   }
   if (ToolMessage.isInstance(message)) {
-    const output = contentText(message.content);
-    const isError = message.status === 'error';
-    try {
-      manager.addToolResult({ callId: message.tool_call_id, output, isError });
-    } catch (error) {
-      // The call was made before the middleware was attached (or by another agent): the result
-      // is kept as a note rather than lost or allowed to stop the agent.
-      if (!(InvalidArgumentError.isInstance(error) && error.code === 'UNKNOWN_TOOL_CALL')) throw error;
-      const name = message.name === undefined ? '' : ` (${message.name})`;
-      manager.addNote({ content: `Result of tool call ${message.tool_call_id}${name}${isError ? ', an error' : ''}, whose call was not recorded:\n${output}` });
-    }
+    return [{ kind: 'tool-result', callId: message.tool_call_id, toolName: message.name ?? '', output: contentText(message.content), isError: message.status === 'error' }];
   }
   // System messages, removals and other kinds are not part of the recorded conversation.
+  return [];
 }

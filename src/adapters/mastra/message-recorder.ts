@@ -1,87 +1,54 @@
 import type { MastraDBMessage, MastraMessagePart, MastraToolInvocation } from '@mastra/core/agent/message-list';
 import type { ContextManager } from '../../context-manager.js';
-import { InvalidArgumentError } from '../../errors.js';
-import type { ToolCall } from '../../types.js';
+import { createRecordedHistory } from '../recorded-history.js';
+import type { HistoryRecord } from '../recorded-history.js';
 import { toJsonInput } from '../step-window.js';
 
-/** Records a Mastra agent's messages in a manager, each message part once. @internal */
+/** Records a Mastra agent's messages in a manager, each step and result once. @internal */
 export interface MastraRecorder {
-  /** Records what was not recorded yet, in order; returns how many records were made. */
+  /** Records what `messages` holds beyond the manager's history, in order; returns how many records were made. */
   record(messages: readonly MastraDBMessage[]): number;
 }
 
 /**
  * Creates a recorder for Mastra's stored messages. Mastra grows one assistant message across the
  * steps of a response (text, tool invocations, then a `step-start` part before the next step) and
- * fills a tool invocation's result in place, so the recorder remembers, per message id, how many
- * parts it has consumed, and, per call id, whether the call and its result were recorded: each
- * step becomes one assistant message with its tool calls, followed by their results. User text
- * becomes a user message; system and signal messages are left out.
+ * fills a tool invocation's result in place: each step becomes one assistant message with its tool
+ * calls, followed by the results it has. The list is lined up with the manager's history by
+ * content (see `createRecordedHistory`), so a growing message, a conversation resent with
+ * `agent.generate([...history, message])` (whose messages get new ids) and the history of a
+ * restored session record nothing twice, and a result filled in later is recorded when it arrives.
+ * User text becomes a user message; system and signal messages are left out.
  * @internal
  */
 export function createMastraRecorder(manager: ContextManager): MastraRecorder {
-  const consumedParts = new Map<string, number>();
-  const recordedCalls = new Set<string>();
-  const answeredCalls = new Set<string>();
-  let count = 0;
-
-  const recordResult = (invocation: MastraToolInvocation): void => {
-    const result = resultOf(invocation);
-    if (result === undefined || answeredCalls.has(invocation.toolCallId)) return;
-    answeredCalls.add(invocation.toolCallId);
-    count += 1;
-    try {
-      manager.addToolResult({ callId: invocation.toolCallId, output: result.output, isError: result.isError });
-    } catch (error) {
-      // A call made before the processor was attached: keep its result as a note.
-      if (!(InvalidArgumentError.isInstance(error) && error.code === 'UNKNOWN_TOOL_CALL')) throw error;
-      manager.addNote({ content: `Result of tool call ${invocation.toolCallId} (${invocation.toolName})${result.isError ? ', an error' : ''}, whose call was not recorded:\n${result.output}` });
-    }
-  };
-
-  const recordAssistant = (message: MastraDBMessage): void => {
-    const parts = message.content.parts;
-    let index = consumedParts.get(message.id) ?? 0;
-    while (index < parts.length) {
-      const step: MastraMessagePart[] = [];
-      while (index < parts.length && parts[index]?.type !== 'step-start') step.push(parts[index++] as MastraMessagePart);
-      if (index < parts.length) index += 1;
-      const text = textOf(step, { isUser: false });
-      const invocations = step.flatMap((part) => (part.type === 'tool-invocation' && !recordedCalls.has(part.toolInvocation.toolCallId) ? [part.toolInvocation] : []));
-      const toolCalls: ToolCall[] = invocations.map((invocation) => ({ id: invocation.toolCallId, name: invocation.toolName, input: toJsonInput(invocation.args) }));
-      if (text.trim().length > 0 || toolCalls.length > 0) {
-        for (const call of toolCalls) recordedCalls.add(call.id);
-        manager.addMessage({ role: 'assistant', content: text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
-        count += 1;
-      }
-      for (const invocation of invocations) recordResult(invocation);
-    }
-    consumedParts.set(message.id, index);
-  };
-
+  const history = createRecordedHistory(manager);
   return {
-    record(messages) {
-      const before = count;
-      for (const message of messages) {
-        if (message.role === 'user') {
-          if (consumedParts.has(message.id)) continue;
-          consumedParts.set(message.id, message.content.parts.length);
-          manager.addMessage({ role: 'user', content: textOf(message.content.parts, { isUser: true }) });
-          count += 1;
-        } else if (message.role === 'assistant') {
-          recordAssistant(message);
-          // Results filled in after their call was recorded (client tools, approvals).
-          for (const part of message.content.parts) {
-            if (part.type === 'tool-invocation' && recordedCalls.has(part.toolInvocation.toolCallId)) recordResult(part.toolInvocation);
-          }
-        }
-      }
-      return count - before;
-    },
+    record: (messages) => history.record(messages.flatMap(toRecords)),
   };
 }
 
 // --- Internal helpers ---
+
+function toRecords(message: MastraDBMessage): HistoryRecord[] {
+  const parts = message.content.parts;
+  if (message.role === 'user') return [{ kind: 'user', text: textOf(parts, { isUser: true }) }];
+  if (message.role !== 'assistant') return [];
+  const records: HistoryRecord[] = [];
+  let index = 0;
+  while (index < parts.length) {
+    const step: MastraMessagePart[] = [];
+    while (index < parts.length && parts[index]?.type !== 'step-start') step.push(parts[index++] as MastraMessagePart);
+    index += 1;
+    const invocations = step.flatMap((part) => (part.type === 'tool-invocation' ? [part.toolInvocation] : []));
+    records.push({ kind: 'assistant', text: textOf(step, { isUser: false }), toolCalls: invocations.map((invocation) => ({ id: invocation.toolCallId, name: invocation.toolName, input: toJsonInput(invocation.args) })) });
+    for (const invocation of invocations) {
+      const result = resultOf(invocation);
+      if (result !== undefined) records.push({ kind: 'tool-result', callId: invocation.toolCallId, toolName: invocation.toolName, ...result });
+    }
+  }
+  return records;
+}
 
 // Text of a step's parts; a user's files and images are marked so the record shows them.
 function textOf(parts: readonly MastraMessagePart[], options: { isUser: boolean }): string {
