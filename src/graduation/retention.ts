@@ -2,7 +2,8 @@ import { matcherFor, wordSetsFor, type PatternMatcher, type PatternPack, type Wo
 import { defaultPatterns } from '../boundaries/patterns/default.js';
 import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
-import { scoreSalience } from '../language/salience.js';
+import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
+import { isBehaviourStatement, type TurnShape } from '../language/behaviour-statement.js';
 
 export { extractIdentifiers };
 
@@ -15,6 +16,12 @@ export interface ClassifySentenceOptions {
   role: SentenceRole;
   /** The phrases to classify with. */
   patterns: PatternPack;
+  /**
+   * The shape of the message the sentence sits in (see `turnShapeOf`). A statement of how the
+   * software behaves counts as a requirement in any turn but small talk and questions, and from
+   * an assistant's report only with a value in it. @default 'statement'
+   */
+  turn?: TurnShape | undefined;
 }
 
 /** Everything {@link analyzeSentence} found out about one sentence. */
@@ -104,7 +111,7 @@ function proseLines(text: string): string[] {
  * (update wording, question, diagnosis, dead end, task request, completion).
  */
 export function analyzeSentence(sentence: string, options: ClassifySentenceOptions): SentenceAnalysis {
-  return analyze(sentence, { role: options.role, matcher: matcherFor(options.patterns) });
+  return analyze(sentence, { role: options.role, matcher: matcherFor(options.patterns), turn: options.turn ?? 'statement' });
 }
 
 /**
@@ -135,7 +142,7 @@ export function classifyEntry(entry: Entry, patterns: PatternPack): RetentionCla
   const matcher = matcherFor(patterns);
   let best: RetentionClass | undefined;
   for (const sentence of splitSentences(entry.text, { patterns })) {
-    const retention = analyze(sentence, { role: entry.role, matcher }).retention;
+    const retention = analyze(sentence, { role: entry.role, matcher, turn: 'statement' }).retention;
     if (best === undefined || RETENTION_RANK[retention] < RETENTION_RANK[best]) best = retention;
   }
   return best ?? 'routine';
@@ -351,8 +358,13 @@ function qualifierRegexFor(pack: PatternPack): RegExp | undefined {
   return regex;
 }
 
+// A short lead-in before the statement itself: "From the spec, …", "As agreed: …".
+const LEAD_IN = /^[^,:;]{1,30}[,:]\s+/u;
+const CODE_SUBJECT = /^(?:`[^`]+`|[a-z]+[A-Z]\w*|[\w.-]+\/[\w./-]+)\s/u;
+const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:I|I['’](?:m|ve|ll|d)|me|my)(?![\p{L}\p{N}_'’])/u;
 const FENCE_LINE = /^\s{0,3}(?:```|~~~)/u;
-const FENCE_WITH_PROSE = /^\s{0,3}(?:```|~~~)\s+(\p{Lu}\p{Ll}*[\s,].*\S.*)$/u;
+// The prose may open with a contraction: "``` That's the whole change", "``` Don't …".
+const FENCE_WITH_PROSE = /^\s{0,3}(?:```|~~~)\s+(\p{Lu}\p{Ll}*(?:['’]\p{Ll}{1,2})?[\s,].*\S.*)$/u;
 // A wrapped line goes on with a lower-case word; a line ending in sentence punctuation is done.
 const WRAPPED_START = /^\p{Ll}/u;
 const SENTENCE_END = /[.!?:;…]["')\]*_`]*$/u;
@@ -385,7 +397,13 @@ const RETENTION_RANK: Readonly<Record<RetentionClass, number>> = {
 };
 
 
-function analyze(sentence: string, options: { role: SentenceRole; matcher: PatternMatcher }): SentenceAnalysis {
+interface AnalyzeOptions {
+  readonly role: SentenceRole;
+  readonly matcher: PatternMatcher;
+  readonly turn: TurnShape;
+}
+
+function analyze(sentence: string, options: AnalyzeOptions): SentenceAnalysis {
   const found = { isOutput: false };
   const whole = analyzeWhole(sentence, options, found);
   if (FACT_RETENTION_CLASSES.includes(whole.retention) || whole.isDeadEnd || whole.isIntention) return whole;
@@ -440,10 +458,10 @@ function clausesOf(text: string, matcher: PatternMatcher): string[] {
 
 function analyzeWhole(
   sentence: string,
-  options: { role: SentenceRole; matcher: PatternMatcher },
+  options: AnalyzeOptions,
   found: { isOutput: boolean } = { isOutput: false },
 ): SentenceAnalysis {
-  const { role, matcher } = options;
+  const { role, matcher, turn } = options;
   const original = sentence.trim();
   const text = stripLeading(original, matcher);
   // Patterns are tested on prose only: wording inside `code spans` ("Cannot read…", `onlyOnce`)
@@ -491,6 +509,9 @@ function analyzeWhole(
     return { ...base, retention: retentionOf(salience.category), isDiagnosis, salience: salience.score };
   }
   const rest = { ...base, isDiagnosis, salience: salience.score };
+  if (!isDeadEnd && !isQuestion && !isIntention && !isCompletion && isStatedBehaviour(text, { role, turn, salience, hasSubstance })) {
+    return { ...rest, retention: 'requirement', salience: Math.max(salience.score, DURABLE_SCORE) };
+  }
   if (isTaskRequest) return { ...rest, retention: 'task-status' };
   if ((matcher.test('leaving', prose) || matcher.test('chitChat', prose)) && identifierCount === 0) {
     return { ...rest, retention: 'chit-chat' };
@@ -506,6 +527,22 @@ function analyzeWhole(
     return { ...rest, retention: 'chit-chat' };
   }
   return { ...rest, retention: 'routine' };
+}
+
+/**
+ * Whether a sentence that no cue word made durable states how the software must behave, in a
+ * turn where that can be a requirement: not small talk or a question; from the user with
+ * something to it (a value or two topic words); from the assistant only with a value or a name
+ * in it (a value in a report), and not about a piece of code ("`parse` returns null when …" describes the code).
+ */
+function isStatedBehaviour(
+  text: string,
+  options: { role: SentenceRole; turn: TurnShape; salience: Salience; hasSubstance: boolean },
+): boolean {
+  const { role, turn, salience } = options;
+  if (turn === 'chatter' || turn === 'question' || salience.isOutput || !options.hasSubstance || /:\s*$/u.test(text)) return false;
+  if (role !== 'user' && (salience.specifics < (turn === 'report' ? 1 : 0.4) || CODE_SUBJECT.test(text) || FIRST_PERSON.test(text))) return false;
+  return isBehaviourStatement(text) || isBehaviourStatement(text.replace(LEAD_IN, ''));
 }
 
 function retentionOf(category: FactCategory | undefined): RetentionClass {

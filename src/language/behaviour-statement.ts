@@ -1,0 +1,115 @@
+// Shapes of statements that say how the software must behave or how it is configured, whoever
+// says them: "<subject> must/should <verb> …", "when X, Y rejects Z", limits on behaviour, a
+// named setting given a value. They carry a requirement even without the cue words of a pattern
+// pack, and are told from plans, narration, questions and chatter by their grammar alone.
+
+/**
+ * The shape of the message a sentence sits in. A request or instruction turn carries what the
+ * speaker wants; a report narrates work done; a question asks; chatter is small talk.
+ */
+export type TurnShape = 'instruction' | 'report' | 'question' | 'chatter' | 'statement';
+
+/**
+ * Reads the shape of a whole message from its prose (code blocks left out): an instruction turn
+ * asks for work ("can you …", "please …", an imperative first sentence), a report narrates the
+ * speaker's own finished work ("I added …", "Done: …"), a question turn only asks, chatter is a
+ * few words with nothing specific in them.
+ */
+export function turnShapeOf(text: string): TurnShape {
+  const prose = text.replace(FENCED_BLOCK, ' ').replace(CODE_SPAN, 'code').trim();
+  const words = prose.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
+  if (words.length === 0) return 'chatter';
+  const firstSentence = prose.split(/(?<=[.!?])\s+|\n+/u)[0] ?? prose;
+  if (REQUEST_OPENING.test(firstSentence) || IMPERATIVE_OPENING.test(firstSentence)) return 'instruction';
+  const sentences = prose.split(/(?<=[.!?])\s+|\n+/u).filter((sentence) => /\p{L}/u.test(sentence));
+  const narrated = sentences.filter((sentence) => REPORT_SENTENCE.test(sentence.trim())).length;
+  if (narrated > 0 && narrated * 2 >= sentences.length) return 'report';
+  if (sentences.every((sentence) => /\?\s*["')\]]*$/u.test(sentence.trim()))) return 'question';
+  if (words.length <= 8 && !/[\p{N}_/`]/u.test(text)) return 'chatter';
+  return 'statement';
+}
+
+/**
+ * Tells whether a sentence states how the software must behave: a subject other than the
+ * speakers with a modal of obligation ("exports must include …", "the client needs to keep …"),
+ * a condition and the system's response ("when the token expires, the API answers 401"), a bound
+ * on behaviour ("uploads over 40 MB are rejected"), or an acceptance-criteria line. Plans ("we
+ * should look at …"), hopes about the current fix ("this should pass now"), questions and
+ * narration in the past tense are not.
+ */
+export function isBehaviourStatement(sentence: string): boolean {
+  const text = plainOf(sentence);
+  if (text.length === 0 || isQuestionLike(text) || SPEAKER_AS_ACTOR.test(text) || PAST_NARRATION.test(text)) return false;
+  if (ACCEPTANCE.test(text)) return true;
+  if (HOPE.test(text)) return false;
+  const obligation = OBLIGATION.exec(text);
+  if (obligation !== null && isSystemSubject(obligation[1] ?? '') && !INSPECTION_VERB.test(obligation[2] ?? '')) return true;
+  if (CONDITION_AND_RESPONSE.test(text)) return true;
+  return BOUND.test(text) && BEHAVIOUR_VERB.test(text);
+}
+
+/**
+ * Tells whether a sentence gives a named setting a value: "set MAX_RETRIES to 5", "timeouts are
+ * 30s", "the page size for listings is 50", "`--workers` defaults to 4". The value must be a
+ * number, a code span or a quoted string; the setting an upper-case name, a flag, a code span or
+ * a noun that names a setting (timeout, limit, size, port …).
+ */
+export function isSettingStatement(sentence: string): boolean {
+  const text = plainOf(sentence);
+  if (text.length === 0 || isQuestionLike(text) || PAST_NARRATION.test(text)) return false;
+  return SET_TO.test(text) || NAMED_SETTING.test(text) || SETTING_NOUN_VALUE.test(text);
+}
+
+// --- Internal helpers ---
+
+function plainOf(sentence: string): string {
+  return sentence.replace(/\*\*|__/gu, '').trim();
+}
+
+function isQuestionLike(text: string): boolean {
+  return /\?\s*["')\]]*$/u.test(text);
+}
+
+function isSystemSubject(subject: string): boolean {
+  const words = subject.trim().split(/\s+/u).filter((word) => word.length > 0);
+  if (words.length === 0 || words.length > 8) return false;
+  return !PRONOUN_SUBJECT.test(subject.trim());
+}
+
+const FENCED_BLOCK = /^\s{0,3}(```|~~~)[^\n]*\n[\s\S]*?(?:^\s{0,3}\1[^\n]*$|$(?![\s\S]))/gmu;
+const CODE_SPAN = /`[^`\n]*`/gu;
+const LEAD = String.raw`^(?:(?:ok(?:ay)?|so|also|and|alright|right|great|thanks|hey|hi)[,!.]?\s+)*`;
+const REQUEST_OPENING = new RegExp(
+  `${LEAD}(?:please\\b|(?:can|could|would|will) you\\b|(?:can|could) we\\b|i(?:'d| would) like\\b|i want\\b|i need\\b|we need\\b|make sure\\b|let['’]s\\b)`,
+  'iu',
+);
+const IMPERATIVE_OPENING = new RegExp(
+  `${LEAD}(?:add|make|fix|change|implement|update|use|keep|set|ensure|remove|rename|move|write|create|refactor|switch|replace|support|handle|build|drop|limit|cap|reject|return|allow|stop|start|don['’]t|never|always)\\b`,
+  'iu',
+);
+// A sentence narrating the speaker's own finished work.
+const REPORT_SENTENCE = /^(?:(?:ok(?:ay)?|done|great|alright)[,:!.]?\s+)*(?:i(?:['’]ve| have)?\s+(?:just\s+|also\s+|now\s+)?\p{L}+ed\b|i\s+(?:ran|wrote|made|put|took|kept|found|saw|read|set)\b|(?:done|fixed|added|updated|changed|removed|renamed|moved|implemented)\b)/iu;
+
+// Speakers planning or doing work themselves are not the software behaving.
+const SPEAKER_AS_ACTOR = /^(?:(?:ok(?:ay)?|so|also|and|then|now|next|first)[,]?\s+)*(?:i|we|you|let['’]s|let me|let us)\b(?!['’]d like the)/iu;
+const PRONOUN_SUBJECT = /^(?:i|we|you|they|he|she|it|this|that|these|those|there|which|who|someone|somebody|one)$/iu;
+// "This should pass now", "it should work again": a hope about the work at hand.
+const HOPE = /^(?:(?:ok(?:ay)?|so|and|now)[,]?\s+)*(?:this|that|it|these|those|the (?:fix|change|tests?|suite|build|patch|test run))\s+(?:should|ought to|must)\s+(?:now\s+)?(?:pass|work|fix|help|do it|be (?:fine|green|good|ok(?:ay)?|enough|it)|go|solve|clear|resolve)\b/iu;
+const PAST_NARRATION = /^(?:(?:so|and|then|earlier|yesterday)[,]?\s+)*(?:i|we)\s+(?:\p{L}+ed|ran|wrote|made|saw|found|did|had|was|were)\b|\b(?:was|were)\s+(?:\p{L}+ed|supposed)\b.*\b(?:but|until)\b/iu;
+// "<subject> must/should/needs to <verb>": captures the subject and the verb.
+const OBLIGATION = /^(?:(?:also|and|plus|so|note|remember|ideally)[,:]?\s+)*((?:(?!(?:must|should|shall|needs?|has|have|is|are|ought|cannot|can['’]t|may|can)\b)[\p{L}\p{N}`'’./_-]+\s+){1,8})(?:must|should|shall|needs? to|has to|have to|(?:is|are) (?:required|expected|supposed|meant|obliged) to|(?:is|are) to(?= be\b)|ought to|cannot|can['’]t|can only|may only|may not|must not|mustn['’]t|shouldn['’]t|should not|never|always)\s+(?:not\s+|never\s+|always\s+|only\s+|still\s+|also\s+)*(\p{L}+)/iu;
+// Verbs a speaker uses about looking into things, not about how software behaves.
+const INSPECTION_VERB = /^(?:check|look|see|try|investigate|read|dig|figure|find|ask|wait|think|guess|mention|probably|maybe)$/iu;
+const ACCEPTANCE = /^(?:acceptance criteria|definition of done|done when|requirements?|spec|given\b.*\bwhen\b.*\bthen)\b|^(?:users?|customers?|admins?|visitors?|clients?|callers?)\s+(?:must|should|need to|have to)\s+be able to\b|^it (?:must|should|has to|needs to) be possible to\b/iu;
+// "When/if X, the system responds": a condition, then the response in the present tense.
+const CONDITION_AND_RESPONSE = /^(?:(?:also|and|plus|so)[,]?\s+)*(?:when|whenever|if|once|after|before|unless|on)\s+(?!(?:i|we|you)\b)(?:[^,]{3,90},\s*(?:the\s+|a\s+|an\s+|every\s+|each\s+|all\s+|its\s+|their\s+)?|[^,]{3,90}?\s+(?:the|a|an|every|each|all|its|their)\s+)(?!(?:i|we|you|it|this|that)\b)[\p{L}\p{N}`'’./_-]+(?:\s+[\p{L}\p{N}`'’./_-]+){0,3}\s+(?:returns?|responds?|answers?|shows?|displays?|rejects?|refuses?|redirects?|logs?\s+(?:them|the|it|users?)|expires?|retries?|queues?|blocks?|exits?|throws?|raises?|falls back|times out|locks?|sends?|emails?|notifies|fails?|aborts?|stops?|keeps?|stays?|gets?\s+\p{L}+ed|(?:is|are)\s+(?:\p{L}+ed|kept|sent|shown|held|thrown|rejected|dropped)|(?<=(?:^|[\s,])(?:the|a|an|every|each|all|its|their)\s+(?:[\p{L}\p{N}`'’./_-]+\s+){0,2}[\p{L}\p{N}`'’./_-]+\s+)\p{L}{3,}s)\b/iu;
+// A bound on a quantity.
+const BOUND = /\b(?:bigger|larger|longer|shorter|more|fewer|less|greater|higher|lower|older|newer|smaller)\s+than\s+\d|\b(?:over|above|below|under|beyond|exceeding|at least|at most|no more than|no less than|up to|within|after|every|maximum of|minimum of|max(?:imum)?|min(?:imum)?)\s+(?:of\s+)?\d/iu;
+// What software does about a bound: refuses, accepts, limits, expires …
+const BEHAVIOUR_VERB = /\b(?:(?:is|are|get|gets)\s+(?:automatically\s+)?(?:\p{L}+ed|\p{L}+en|rejected|refused|turned away|blocked|dropped|truncated|capped|limited|throttled|denied|split|paginated|retried|expired|archived|deleted|purged|flagged|cut off)|rejects?|refuses?|accepts?\s+only|only\s+accepts?|caps?|limits?|truncates?|throttles?|expires?|times out|fails?|denies|blocks?|allows?\s+(?:only|up to|at most))\b/iu;
+// "set/configure/change X to <value>".
+const SET_TO = /^(?:(?:please|also|and|so|just)[,]?\s+)*(?:set|configure|change|bump|raise|lower|increase|decrease|reduce|make)\s+(?:the\s+)?(?:[\p{L}\p{N}`'’./_-]+\s+){0,4}?(?:to|=)\s+(?:`[^`]+`|"[^"]+"|'[^']+'|\d)/iu;
+// An upper-case name, a flag or a code span given a value.
+const NAMED_SETTING = /(?:\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|(?<![\p{L}\p{N}])--?[a-z][\w-]+|`[^`\s]{2,40}`)\s*(?:=|:|is|are|should be|must be|stays at|stays|defaults to|to)\s*(?:`[^`]+`|"[^"]+"|'[^']+'|\d|true\b|false\b|on\b|off\b)/u;
+// "[the] <words> <setting noun> [for/of/on <words>] is/are <value>".
+const SETTING_NOUN_VALUE = /^(?:(?:also|and|plus|so|note)[,:]?\s+)*(?:the\s+|our\s+|all\s+|every\s+|default\s+)?(?:[\p{L}\p{N}`./_-]+\s+){0,3}?(?:timeouts?|limits?|size|sizes|ttl|intervals?|thresholds?|retries|retry count|ports?|concurrency|delays?|expiry|cap|quota|budget|level|depth|window|length|rate|capacity|workers|batch|page size|pool size)(?:\s+(?:for|of|on|in|per)(?:\s+[\p{L}\p{N}`./_-]+){1,4}?)?\s+(?:is|are|should be|must be|stays at|stays|defaults to|goes to|becomes)\s+(?:now\s+|always\s+|still\s+)?(?:`[^`]+`|\d[\d.,]*\s*(?:\p{L}{1,7}|%)?)(?=[\s.,;!)]|$)/iu;

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { englishPatterns } from '../../src/boundaries/patterns/en.js';
+import { analyzeSentence, factCategoryFor, splitSentences } from '../../src/graduation/retention.js';
+import { isBehaviourStatement, isSettingStatement, turnShapeOf } from '../../src/language/behaviour-statement.js';
+import type { TurnShape } from '../../src/language/behaviour-statement.js';
+
+// Sentences written fresh for this test, by both speakers: statements of how the software must
+// behave or how it is configured, and plans, hopes, questions, narration and chatter that must
+// not be taken for them.
+type Role = 'user' | 'assistant';
+const isKept = (text: string, role: Role, turn: TurnShape = 'statement'): boolean =>
+  factCategoryFor(analyzeSentence(text, { role, patterns: englishPatterns, turn }).retention) !== undefined;
+
+describe('isBehaviourStatement', () => {
+  it.each([
+    'The billing page should show the VAT number under the company name.',
+    'The scheduler needs to skip public holidays.',
+    'Invoices are required to carry a sequential number per tenant.',
+    'When a refund is issued, the ledger records a negative line item.',
+    'If the cache is cold, the gateway falls back to the primary database.',
+    'Whenever a webhook delivery fails, the dispatcher retries it up to 6 times.',
+    'once a trial ends the account is switched to read-only',
+    'Attachments larger than 15 MB get bounced with an error toast.',
+    'Idle connections are closed after 60 seconds.',
+    'Admins must be able to impersonate any tenant.',
+    'It should be possible to pause a subscription for up to 3 months.',
+    'Given an expired card, when the renewal runs, then the account is downgraded.',
+    'Passwords are to be stored with argon2.',
+  ])('states behaviour: %s', (sentence) => {
+    expect(isBehaviourStatement(sentence)).toBe(true);
+  });
+
+  it.each([
+    'We should look at the logger next.',
+    'I should probably check the migration first.',
+    'This should pass now.',
+    'The suite should be green again after this change.',
+    'When I ran the tests, three of them failed.',
+    'If that fails, I will roll back the migration.',
+    'Should the export include archived rows?',
+    'When you get a chance, can you look at the CI logs?',
+    'If the basic test works, you can also try a second session.',
+    'The first step is to set the Yarn version to Berry.',
+    'You should see the new column after a refresh.',
+    'It should only take a minute.',
+    'Thanks, that looks good.',
+  ])('does not: %s', (sentence) => {
+    expect(isBehaviourStatement(sentence)).toBe(false);
+  });
+});
+
+describe('isSettingStatement', () => {
+  it.each([
+    'The retry interval is 250 ms.',
+    'Set WORKER_CONCURRENCY to 8 on the staging box.',
+    'The page size for search results is 40.',
+    'Outbound timeouts are 45s everywhere.',
+    '`MAX_BODY_BYTES` is 1048576 in production.',
+    'change the batch size to 500',
+    'CACHE_TTL_SECONDS = 600 for the catalogue service.',
+  ])('gives a setting a value: %s', (sentence) => {
+    expect(isSettingStatement(sentence)).toBe(true);
+  });
+
+  it.each([
+    'The file is 300 lines long.',
+    'The timeout is probably the issue here.',
+    'What is the page size right now?',
+    'I set the timeout to 5s while debugging and then reverted it.',
+    'The suite took 40 seconds.',
+  ])('does not: %s', (sentence) => {
+    expect(isSettingStatement(sentence)).toBe(false);
+  });
+});
+
+describe('turnShapeOf', () => {
+  it.each<[string, TurnShape]>([
+    ['Can you make the importer skip blank rows? The sheet comes from finance.', 'instruction'],
+    ['Please keep the old endpoint alive until March.', 'instruction'],
+    ['Add a `--dry-run` flag to the sync command.', 'instruction'],
+    ['I added the guard and reran the suite. Fixed the typo in the header too.', 'report'],
+    ['Which branch should I base this on?', 'question'],
+    ['haha nice one', 'chatter'],
+    ['The worker pulls jobs from Redis and writes results to S3.', 'statement'],
+    ['Done.\n\n```ts\nconst limit = 5;\n```', 'report'],
+  ])('%s -> %s', (text, shape) => {
+    expect(turnShapeOf(text)).toBe(shape);
+  });
+});
+
+describe('behaviour and settings become facts, whoever states them', () => {
+  it.each<[string, Role]>([
+    ['The billing page should show the VAT number under the company name.', 'user'],
+    ['When a refund is issued, the ledger records a negative line item.', 'user'],
+    ['Idle connections are closed after 60 seconds.', 'user'],
+    ['The page size for search results is 40.', 'user'],
+    ['The retry interval is 250 ms.', 'user'],
+    ['From the contract, if a payment bounces the order returns to the `pending` state.', 'assistant'],
+    ['When the export finishes, the `statusBar` shows a banner.', 'assistant'],
+    ['Per the ticket, when the quota runs out the API answers 429 with a `Retry-After` header.', 'assistant'],
+    ['As agreed, exported filenames have to include the tenant slug and the date.', 'assistant'],
+    ['`MAX_BODY_BYTES` is 1048576 in production.', 'assistant'],
+  ])('%s (%s)', (sentence, role) => {
+    expect(isKept(sentence, role)).toBe(true);
+  });
+
+  it.each<[string, Role]>([
+    ['This should pass now.', 'assistant'],
+    ['The suite should be green again after this change.', 'assistant'],
+    ['When I ran the tests, three of them failed.', 'assistant'],
+    ['`parseDate` returns null when the string is empty.', 'assistant'],
+    ['You should see the new column after a refresh.', 'assistant'],
+    ['While I see you already have `SKIP_CHECKS=true` in your env file, the issue persists.', 'assistant'],
+    ['Earlier the endpoint returned 500 when the body was empty.', 'assistant'],
+    ['If you have time, grab a coffee first.', 'user'],
+  ])('not %s (%s)', (sentence, role) => {
+    expect(isKept(sentence, role)).toBe(false);
+  });
+
+  it('weighs the turn: small talk and questions carry no requirement, a report needs a value', () => {
+    const sentence = 'When the export finishes, the dashboard shows a banner.';
+    expect(isKept(sentence, 'user', 'statement')).toBe(true);
+    expect(isKept(sentence, 'user', 'chatter')).toBe(false);
+    expect(isKept(sentence, 'user', 'question')).toBe(false);
+    expect(isKept('When the export finishes, the `statusBar` shows a banner.', 'assistant', 'report')).toBe(false);
+    expect(isKept('When the export finishes, the dashboard shows a banner for 10 seconds.', 'assistant', 'report')).toBe(true);
+  });
+});
+
+describe('prose after a closing code fence', () => {
+  it('keeps a sentence that opens with a contraction', () => {
+    const text = 'Here it is:\n```ts\nconst cap = 40;\n``` That\'s the whole change, the cap stays at 40 MB.\nDone.';
+    expect(splitSentences(text)).toContain("That's the whole change, the cap stays at 40 MB.");
+    const other = "Patch:\n```\nx = 1\n``` Don't drop the 40 MB cap when you refactor.";
+    expect(splitSentences(other)).toContain("Don't drop the 40 MB cap when you refactor.");
+  });
+});
