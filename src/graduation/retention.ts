@@ -3,7 +3,7 @@ import { defaultPatterns } from '../boundaries/patterns/default.js';
 import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
 import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
-import { isBehaviourStatement, type TurnShape } from '../language/behaviour-statement.js';
+import { isBehaviourStatement, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
 
 export { extractIdentifiers };
 
@@ -358,8 +358,6 @@ function qualifierRegexFor(pack: PatternPack): RegExp | undefined {
   return regex;
 }
 
-// A short lead-in before the statement itself: "From the spec, …", "As agreed: …".
-const LEAD_IN = /^[^,:;]{1,30}[,:]\s+/u;
 const CODE_SUBJECT = /^(?:`[^`]+`|[a-z]+[A-Z]\w*|[\w.-]+\/[\w./-]+)\s/u;
 const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:I|I['’](?:m|ve|ll|d)|me|my)(?![\p{L}\p{N}_'’])/u;
 const FENCE_LINE = /^\s{0,3}(?:```|~~~)/u;
@@ -541,8 +539,9 @@ function isStatedBehaviour(
 ): boolean {
   const { role, turn, salience } = options;
   if (turn === 'chatter' || turn === 'question' || salience.isOutput || !options.hasSubstance || /:\s*$/u.test(text)) return false;
-  if (role !== 'user' && (salience.specifics < (turn === 'report' ? 1 : 0.4) || CODE_SUBJECT.test(text) || FIRST_PERSON.test(text))) return false;
-  return isBehaviourStatement(text) || isBehaviourStatement(text.replace(LEAD_IN, ''));
+  const stated = withoutAttribution(text);
+  if (role !== 'user' && (salience.specifics < (turn === 'report' ? 1 : 0.4) || CODE_SUBJECT.test(stated) || FIRST_PERSON.test(stated))) return false;
+  return isBehaviourStatement(text);
 }
 
 function retentionOf(category: FactCategory | undefined): RetentionClass {

@@ -38,13 +38,17 @@ export function turnShapeOf(text: string): TurnShape {
  * narration in the past tense are not.
  */
 export function isBehaviourStatement(sentence: string): boolean {
-  const text = plainOf(sentence);
+  const stated = withoutAttribution(sentence);
+  return isBehaviour(plainOf(sentence)) || (stated !== sentence.trim() && isBehaviour(plainOf(stated)));
+}
+function isBehaviour(text: string): boolean {
   if (text.length === 0 || isQuestionLike(text) || SPEAKER_AS_ACTOR.test(text) || PAST_NARRATION.test(text)) return false;
   if (ACCEPTANCE.test(text)) return true;
   if (HOPE.test(text)) return false;
   const obligation = OBLIGATION.exec(text);
   if (obligation !== null && isSystemSubject(obligation[1] ?? '') && !INSPECTION_VERB.test(obligation[2] ?? '')) return true;
   if (CONDITION_AND_RESPONSE.test(text)) return true;
+  if (RULE_FOR_KIND.test(text) || (RESPONSE_AND_CONDITION.test(text) && !DEVELOPMENT_SUBJECT.test(text))) return true;
   return BOUND.test(text) && BEHAVIOUR_VERB.test(text);
 }
 
@@ -57,7 +61,20 @@ export function isBehaviourStatement(sentence: string): boolean {
 export function isSettingStatement(sentence: string): boolean {
   const text = plainOf(sentence);
   if (text.length === 0 || isQuestionLike(text) || PAST_NARRATION.test(text)) return false;
-  return SET_TO.test(text) || NAMED_SETTING.test(text) || SETTING_NOUN_VALUE.test(text);
+  const stated = plainOf(withoutAttribution(text));
+  return NAMED_SETTING.test(text) || [text, stated].some((part) => SET_TO.test(part) || SETTING_NOUN_VALUE.test(part));
+}
+
+/**
+ * The statement without a lead-in that says where it comes from: "From the spec, …", "The ticket
+ * says …", "I double-checked the requirements: …". Returns the sentence itself when it has none.
+ */
+export function withoutAttribution(sentence: string): string {
+  const text = sentence.trim();
+  const match = ATTRIBUTION.exec(text) ?? SHORT_LEAD.exec(text);
+  if (match === null) return text;
+  const rest = text.slice(match[0].length).replace(/^\(?/u, '');
+  return /^[\p{L}\p{N}`]/u.test(rest) ? rest : text;
 }
 
 // --- Internal helpers ---
@@ -76,6 +93,11 @@ function isSystemSubject(subject: string): boolean {
   return !PRONOUN_SUBJECT.test(subject.trim());
 }
 
+// "The ticket says …", "the spec requires that …", "I double-checked the requirements: …".
+const ATTRIBUTION = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|docs?|documentation|design|rfc|product owner|client|customer|pm)\s+(?:says?|states?|specifies|requires|mentions|spells out|is clear)(?:\s+that)?[,:]?\s+/iu;
+// A short lead set apart by a comma or a colon ("From the spec, …", "Requirement: …").
+// A subordinate clause ("When a refund is issued, …") is part of the statement, not a lead.
+const SHORT_LEAD = /^\(?(?!(?:when|whenever|if|once|after|before|unless|while|since|because|although|though|until|as soon as|given)\b)[^,:;()]{1,40}[,:]\s+/iu;
 const FENCED_BLOCK = /^\s{0,3}(```|~~~)[^\n]*\n[\s\S]*?(?:^\s{0,3}\1[^\n]*$|$(?![\s\S]))/gmu;
 const CODE_SPAN = /`[^`\n]*`/gu;
 const LEAD = String.raw`^(?:(?:ok(?:ay)?|so|also|and|alright|right|great|thanks|hey|hi)[,!.]?\s+)*`;
@@ -103,10 +125,16 @@ const INSPECTION_VERB = /^(?:check|look|see|try|investigate|read|dig|figure|find
 const ACCEPTANCE = /^(?:acceptance criteria|definition of done|done when|requirements?|spec|given\b.*\bwhen\b.*\bthen)\b|^(?:users?|customers?|admins?|visitors?|clients?|callers?)\s+(?:must|should|need to|have to)\s+be able to\b|^it (?:must|should|has to|needs to) be possible to\b/iu;
 // "When/if X, the system responds": a condition, then the response in the present tense.
 const CONDITION_AND_RESPONSE = /^(?:(?:also|and|plus|so)[,]?\s+)*(?:when|whenever|if|once|after|before|unless|on)\s+(?!(?:i|we|you)\b)(?:[^,]{3,90},\s*(?:the\s+|a\s+|an\s+|every\s+|each\s+|all\s+|its\s+|their\s+)?|[^,]{3,90}?\s+(?:the|a|an|every|each|all|its|their)\s+)(?!(?:i|we|you|it|this|that)\b)[\p{L}\p{N}`'’./_-]+(?:\s+[\p{L}\p{N}`'’./_-]+){0,3}\s+(?:returns?|responds?|answers?|shows?|displays?|rejects?|refuses?|redirects?|logs?\s+(?:them|the|it|users?)|expires?|retries?|queues?|blocks?|exits?|throws?|raises?|falls back|times out|locks?|sends?|emails?|notifies|fails?|aborts?|stops?|keeps?|stays?|gets?\s+\p{L}+ed|(?:is|are)\s+(?:\p{L}+ed|kept|sent|shown|held|thrown|rejected|dropped)|(?<=(?:^|[\s,])(?:the|a|an|every|each|all|its|their)\s+(?:[\p{L}\p{N}`'’./_-]+\s+){0,2}[\p{L}\p{N}`'’./_-]+\s+)\p{L}{3,}s)\b/iu;
+// A rule for every thing of a kind: "clients that miss the heartbeat are disconnected".
+const RULE_FOR_KIND = /^(?:(?:any|all|every|each|the)\s+)?(?:[\p{L}-]+\s+)?\p{L}{3,}s\s+(?:that|which|who|whose)\s+[^,.;]{3,80}?\s+(?:are|get|will be)\s+(?:automatically\s+|immediately\s+)?\p{L}{3,}(?:ed|en)\b/iu;
+// The system's response, then its condition: "the form locks people out once they fail five times".
+const RESPONSE_AND_CONDITION = /^(?:(?:the|a|an|every|each|any|all)\s+)(?!(?:i|we|you|it|this|that)\b)(?:[\p{L}\p{N}`'’./_-]+\s+){0,3}?(?:(?!(?:was|has|is|does|uses)\b)\p{L}{3,}s|(?:is|are)\s+\p{L}{3,}ed)\b[^,;]{0,60}?\s(?:when|whenever|once|if|unless|as soon as)\s+(?!(?:i|we|you)\b)\p{L}/iu;
+// The tools of development are not the software: "the test fails when …" is a diagnosis.
+const DEVELOPMENT_SUBJECT = /^(?:(?:the|a|an|every|each|any|all)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:tests?|specs?|suite|build|linter|compiler|ci|pipeline|script|command|bundler)\b/iu;
 // A bound on a quantity.
-const BOUND = /\b(?:bigger|larger|longer|shorter|more|fewer|less|greater|higher|lower|older|newer|smaller)\s+than\s+\d|\b(?:over|above|below|under|beyond|exceeding|at least|at most|no more than|no less than|up to|within|after|every|maximum of|minimum of|max(?:imum)?|min(?:imum)?)\s+(?:of\s+)?\d/iu;
+const BOUND = /\b(?:bigger|larger|longer|shorter|more|fewer|less|greater|higher|lower|older|newer|smaller)\s+than\s+\d|\b(?:over|above|below|under|beyond|exceeding|at least|at most|no more than|no less than|up to|within|after|every|for|maximum of|minimum of|max(?:imum)?|min(?:imum)?)\s+(?:of\s+)?\d/iu;
 // What software does about a bound: refuses, accepts, limits, expires …
-const BEHAVIOUR_VERB = /\b(?:(?:is|are|get|gets)\s+(?:automatically\s+)?(?:\p{L}+ed|\p{L}+en|rejected|refused|turned away|blocked|dropped|truncated|capped|limited|throttled|denied|split|paginated|retried|expired|archived|deleted|purged|flagged|cut off)|rejects?|refuses?|accepts?\s+only|only\s+accepts?|caps?|limits?|truncates?|throttles?|expires?|times out|fails?|denies|blocks?|allows?\s+(?:only|up to|at most))\b/iu;
+const BEHAVIOUR_VERB = /\b(?:(?:is|are|get|gets)\s+(?:automatically\s+)?(?:\p{L}+ed|\p{L}+en|kept|sent|shown|held|thrown|hidden|written|set|cut|rejected|refused|turned away|blocked|dropped|truncated|capped|limited|throttled|denied|split|paginated|retried|expired|archived|deleted|purged|flagged|cut off)|rejects?|refuses?|accepts?\s+only|only\s+accepts?|caps?|limits?|truncates?|throttles?|expires?|times out|fails?|denies|blocks?|allows?\s+(?:only|up to|at most))\b/iu;
 // "set/configure/change X to <value>".
 const SET_TO = /^(?:(?:please|also|and|so|just)[,]?\s+)*(?:set|configure|change|bump|raise|lower|increase|decrease|reduce|make)\s+(?:the\s+)?(?:[\p{L}\p{N}`'’./_-]+\s+){0,4}?(?:to|=)\s+(?:`[^`]+`|"[^"]+"|'[^']+'|\d)/iu;
 // An upper-case name, a flag or a code span given a value.

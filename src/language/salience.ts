@@ -1,6 +1,6 @@
 import { wordSetsFor, type PatternGroup, type PatternMatcher } from '../boundaries/pattern-pack.js';
 import type { Entry, FactCategory } from '../types.js';
-import { isSettingStatement } from './behaviour-statement.js';
+import { isSettingStatement, withoutAttribution } from './behaviour-statement.js';
 import { extractIdentifiers } from './identifiers.js';
 
 /** Who said a sentence, for {@link scoreSalience}. */
@@ -101,7 +101,7 @@ export function scoreSalience(
   const isCued = !isOutput && score >= DURABLE_SCORE && (cueTotal > 0 || (role === 'user' && specifics >= 2));
   // A named setting given a value ("the page size for listings is 50") is durable by its shape.
   const settingScore = content + SETTING_WEIGHT - penalty;
-  const isSetting = !isCued && !isOutput && !isQuestion && content >= 0.4 && settingScore >= DURABLE_SCORE && !(role !== 'user' && FIRST_PERSON.test(text)) && isSettingStatement(text);
+  const isSetting = !isCued && !isOutput && !isQuestion && content >= 0.4 && settingScore >= DURABLE_SCORE && !(role !== 'user' && FIRST_PERSON.test(withoutAttribution(text))) && isSettingStatement(text);
   const isDurable = isCued || isSetting;
   return {
     score: Math.max(0, isSetting ? settingScore : score),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { englishPatterns } from '../../src/boundaries/patterns/en.js';
 import { analyzeSentence, factCategoryFor, splitSentences } from '../../src/graduation/retention.js';
-import { isBehaviourStatement, isSettingStatement, turnShapeOf } from '../../src/language/behaviour-statement.js';
+import { isBehaviourStatement, isSettingStatement, turnShapeOf, withoutAttribution } from '../../src/language/behaviour-statement.js';
 import type { TurnShape } from '../../src/language/behaviour-statement.js';
 
 // Sentences written fresh for this test, by both speakers: statements of how the software must
@@ -26,6 +26,9 @@ describe('isBehaviourStatement', () => {
     'It should be possible to pause a subscription for up to 3 months.',
     'Given an expired card, when the renewal runs, then the account is downgraded.',
     'Passwords are to be stored with argon2.',
+    'Sessions that stay idle for an hour are signed out automatically.',
+    'The payment form locks itself once a card is declined three times.',
+    'Audit entries are kept for 400 days.',
   ])('states behaviour: %s', (sentence) => {
     expect(isBehaviourStatement(sentence)).toBe(true);
   });
@@ -44,6 +47,8 @@ describe('isBehaviourStatement', () => {
     'You should see the new column after a refresh.',
     'It should only take a minute.',
     'Thanks, that looks good.',
+    'The test fails when the env var is missing.',
+    'The build runs faster when the cache is warm.',
   ])('does not: %s', (sentence) => {
     expect(isBehaviourStatement(sentence)).toBe(false);
   });
@@ -70,6 +75,17 @@ describe('isSettingStatement', () => {
     'The suite took 40 seconds.',
   ])('does not: %s', (sentence) => {
     expect(isSettingStatement(sentence)).toBe(false);
+  });
+});
+
+describe('withoutAttribution', () => {
+  it.each([
+    ['The spec says invoices are numbered per tenant.', 'invoices are numbered per tenant.'],
+    ['From the contract, refunds go out within 5 days.', 'refunds go out within 5 days.'],
+    ['I checked the requirements: exports are zipped.', 'exports are zipped.'],
+    ['Exports are zipped.', 'Exports are zipped.'],
+  ])('%s', (sentence, statement) => {
+    expect(withoutAttribution(sentence)).toBe(statement);
   });
 });
 
@@ -100,6 +116,9 @@ describe('behaviour and settings become facts, whoever states them', () => {
     ['Per the ticket, when the quota runs out the API answers 429 with a `Retry-After` header.', 'assistant'],
     ['As agreed, exported filenames have to include the tenant slug and the date.', 'assistant'],
     ['`MAX_BODY_BYTES` is 1048576 in production.', 'assistant'],
+    ['The design doc says orders that stay unpaid for 30 minutes are cancelled.', 'assistant'],
+    ['I went through the brief: a shared link expires after 7 days.', 'assistant'],
+    ['The issue states QUEUE_MAX_DEPTH is 2000.', 'assistant'],
   ])('%s (%s)', (sentence, role) => {
     expect(isKept(sentence, role)).toBe(true);
   });
