@@ -55,7 +55,7 @@ function isBehaviour(text: string): boolean {
 /**
  * Tells whether a sentence gives a named setting a value: "set MAX_RETRIES to 5", "timeouts are
  * 30s", "the page size for listings is 50", "`--workers` defaults to 4". The value must be a
- * number, a code span or a quoted string; the setting an upper-case name, a flag, a code span or
+ * number, a quoted string, a boolean or a code span holding one; the setting an upper-case name, a flag, a code span or
  * a noun that names a setting (timeout, limit, size, port …).
  */
 export function isSettingStatement(sentence: string): boolean {
@@ -95,9 +95,10 @@ function isSystemSubject(subject: string): boolean {
 
 // "The ticket says …", "the spec requires that …", "I double-checked the requirements: …".
 const ATTRIBUTION = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|docs?|documentation|design|rfc|product owner|client|customer|pm)\s+(?:says?|states?|specifies|requires|mentions|spells out|is clear)(?:\s+that)?[,:]?\s+/iu;
-// A short lead set apart by a comma or a colon ("From the spec, …", "Requirement: …").
-// A subordinate clause ("When a refund is issued, …") is part of the statement, not a lead.
-const SHORT_LEAD = /^\(?(?!(?:when|whenever|if|once|after|before|unless|while|since|because|although|though|until|as soon as|given)\b)[^,:;()]{1,40}[,:]\s+/iu;
+// A short lead that says where a statement comes from ("From the spec, …", "As agreed, …") or
+// labels it ("Requirement: …", "I checked the brief: …"). A subordinate clause ("When a refund is
+// issued, …") or a statement before a colon ("The value is converted twice: …") is not one.
+const SHORT_LEAD = /^\(?(?:(?:from|per|according to|as(?! (?:soon|long|far) as\b)|based on|going by)\s[^,:;()]{1,35}[,:]|(?:[^,:;()\s]+\s){0,3}(?!(?:is|are|was|were|has|have)\b)[^,:;()\s]+:)\s+/iu;
 const FENCED_BLOCK = /^\s{0,3}(```|~~~)[^\n]*\n[\s\S]*?(?:^\s{0,3}\1[^\n]*$|$(?![\s\S]))/gmu;
 const CODE_SPAN = /`[^`\n]*`/gu;
 const LEAD = String.raw`^(?:(?:ok(?:ay)?|so|also|and|alright|right|great|thanks|hey|hi)[,!.]?\s+)*`;
@@ -128,7 +129,7 @@ const CONDITION_AND_RESPONSE = /^(?:(?:also|and|plus|so)[,]?\s+)*(?:when|wheneve
 // A rule for every thing of a kind: "clients that miss the heartbeat are disconnected".
 const RULE_FOR_KIND = /^(?:(?:any|all|every|each|the)\s+)?(?:[\p{L}-]+\s+)?\p{L}{3,}s\s+(?:that|which|who|whose)\s+[^,.;]{3,80}?\s+(?:are|get|will be)\s+(?:automatically\s+|immediately\s+)?\p{L}{3,}(?:ed|en)\b/iu;
 // The system's response, then its condition: "the form locks people out once they fail five times".
-const RESPONSE_AND_CONDITION = /^(?:(?:the|a|an|every|each|any|all)\s+)(?!(?:i|we|you|it|this|that)\b)(?:[\p{L}\p{N}`'’./_-]+\s+){0,3}?(?:(?!(?:was|has|is|does|uses)\b)\p{L}{3,}s|(?:is|are)\s+\p{L}{3,}ed)\b[^,;]{0,60}?\s(?:when|whenever|once|if|unless|as soon as)\s+(?!(?:i|we|you)\b)\p{L}/iu;
+const RESPONSE_AND_CONDITION = /^(?:(?:the|a|an|every|each|any|all)\s+)(?!(?:i|we|you|it|this|that)\b)(?:[\p{L}\p{N}`'’./_-]+\s+){0,3}?(?:(?!(?:was|has|is|does|uses)\b)\p{L}{3,}s|(?:is|are)\s+\p{L}{3,}ed)\b[^,;]{0,60}?\s(?:when|whenever|once|if|unless|as soon as)\s+(?:the|a|an|any|every|each|its|their|they|it|he|she|someone|somebody|no|\p{L}{3,}s)\b/iu;
 // The tools of development are not the software: "the test fails when …" is a diagnosis.
 const DEVELOPMENT_SUBJECT = /^(?:(?:the|a|an|every|each|any|all)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:tests?|specs?|suite|build|linter|compiler|ci|pipeline|script|command|bundler)\b/iu;
 // A bound on a quantity.
@@ -138,6 +139,6 @@ const BEHAVIOUR_VERB = /\b(?:(?:is|are|get|gets)\s+(?:automatically\s+)?(?:\p{L}
 // "set/configure/change X to <value>".
 const SET_TO = /^(?:(?:please|also|and|so|just)[,]?\s+)*(?:set|configure|change|bump|raise|lower|increase|decrease|reduce|make)\s+(?:the\s+)?(?:[\p{L}\p{N}`'’./_-]+\s+){0,4}?(?:to|=)\s+(?:`[^`]+`|"[^"]+"|'[^']+'|\d)/iu;
 // An upper-case name, a flag or a code span given a value.
-const NAMED_SETTING = /(?:\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|(?<![\p{L}\p{N}])--?[a-z][\w-]+|`[^`\s]{2,40}`)\s*(?:=|:|is|are|should be|must be|stays at|stays|defaults to|to)\s*(?:`[^`]+`|"[^"]+"|'[^']+'|\d|true\b|false\b|on\b|off\b)/u;
+const NAMED_SETTING = /(?:\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|(?<![\p{L}\p{N}])--?[a-z][\w-]+|`[^`\s]{2,40}`)\s*(?:=|:|is|are|should be|must be|stays at|stays|defaults to|to)\s*(?:`[^`\n]*[\d"'][^`\n]*`|`(?:true|false|on|off|none|null)`|"[^"]+"|'[^']+'|\d|true\b|false\b|on\b|off\b)/u;
 // "[the] <words> <setting noun> [for/of/on <words>] is/are <value>".
 const SETTING_NOUN_VALUE = /^(?:(?:also|and|plus|so|note)[,:]?\s+)*(?:the\s+|our\s+|all\s+|every\s+|default\s+)?(?:[\p{L}\p{N}`./_-]+\s+){0,3}?(?:timeouts?|limits?|size|sizes|ttl|intervals?|thresholds?|retries|retry count|ports?|concurrency|delays?|expiry|cap|quota|budget|level|depth|window|length|rate|capacity|workers|batch|page size|pool size)(?:\s+(?:for|of|on|in|per)(?:\s+[\p{L}\p{N}`./_-]+){1,4}?)?\s+(?:is|are|should be|must be|stays at|stays|defaults to|goes to|becomes)\s+(?:now\s+|always\s+|still\s+)?(?:`[^`]+`|\d[\d.,]*\s*(?:\p{L}{1,7}|%)?)(?=[\s.,;!)]|$)/iu;

@@ -49,6 +49,7 @@ describe('isBehaviourStatement', () => {
     'Thanks, that looks good.',
     'The test fails when the env var is missing.',
     'The build runs faster when the cache is warm.',
+    'The `total` value is parsed twice: once in the controller and again in the serializer.',
   ])('does not: %s', (sentence) => {
     expect(isBehaviourStatement(sentence)).toBe(false);
   });
@@ -84,6 +85,8 @@ describe('withoutAttribution', () => {
     ['From the contract, refunds go out within 5 days.', 'refunds go out within 5 days.'],
     ['I checked the requirements: exports are zipped.', 'exports are zipped.'],
     ['Exports are zipped.', 'Exports are zipped.'],
+    ['When a refund is issued, the ledger records it.', 'When a refund is issued, the ledger records it.'],
+    ['The value is converted twice: once here.', 'The value is converted twice: once here.'],
   ])('%s', (sentence, statement) => {
     expect(withoutAttribution(sentence)).toBe(statement);
   });
@@ -132,6 +135,8 @@ describe('behaviour and settings become facts, whoever states them', () => {
     ['While I see you already have `SKIP_CHECKS=true` in your env file, the issue persists.', 'assistant'],
     ['Earlier the endpoint returned 500 when the body was empty.', 'assistant'],
     ['If you have time, grab a coffee first.', 'user'],
+    ['`saveDraft` never awaits the write, so the check runs before the row exists.', 'assistant'],
+    ['The interesting part of `src/routes/cart.ts` is `cartRoutes`, which is where `subtotal` gets computed.', 'assistant'],
   ])('not %s (%s)', (sentence, role) => {
     expect(isKept(sentence, role)).toBe(false);
   });
