@@ -48,6 +48,10 @@ function isBehaviour(text: string): boolean {
   const obligation = OBLIGATION.exec(text);
   if (obligation !== null && isSystemSubject(obligation[1] ?? '') && !INSPECTION_VERB.test(obligation[2] ?? '')) return true;
   if (CONDITION_AND_RESPONSE.test(text)) return true;
+  for (const shape of [QUANTIFIED_BEHAVIOUR, NAMED_INTERFACE]) {
+    const match = shape.exec(text);
+    if (match !== null && !DEVELOPMENT_SUBJECT.test(text) && !PAST_WORD.test(match[0])) return true;
+  }
   if (RULE_FOR_KIND.test(text) || (RESPONSE_AND_CONDITION.test(text) && !DEVELOPMENT_SUBJECT.test(text))) return true;
   return BOUND.test(text) && BEHAVIOUR_VERB.test(text);
 }
@@ -94,11 +98,11 @@ function isSystemSubject(subject: string): boolean {
 }
 
 // "The ticket says …", "the spec requires that …", "I double-checked the requirements: …".
-const ATTRIBUTION = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|docs?|documentation|design|rfc|product owner|client|customer|pm)\s+(?:says?|states?|specifies|requires|mentions|spells out|is clear)(?:\s+that)?[,:]?\s+/iu;
+const ATTRIBUTION = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|docs?|documentation|design|rfc|product owner|client|customer|pm)\s+(?:says?|states?|specifies|requires|mentions|spells out|is clear)(?:\s+that)?|(?:keep(?:ing)?|bear(?:ing)?) in mind(?:\s+that)?|remember(?:ing)?(?:\s+that)?|(?:just\s+)?to (?:confirm|be clear|recap)(?:\s+the\s+[\p{L}-]+)?|for (?:the record|reference|context))[,:]?\s+/iu;
 // A short lead that says where a statement comes from ("From the spec, …", "As agreed, …") or
 // labels it ("Requirement: …", "I checked the brief: …"). A subordinate clause ("When a refund is
 // issued, …") or a statement before a colon ("The value is converted twice: …") is not one.
-const SHORT_LEAD = /^\(?(?:(?:from|per|according to|as(?! (?:soon|long|far) as\b)|based on|going by)\s[^,:;()]{1,35}[,:]|(?:[^,:;()\s]+\s){0,3}(?!(?:is|are|was|were|has|have)\b)[^,:;()\s]+:)\s+/iu;
+const SHORT_LEAD = /^\(?(?:(?:from|per|according to|as(?! (?:soon|long|far) as\b)|based on|going by)\s[^,:;()]{1,35}[,:]|(?:(?!(?:is|are|was|were|has|have)\s)[^,:;()\s]+\s){0,4}(?!(?:is|are|was|were|has|have):)[^,:;()\s]+:)\s+/iu;
 const FENCED_BLOCK = /^\s{0,3}(```|~~~)[^\n]*\n[\s\S]*?(?:^\s{0,3}\1[^\n]*$|$(?![\s\S]))/gmu;
 const CODE_SPAN = /`[^`\n]*`/gu;
 const LEAD = String.raw`^(?:(?:ok(?:ay)?|so|also|and|alright|right|great|thanks|hey|hi)[,!.]?\s+)*`;
@@ -130,6 +134,14 @@ const CONDITION_AND_RESPONSE = /^(?:(?:also|and|plus|so)[,]?\s+)*(?:when|wheneve
 const RULE_FOR_KIND = /^(?:(?:any|all|every|each|the)\s+)?(?:[\p{L}-]+\s+)?\p{L}{3,}s\s+(?:that|which|who|whose)\s+[^,.;]{3,80}?\s+(?:are|get|will be)\s+(?:automatically\s+|immediately\s+)?\p{L}{3,}(?:ed|en)\b/iu;
 // The system's response, then its condition: "the form locks people out once they fail five times".
 const RESPONSE_AND_CONDITION = /^(?:(?:the|a|an|every|each|any|all)\s+)(?!(?:i|we|you|it|this|that)\b)(?:[\p{L}\p{N}`'’./_-]+\s+){0,3}?(?:(?!(?:was|has|is|does|uses)\b)\p{L}{3,}s|(?:is|are)\s+\p{L}{3,}ed)\b[^,;]{0,60}?\s(?:when|whenever|once|if|unless|as soon as)\s+(?:the|a|an|any|every|each|its|their|they|it|he|she|someone|somebody|no|\p{L}{3,}s)\b/iu;
+// A thing of the product doing something in the present tense, with a quantity: "drafts autosave
+// every 30 seconds", "invites stop working 48 hours after they are sent".
+const QUANTIFIED_BEHAVIOUR = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|he|she|they|here)\b)(?:[\p{L}-]+\s+){0,2}[\p{L}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|took|takes|take|looks?|seems?|went|got|ran|made|hit|came|saw|said)\b)(?![\p{L}]+ed\b)\p{Ll}{3,}\b[^.;:]{0,50}?(?<![\p{L}\p{N}_.])\d+(?:\.\d+)?\s?(?:ms|milliseconds?|s|secs?|seconds?|minutes?|mins?|hours?|h|days?|weeks?|months?|years?|[KMGT]i?B|%|items?|rows?|requests?|retries|times|attempts|characters|digits)(?![\p{L}\p{N}_])/iu;
+// The same with a named header, cookie, parameter or flag: "clients pick the version through the
+// `X-Api-Version` header".
+const NAMED_INTERFACE = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|he|she|they|here)\b)(?:[\p{L}-]+\s+){0,2}[\p{L}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|took|takes|take|looks?|seems?|went|got|ran|made|hit|came|saw|said)\b)(?![\p{L}]+ed\b)\p{Ll}{3,}\b[^.;:]{0,50}?\b(?:through|via|using|with|in|from|by)\s+(?:the|a|an)\s+(?:`[^`]+`|[A-Z][\w]*[-_][\w-]+|[A-Z]{2,}\w*)\s+(?:header|cookie|query (?:parameter|param|string)|param(?:eter)?|flag|claim|scope|env(?:ironment)? var(?:iable)?)\b/iu;
+// A verb in the past tense: what happened once, not how the software behaves.
+const PAST_WORD = /(?<![\p{L}-])(?:\p{L}{2,}ed|grew|took|ran|went|got|made|hit|came|saw|said|was|were|had|did|found|fell|rose|left|became|began|broke|built|threw|wrote|spent|stood|brought|thought|told)(?![\p{L}-])/iu;
 // The tools of development are not the software: "the test fails when …" is a diagnosis.
 const DEVELOPMENT_SUBJECT = /^(?:(?:the|a|an|every|each|any|all)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:tests?|specs?|suite|build|linter|compiler|ci|pipeline|script|command|bundler)\b/iu;
 // A bound on a quantity.

@@ -29,6 +29,10 @@ describe('isBehaviourStatement', () => {
     'Sessions that stay idle for an hour are signed out automatically.',
     'The payment form locks itself once a card is declined three times.',
     'Audit entries are kept for 400 days.',
+    'Password reset links stop working 30 minutes after they are issued.',
+    'The carousel advances every 8 seconds unless the pointer is over it.',
+    'Mobile clients choose the locale through the `Accept-Language` header.',
+    'Tenants select their region via the X-Region-Id header.',
   ])('states behaviour: %s', (sentence) => {
     expect(isBehaviourStatement(sentence)).toBe(true);
   });
@@ -50,6 +54,11 @@ describe('isBehaviourStatement', () => {
     'The test fails when the env var is missing.',
     'The build runs faster when the cache is warm.',
     'The `total` value is parsed twice: once in the controller and again in the serializer.',
+    'The dashboard numbers looked off by 5%.',
+    'Total memory usage grew to 90 MB after the import.',
+    'The suite runs in 40 seconds now.',
+    'The file contains 300 lines.',
+    'It sends the token through the Authorization header.',
   ])('does not: %s', (sentence) => {
     expect(isBehaviourStatement(sentence)).toBe(false);
   });
@@ -85,6 +94,8 @@ describe('withoutAttribution', () => {
     ['From the contract, refunds go out within 5 days.', 'refunds go out within 5 days.'],
     ['I checked the requirements: exports are zipped.', 'exports are zipped.'],
     ['Exports are zipped.', 'Exports are zipped.'],
+    ['Bear in mind that exports are zipped.', 'exports are zipped.'],
+    ['Just to confirm the behaviour: exports are zipped.', 'exports are zipped.'],
     ['When a refund is issued, the ledger records it.', 'When a refund is issued, the ledger records it.'],
     ['The value is converted twice: once here.', 'The value is converted twice: once here.'],
   ])('%s', (sentence, statement) => {
