@@ -404,10 +404,13 @@ interface AnalyzeOptions {
 function analyze(sentence: string, options: AnalyzeOptions): SentenceAnalysis {
   const found = { isOutput: false };
   const whole = analyzeWhole(sentence, options, found);
-  if (FACT_RETENTION_CLASSES.includes(whole.retention) || whole.isDeadEnd || whole.isIntention) return whole;
+  if (FACT_RETENTION_CLASSES.includes(whole.retention) || whole.isDeadEnd) return whole;
   // Output (tables, logs, code), long pasted passages and a line that introduces what follows
   // are not split into statements.
   if (found.isOutput || /:\s*$/u.test(sentence) || wordCount(sentence) > MAX_CLAUSED_WORDS) return whole;
+  // An intention is one as a whole, except for a statement of behaviour set apart before it
+  // ("free accounts stop at 5 GB; I'll make sure the code respects that").
+  if (whole.isIntention) return statedBeforeIntention(whole, options) ?? whole;
   // A durable statement tacked onto a request or a remark ("look at the pager next - also, uploads
   // over 25 MB are refused") is still one: each clause is weighed on its own.
   const clauses = clausesOf(whole.text, options.matcher);
@@ -420,6 +423,16 @@ function analyze(sentence: string, options: AnalyzeOptions): SentenceAnalysis {
     }
   }
   return whole;
+}
+
+function statedBeforeIntention(whole: SentenceAnalysis, options: AnalyzeOptions): SentenceAnalysis | undefined {
+  const [first, ...rest] = whole.text.replace(CODE_SPAN, (span) => '`'.padEnd(span.length, '_')).split(/;\s+|\s+[—–]\s+/u);
+  if (first === undefined || rest.length === 0 || (first.match(/\p{L}+/gu)?.length ?? 0) < MIN_CLAUSE_WORDS) return undefined;
+  const statement = whole.text.slice(0, first.length);
+  if (!isBehaviourStatement(statement)) return undefined;
+  const part = analyzeWhole(statement, options);
+  if (!FACT_RETENTION_CLASSES.includes(part.retention) || part.isIntention || part.isDeadEnd) return undefined;
+  return { ...whole, retention: part.retention, salience: part.salience };
 }
 
 /**

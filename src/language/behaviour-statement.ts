@@ -53,7 +53,7 @@ function isBehaviour(text: string): boolean {
     if (match !== null && !DEVELOPMENT_SUBJECT.test(text) && !PAST_WORD.test(match[0])) return true;
   }
   if (RULE_FOR_KIND.test(text) || (RESPONSE_AND_CONDITION.test(text) && !DEVELOPMENT_SUBJECT.test(text))) return true;
-  return BOUND.test(text) && BEHAVIOUR_VERB.test(text);
+  return BOUND.test(text) && (BEHAVIOUR_VERB.test(text) || PERMISSION.test(text));
 }
 
 /**
@@ -98,7 +98,7 @@ function isSystemSubject(subject: string): boolean {
 }
 
 // "The ticket says …", "the spec requires that …", "I double-checked the requirements: …".
-const ATTRIBUTION = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|docs?|documentation|design|rfc|product owner|client|customer|pm)\s+(?:says?|states?|specifies|requires|mentions|spells out|is clear)(?:\s+that)?|(?:keep(?:ing)?|bear(?:ing)?) in mind(?:\s+that)?|remember(?:ing)?(?:\s+that)?|(?:just\s+)?to (?:confirm|be clear|recap)(?:\s+the\s+[\p{L}-]+)?|for (?:the record|reference|context))[,:]?\s+/iu;
+const ATTRIBUTION = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|docs?|documentation|design|rfc|product owner|client|customer|pm)\s+(?:says?|states?|specifies|requires|mentions|spells out|is clear)(?:\s+that)?|(?:keep(?:ing)?|bear(?:ing)?) in mind(?:\s+that)?|remember(?:ing)?(?:\s+that)?|(?:just\s+)?to (?:confirm|be clear|recap)(?:\s+the\s+[\p{L}-]+)?|for (?:the record|reference|context)|(?:the|one|our)\s+(?:constraint|requirement|rule|expectation|agreement|catch)(?:\s+(?:from|in|of)\s+(?:the\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?)?\s+is\s+that)[,:]?\s+/iu;
 // A short lead that says where a statement comes from ("From the spec, …", "As agreed, …") or
 // labels it ("Requirement: …", "I checked the brief: …"). A subordinate clause ("When a refund is
 // issued, …") or a statement before a colon ("The value is converted twice: …") is not one.
@@ -144,6 +144,8 @@ const NAMED_INTERFACE = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|you|i
 const PAST_WORD = /(?<![\p{L}-])(?:\p{L}{2,}ed|grew|took|ran|went|got|made|hit|came|saw|said|was|were|had|did|found|fell|rose|left|became|began|broke|built|threw|wrote|spent|stood|brought|thought|told)(?![\p{L}-])/iu;
 // The tools of development are not the software: "the test fails when …" is a diagnosis.
 const DEVELOPMENT_SUBJECT = /^(?:(?:the|a|an|every|each|any|all)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:tests?|specs?|suite|build|linter|compiler|ci|pipeline|script|command|bundler)\b/iu;
+// What someone may do, within a bound: "customers can ask for a refund up to 30 days after …".
+const PERMISSION = /^(?:(?:the|all|every|each|any|our)\s+)?(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s+(?:can|may|are allowed to|is allowed to)\s+(?:only\s+)?\p{L}{3,}/iu;
 // A bound on a quantity.
 const BOUND = /\b(?:bigger|larger|longer|shorter|more|fewer|less|greater|higher|lower|older|newer|smaller)\s+than\s+\d|\b(?:over|above|below|under|beyond|exceeding|at least|at most|no more than|no less than|up to|within|after|every|for|maximum of|minimum of|max(?:imum)?|min(?:imum)?)\s+(?:of\s+)?\d/iu;
 // What software does about a bound: refuses, accepts, limits, expires …

@@ -33,6 +33,7 @@ describe('isBehaviourStatement', () => {
     'The carousel advances every 8 seconds unless the pointer is over it.',
     'Mobile clients choose the locale through the `Accept-Language` header.',
     'Tenants select their region via the X-Region-Id header.',
+    'Members may invite up to 25 guests per board.',
   ])('states behaviour: %s', (sentence) => {
     expect(isBehaviourStatement(sentence)).toBe(true);
   });
@@ -96,6 +97,7 @@ describe('withoutAttribution', () => {
     ['Exports are zipped.', 'Exports are zipped.'],
     ['Bear in mind that exports are zipped.', 'exports are zipped.'],
     ['Just to confirm the behaviour: exports are zipped.', 'exports are zipped.'],
+    ['The rule from the design review is that exports are zipped.', 'exports are zipped.'],
     ['When a refund is issued, the ledger records it.', 'When a refund is issued, the ledger records it.'],
     ['The value is converted twice: once here.', 'The value is converted twice: once here.'],
   ])('%s', (sentence, statement) => {
@@ -150,6 +152,11 @@ describe('behaviour and settings become facts, whoever states them', () => {
     ['The interesting part of `src/routes/cart.ts` is `cartRoutes`, which is where `subtotal` gets computed.', 'assistant'],
   ])('not %s (%s)', (sentence, role) => {
     expect(isKept(sentence, role)).toBe(false);
+  });
+
+  it('keeps a statement set apart before an intention, not the intention', () => {
+    expect(isKept("Guests can open a shared board for up to 14 days; I'll wire that into the token check.", 'assistant')).toBe(true);
+    expect(isKept("I'll look at the parser next; then the docs.", 'assistant')).toBe(false);
   });
 
   it('weighs the turn: small talk and questions carry no requirement, a report needs a value', () => {
