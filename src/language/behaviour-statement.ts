@@ -32,35 +32,25 @@ export function turnShapeOf(text: string): TurnShape {
 /**
  * Tells whether a sentence states how the software must behave: a subject other than the
  * speakers with a modal of obligation ("exports must include …", "the client needs to keep …"),
- * a condition and the system's response ("when the token expires, the API answers 401"), a bound
- * on behaviour ("uploads over 40 MB are rejected"), or an acceptance-criteria line. Plans ("we
- * should look at …"), hopes about the current fix ("this should pass now"), questions and
- * narration in the past tense are not.
+ * a condition and the system's response ("when the token expires, the API answers 401", "the form
+ * locks once a card is declined three times"), a bound on behaviour or on what someone may do
+ * ("uploads over 40 MB are rejected", "members may invite up to 25 guests"), a thing of the
+ * product acting in the present tense with a quantity or a named header or flag ("drafts autosave
+ * every 30 seconds"), a rule for things of a kind ("sessions that stay idle are signed out") or
+ * an acceptance-criteria line. A lead that says where it comes from ("The spec says …") is looked
+ * past. Plans ("we should look at …"), hopes about the current fix ("this should pass now"),
+ * questions, narration in the past tense and remarks about the tests or the build are not.
  */
 export function isBehaviourStatement(sentence: string): boolean {
   const stated = withoutAttribution(sentence);
   return isBehaviour(plainOf(sentence)) || (stated !== sentence.trim() && isBehaviour(plainOf(stated)));
 }
-function isBehaviour(text: string): boolean {
-  if (text.length === 0 || isQuestionLike(text) || SPEAKER_AS_ACTOR.test(text) || PAST_NARRATION.test(text)) return false;
-  if (ACCEPTANCE.test(text)) return true;
-  if (HOPE.test(text)) return false;
-  const obligation = OBLIGATION.exec(text);
-  if (obligation !== null && isSystemSubject(obligation[1] ?? '') && !INSPECTION_VERB.test(obligation[2] ?? '')) return true;
-  if (CONDITION_AND_RESPONSE.test(text)) return true;
-  for (const shape of [QUANTIFIED_BEHAVIOUR, NAMED_INTERFACE]) {
-    const match = shape.exec(text);
-    if (match !== null && !DEVELOPMENT_SUBJECT.test(text) && !PAST_WORD.test(match[0])) return true;
-  }
-  if (RULE_FOR_KIND.test(text) || (RESPONSE_AND_CONDITION.test(text) && !DEVELOPMENT_SUBJECT.test(text))) return true;
-  return BOUND.test(text) && (BEHAVIOUR_VERB.test(text) || PERMISSION.test(text));
-}
 
 /**
  * Tells whether a sentence gives a named setting a value: "set MAX_RETRIES to 5", "timeouts are
  * 30s", "the page size for listings is 50", "`--workers` defaults to 4". The value must be a
- * number, a quoted string, a boolean or a code span holding one; the setting an upper-case name, a flag, a code span or
- * a noun that names a setting (timeout, limit, size, port …).
+ * number, a quoted string, a boolean or a code span holding one; the setting an upper-case name,
+ * a flag, a code span or a noun that names a setting (timeout, limit, size, port …).
  */
 export function isSettingStatement(sentence: string): boolean {
   const text = plainOf(sentence);
@@ -82,6 +72,21 @@ export function withoutAttribution(sentence: string): string {
 }
 
 // --- Internal helpers ---
+
+function isBehaviour(text: string): boolean {
+  if (text.length === 0 || isQuestionLike(text) || SPEAKER_AS_ACTOR.test(text) || PAST_NARRATION.test(text)) return false;
+  if (ACCEPTANCE.test(text)) return true;
+  if (HOPE.test(text)) return false;
+  const obligation = OBLIGATION.exec(text);
+  if (obligation !== null && isSystemSubject(obligation[1] ?? '') && !INSPECTION_VERB.test(obligation[2] ?? '')) return true;
+  if (CONDITION_AND_RESPONSE.test(text)) return true;
+  for (const shape of [QUANTIFIED_BEHAVIOUR, NAMED_INTERFACE]) {
+    const match = shape.exec(text);
+    if (match !== null && !DEVELOPMENT_SUBJECT.test(text) && !PAST_WORD.test(match[0])) return true;
+  }
+  if (RULE_FOR_KIND.test(text) || (RESPONSE_AND_CONDITION.test(text) && !DEVELOPMENT_SUBJECT.test(text))) return true;
+  return BOUND.test(text) && (BEHAVIOUR_VERB.test(text) || PERMISSION.test(text));
+}
 
 function plainOf(sentence: string): string {
   return sentence.replace(/\*\*|__/gu, '').trim();
