@@ -3,7 +3,7 @@ import { defaultPatterns } from '../boundaries/patterns/default.js';
 import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
 import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
-import { isBehaviourStatement, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
+import { isBehaviourStatement, isProductDescription, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
 
 export { extractIdentifiers };
 
@@ -358,6 +358,9 @@ function qualifierRegexFor(pack: PatternPack): RegExp | undefined {
   return regex;
 }
 
+const CONSEQUENCE = /^(?:so|and so|which|because|since|as|hence|thus|then)\b/iu;
+// Where a sentence may be cut to find a statement of behaviour inside it.
+const BEHAVIOUR_CLAUSE_BREAK = /[,;](?=\s)|\s[—–](?=\s)/gu;
 const CODE_SUBJECT = /^(?:`[^`]+`|[a-z]+[A-Z]\w*|[\w.-]+\/[\w./-]+)\s/u;
 const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:I|I['’](?:m|ve|ll|d)|me|my)(?![\p{L}\p{N}_'’])/u;
 const FENCE_LINE = /^\s{0,3}(?:```|~~~)/u;
@@ -407,10 +410,11 @@ function analyze(sentence: string, options: AnalyzeOptions): SentenceAnalysis {
   if (FACT_RETENTION_CLASSES.includes(whole.retention) || whole.isDeadEnd) return whole;
   // Output (tables, logs, code), long pasted passages and a line that introduces what follows
   // are not split into statements.
-  if (found.isOutput || /:\s*$/u.test(sentence) || wordCount(sentence) > MAX_CLAUSED_WORDS) return whole;
-  // An intention is one as a whole, except for a statement of behaviour set apart before it
-  // ("free accounts stop at 5 GB; I'll make sure the code respects that").
-  if (whole.isIntention) return statedBeforeIntention(whole, options) ?? whole;
+  if (found.isOutput || /:\s*$/u.test(sentence)) return whole;
+  // A statement of behaviour set apart by a comma, a semicolon or a dash is one in any sentence,
+  // a long one or an intention too ("free accounts stop at 5 GB; I'll make sure the code respects
+  // that", "…, the rule is that refunds above the total are refused, so …").
+  if (whole.isIntention || wordCount(sentence) > MAX_CLAUSED_WORDS) return behaviourClauseOf(whole, options) ?? whole;
   // A durable statement tacked onto a request or a remark ("look at the pager next - also, uploads
   // over 25 MB are refused") is still one: each clause is weighed on its own.
   const clauses = clausesOf(whole.text, options.matcher);
@@ -422,17 +426,29 @@ function analyze(sentence: string, options: AnalyzeOptions): SentenceAnalysis {
       return { ...whole, retention: part.retention, salience: part.salience, isUpdate: whole.isUpdate || part.isUpdate };
     }
   }
-  return whole;
+  return behaviourClauseOf(whole, options) ?? whole;
 }
 
-function statedBeforeIntention(whole: SentenceAnalysis, options: AnalyzeOptions): SentenceAnalysis | undefined {
-  const [first, ...rest] = whole.text.replace(CODE_SPAN, (span) => '`'.padEnd(span.length, '_')).split(/;\s+|\s+[—–]\s+/u);
-  if (first === undefined || rest.length === 0 || (first.match(/\p{L}+/gu)?.length ?? 0) < MIN_CLAUSE_WORDS) return undefined;
-  const statement = whole.text.slice(0, first.length);
-  if (!isBehaviourStatement(statement)) return undefined;
-  const part = analyzeWhole(statement, options);
-  if (!FACT_RETENTION_CLASSES.includes(part.retention) || part.isIntention || part.isDeadEnd) return undefined;
-  return { ...whole, retention: part.retention, salience: part.salience };
+function behaviourClauseOf(whole: SentenceAnalysis, options: AnalyzeOptions): SentenceAnalysis | undefined {
+  if (whole.isQuestion || whole.isDeadEnd) return undefined;
+  const masked = whole.text.replace(CODE_SPAN, (span) => '`'.padEnd(span.length, '_'));
+  const breaks = [...masked.matchAll(BEHAVIOUR_CLAUSE_BREAK)].map((match) => match.index);
+  if (breaks.length === 0) return undefined;
+  let start = 0;
+  for (const end of [...breaks, masked.length]) {
+    const before = whole.text.slice(0, start);
+    const clause = whole.text.slice(start, end).replace(/^[,;—–\s]+/u, '').trim();
+    start = end;
+    // A consequence ("…, so callers need not change") leans on the clause before it; an
+    // assistant's clause after its own narration ("I kept …, so …") belongs to the narration.
+    if (CONSEQUENCE.test(clause) || (options.role !== 'user' && FIRST_PERSON.test(before))) continue;
+    if ((clause.match(/\p{L}+/gu)?.length ?? 0) < MIN_CLAUSE_WORDS || !isBehaviourStatement(clause)) continue;
+    const part = analyzeWhole(clause, options);
+    if (FACT_RETENTION_CLASSES.includes(part.retention) && !part.isIntention && !part.isDeadEnd) {
+      return { ...whole, retention: part.retention, salience: part.salience };
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -554,7 +570,9 @@ function isStatedBehaviour(
   if (turn === 'chatter' || turn === 'question' || salience.isOutput || !options.hasSubstance || /:\s*$/u.test(text)) return false;
   const stated = withoutAttribution(text);
   if (role !== 'user' && (salience.specifics < (turn === 'report' ? 1 : 0.4) || CODE_SUBJECT.test(stated) || FIRST_PERSON.test(stated))) return false;
-  return isBehaviourStatement(text);
+  if (isBehaviourStatement(text)) return true;
+  // The user describing what the product does says how it is meant to work.
+  return role === 'user' && (turn === 'instruction' || turn === 'statement') && isProductDescription(text);
 }
 
 function retentionOf(category: FactCategory | undefined): RetentionClass {

@@ -43,7 +43,24 @@ export function turnShapeOf(text: string): TurnShape {
  */
 export function isBehaviourStatement(sentence: string): boolean {
   const stated = withoutAttribution(sentence);
-  return isBehaviour(plainOf(sentence)) || (stated !== sentence.trim() && isBehaviour(plainOf(stated)));
+  if (stated === sentence.trim()) return isBehaviour(plainOf(sentence));
+  // What a spec or a stated requirement says is one, whatever its wording.
+  const isRequired = REQUIREMENT_SOURCE.test(sentence) && !isQuestionLike(stated) && !PAST_NARRATION.test(stated) && !SPEAKER_AS_ACTOR.test(stated);
+  return isRequired || isBehaviour(plainOf(sentence)) || isBehaviour(plainOf(stated));
+}
+
+/**
+ * Tells whether a sentence describes what a part of the product does, in the present tense and
+ * with a noun for its subject ("the order page lists cancelled orders last"). Said by the user
+ * about the product, that is how it is meant to work; a report of something going wrong ("the
+ * export shows the wrong totals", "… still fails") is not one.
+ */
+export function isProductDescription(sentence: string): boolean {
+  const text = plainOf(withoutAttribution(sentence));
+  // "… depend on this" leans on what was said before: it describes nothing on its own.
+  if (isQuestionLike(text) || SYMPTOM.test(text) || DEVELOPMENT_SUBJECT.test(text) || ANAPHOR.test(text)) return false;
+  const match = PRESENT_DESCRIPTION.exec(text);
+  return match !== null && !PAST_WORD.test(match[0]);
 }
 
 /**
@@ -104,6 +121,8 @@ function isSystemSubject(subject: string): boolean {
 
 // "The ticket says …", "the spec requires that …", "I double-checked the requirements: …".
 const ATTRIBUTION = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|docs?|documentation|design|rfc|product owner|client|customer|pm)\s+(?:says?|states?|specifies|requires|mentions|spells out|is clear)(?:\s+that)?|(?:keep(?:ing)?|bear(?:ing)?) in mind(?:\s+that)?|remember(?:ing)?(?:\s+that)?|(?:just\s+)?to (?:confirm|be clear|recap)(?:\s+the\s+[\p{L}-]+)?|for (?:the record|reference|context)|(?:the|one|our)\s+(?:constraint|requirement|rule|expectation|agreement|catch)(?:\s+(?:from|in|of)\s+(?:the\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?)?\s+is\s+that)[,:]?\s+/iu;
+// A lead that names a requirement as the source: "the spec says", "the requirement is that".
+const REQUIREMENT_SOURCE = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|acceptance criteria)\s+(?:says?|states?|specifies|requires|spells out)|(?:the|one|our)\s+(?:constraint|requirement|rule|expectation)(?:\s+(?:from|in|of)\s+(?:the\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?)?\s+is\s+that|(?:from|per|according to|going by)\s+(?:the\s+)?(?:[\p{L}-]+\s+)?(?:spec|specification|brief|contract|ticket|requirements?(?:\s+doc)?|acceptance criteria)[,:])/iu;
 // A short lead that says where a statement comes from ("From the spec, …", "As agreed, …") or
 // labels it ("Requirement: …", "I checked the brief: …"). A subordinate clause ("When a refund is
 // issued, …") or a statement before a colon ("The value is converted twice: …") is not one.
@@ -145,6 +164,11 @@ const QUANTIFIED_BEHAVIOUR = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|
 // The same with a named header, cookie, parameter or flag: "clients pick the version through the
 // `X-Api-Version` header".
 const NAMED_INTERFACE = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|he|she|they|here)\b)(?:[\p{L}-]+\s+){0,2}[\p{L}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|took|takes|take|looks?|seems?|went|got|ran|made|hit|came|saw|said)\b)(?![\p{L}]+ed\b)\p{Ll}{3,}\b[^.;:]{0,50}?\b(?:through|via|using|with|in|from|by)\s+(?:the|a|an)\s+(?:`[^`]+`|[A-Z][\w]*[-_][\w-]+|[A-Z]{2,}\w*)\s+(?:header|cookie|query (?:parameter|param|string)|param(?:eter)?|flag|claim|scope|env(?:ironment)? var(?:iable)?)\b/iu;
+// A subject made of a few words after a determiner, then a verb in the present tense.
+const PRESENT_DESCRIPTION = /^(?:the|every|each|all|our|new)\s+(?!(?:i|we|you|it|this|that|these|those|there)\b)(?:[\p{L}-]+\s+){0,3}?(?!(?:is|was|has|does|looks|seems|keeps|needs|goes|gets)\b)\p{Ll}{2,}(?:s|es)\s+\p{L}/iu;
+const ANAPHOR = /\b(?:this|that|it|them|these|those)\b/iu;
+// Words that report a failure rather than describe how a thing works.
+const SYMPTOM = /\b(?:wrong|broken|blank|empty|errors?|crash\w*|fail\w*|anymore|still|again|nothing|weird|strange|stuck|slow|bug\w*|instead of|since|doesn['’]t|don['’]t|won['’]t|can['’]t|isn['’]t|never)\b/iu;
 // A verb in the past tense: what happened once, not how the software behaves.
 const PAST_WORD = /(?<![\p{L}-])(?:\p{L}{2,}ed|grew|took|ran|went|got|made|hit|came|saw|said|was|were|had|did|found|fell|rose|left|became|began|broke|built|threw|wrote|spent|stood|brought|thought|told)(?![\p{L}-])/iu;
 // The tools of development are not the software: "the test fails when …" is a diagnosis.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { englishPatterns } from '../../src/boundaries/patterns/en.js';
 import { analyzeSentence, factCategoryFor, splitSentences } from '../../src/graduation/retention.js';
-import { isBehaviourStatement, isSettingStatement, turnShapeOf, withoutAttribution } from '../../src/language/behaviour-statement.js';
+import { isBehaviourStatement, isProductDescription, isSettingStatement, turnShapeOf, withoutAttribution } from '../../src/language/behaviour-statement.js';
 import type { TurnShape } from '../../src/language/behaviour-statement.js';
 
 // Sentences written fresh for this test, by both speakers: statements of how the software must
@@ -89,6 +89,27 @@ describe('isSettingStatement', () => {
   });
 });
 
+describe('isProductDescription', () => {
+  it.each([
+    'The order history page lists cancelled orders at the bottom, greyed out.',
+    'Every invoice carries the customer reference in its footer.',
+    'The weekly digest groups mentions by project.',
+  ])('describes the product: %s', (sentence) => {
+    expect(isProductDescription(sentence)).toBe(true);
+  });
+
+  it.each([
+    'The export shows the wrong totals since yesterday.',
+    'The page still fails to load on Safari.',
+    'The agent numbers in the weekly report depend on this.',
+    'The suite passes locally.',
+    'It shows the same output over and over.',
+    'The dashboard showed two charts before the redesign.',
+  ])('does not: %s', (sentence) => {
+    expect(isProductDescription(sentence)).toBe(false);
+  });
+});
+
 describe('withoutAttribution', () => {
   it.each([
     ['The spec says invoices are numbered per tenant.', 'invoices are numbered per tenant.'],
@@ -157,6 +178,20 @@ describe('behaviour and settings become facts, whoever states them', () => {
   it('keeps a statement set apart before an intention, not the intention', () => {
     expect(isKept("Guests can open a shared board for up to 14 days; I'll wire that into the token check.", 'assistant')).toBe(true);
     expect(isKept("I'll look at the parser next; then the docs.", 'assistant')).toBe(false);
+  });
+
+  it('finds a statement of behaviour inside a long sentence, not a consequence of narration', () => {
+    const long =
+      'Having read the ticket twice and the thread under it, the requirement is that coupons older than 90 days are refused at checkout, and the cart has to say why, which the current handler does not do yet.';
+    expect(isKept(long, 'assistant')).toBe(true);
+    expect(isKept("I kept the public signature as it was, so callers don't need to change anything.", 'assistant')).toBe(false);
+  });
+
+  it('keeps what the user says the product does, not a report of it failing', () => {
+    expect(isKept('The weekly digest groups mentions by project.', 'user', 'instruction')).toBe(true);
+    expect(isKept('The weekly digest groups mentions by project.', 'user', 'chatter')).toBe(false);
+    expect(isKept('The weekly digest groups mentions by project.', 'assistant')).toBe(false);
+    expect(isKept('The export shows the wrong totals since yesterday.', 'user')).toBe(false);
   });
 
   it('weighs the turn: small talk and questions carry no requirement, a report needs a value', () => {
