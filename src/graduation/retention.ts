@@ -361,7 +361,8 @@ function qualifierRegexFor(pack: PatternPack): RegExp | undefined {
 const CONSEQUENCE = /^(?:so|and so|which|because|since|as|hence|thus|then)\b/iu;
 // Where a sentence may be cut to find a statement of behaviour inside it.
 const BEHAVIOUR_CLAUSE_BREAK = /[,;](?=\s)|\s[—–](?=\s)/gu;
-const CODE_SUBJECT = /^(?:`[^`]+`|[a-z]+[A-Z]\w*|[\w.-]+\/[\w./-]+)\s/u;
+const CODE_SUBJECT = /^(?:(?:[Tt]he|[Aa]n?|[Tt]his|[Tt]hat|[Oo]ur)\s+)?(?:`[^`]+`|[a-z]+[A-Z]\w*|[\w.-]+\/[\w./-]+)\s/u;
+const LEADING_CONDITION = /^(?:when|whenever|if|once|unless|after|before)\b[^,]*,\s*/iu;
 const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:I|I['’](?:m|ve|ll|d)|me|my)(?![\p{L}\p{N}_'’])/u;
 const FENCE_LINE = /^\s{0,3}(?:```|~~~)/u;
 // The prose may open with a contraction: "``` That's the whole change", "``` Don't …".
@@ -569,7 +570,9 @@ function isStatedBehaviour(
   const { role, turn, salience } = options;
   if (turn === 'chatter' || turn === 'question' || salience.isOutput || !options.hasSubstance || /:\s*$/u.test(text)) return false;
   const stated = withoutAttribution(text);
-  if (role !== 'user' && (salience.specifics < (turn === 'report' ? 1 : 0.4) || CODE_SUBJECT.test(stated) || FIRST_PERSON.test(stated))) return false;
+  // The subject of the main clause, after a leading condition ("when `x` is set, the `load` method …").
+  const main = stated.replace(LEADING_CONDITION, '');
+  if (role !== 'user' && (salience.specifics < (turn === 'report' ? 1 : 0.4) || CODE_SUBJECT.test(main) || FIRST_PERSON.test(stated))) return false;
   if (isBehaviourStatement(text)) return true;
   // The user describing what the product does says how it is meant to work.
   return role === 'user' && (turn === 'instruction' || turn === 'statement') && isProductDescription(text);

@@ -73,7 +73,10 @@ export function isSettingStatement(sentence: string): boolean {
   const text = plainOf(sentence);
   if (text.length === 0 || isQuestionLike(text) || PAST_NARRATION.test(text)) return false;
   const stated = plainOf(withoutAttribution(text));
-  return NAMED_SETTING.test(text) || [text, stated].some((part) => SET_TO.test(part) || SETTING_NOUN_VALUE.test(part));
+  // "when `strict` is true, …" tests a value; it does not set one.
+  const named = NAMED_SETTING.exec(text);
+  const isSet = named !== null && !/\b(?:when|whenever|if|unless|while|once|whether)\s+(?:the\s+)?$/iu.test(text.slice(0, named.index));
+  return isSet || [text, stated].some((part) => SET_TO.test(part) || SETTING_NOUN_VALUE.test(part));
 }
 
 /**
@@ -95,7 +98,9 @@ function isBehaviour(text: string): boolean {
   if (ACCEPTANCE.test(text)) return true;
   if (HOPE.test(text)) return false;
   const obligation = OBLIGATION.exec(text);
-  if (obligation !== null && isSystemSubject(obligation[1] ?? '') && !INSPECTION_VERB.test(obligation[2] ?? '')) return true;
+  // "The check should be either: …" introduces what follows rather than stating it.
+  const isLeadIn = obligation !== null && /^\s*(?:[\p{L}-]+\s*)?:/u.test(text.slice(obligation.index + obligation[0].length));
+  if (obligation !== null && !isLeadIn && isSystemSubject(obligation[1] ?? '') && !INSPECTION_VERB.test(obligation[2] ?? '')) return true;
   if (CONDITION_AND_RESPONSE.test(text)) return true;
   for (const shape of [QUANTIFIED_BEHAVIOUR, NAMED_INTERFACE]) {
     const match = shape.exec(text);
@@ -116,7 +121,8 @@ function isQuestionLike(text: string): boolean {
 function isSystemSubject(subject: string): boolean {
   const words = subject.trim().split(/\s+/u).filter((word) => word.length > 0);
   if (words.length === 0 || words.length > 8) return false;
-  return !PRONOUN_SUBJECT.test(subject.trim());
+  // "it uses `ItemData` which should …": a pronoun leads, or a relative clause hangs off an object.
+  return !PRONOUN_SUBJECT.test(words[0] ?? '') && !words.some((word) => RELATIVE_PRONOUN.test(word));
 }
 
 // "The ticket says …", "the spec requires that …", "I double-checked the requirements: …".
@@ -143,6 +149,7 @@ const REPORT_SENTENCE = /^(?:(?:ok(?:ay)?|done|great|alright)[,:!.]?\s+)*(?:i(?:
 
 // Speakers planning or doing work themselves are not the software behaving.
 const SPEAKER_AS_ACTOR = /^(?:(?:ok(?:ay)?|so|also|and|then|now|next|first)[,]?\s+)*(?:i|we|you|let['’]s|let me|let us)\b(?!['’]d like the)/iu;
+const RELATIVE_PRONOUN = /^(?:which|that|who|whom|whose|where)$/iu;
 const PRONOUN_SUBJECT = /^(?:i|we|you|they|he|she|it|this|that|these|those|there|which|who|someone|somebody|one)$/iu;
 // "This should pass now", "it should work again": a hope about the work at hand.
 const HOPE = /^(?:(?:ok(?:ay)?|so|and|now)[,]?\s+)*(?:this|that|it|these|those|the (?:fix|change|tests?|suite|build|patch|test run))\s+(?:should|ought to|must)\s+(?:now\s+)?(?:pass|work|fix|help|do it|be (?:fine|green|good|ok(?:ay)?|enough|it)|go|solve|clear|resolve)\b/iu;

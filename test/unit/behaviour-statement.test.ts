@@ -60,6 +60,8 @@ describe('isBehaviourStatement', () => {
     'The suite runs in 40 seconds now.',
     'The file contains 300 lines.',
     'It sends the token through the Authorization header.',
+    'It reads `PortConfig` which should come from the shared namespace.',
+    'The right fix should be either: a retry or a lock.',
   ])('does not: %s', (sentence) => {
     expect(isBehaviourStatement(sentence)).toBe(false);
   });
@@ -84,6 +86,7 @@ describe('isSettingStatement', () => {
     'What is the page size right now?',
     'I set the timeout to 5s while debugging and then reverted it.',
     'The suite took 40 seconds.',
+    'When `strictMode` is true, the parser rejects trailing commas.',
   ])('does not: %s', (sentence) => {
     expect(isSettingStatement(sentence)).toBe(false);
   });
@@ -149,7 +152,7 @@ describe('behaviour and settings become facts, whoever states them', () => {
     ['The page size for search results is 40.', 'user'],
     ['The retry interval is 250 ms.', 'user'],
     ['From the contract, if a payment bounces the order returns to the `pending` state.', 'assistant'],
-    ['When the export finishes, the `statusBar` shows a banner.', 'assistant'],
+    ['When the export finishes, the status bar shows a banner for 10 seconds.', 'assistant'],
     ['Per the ticket, when the quota runs out the API answers 429 with a `Retry-After` header.', 'assistant'],
     ['As agreed, exported filenames have to include the tenant slug and the date.', 'assistant'],
     ['`MAX_BODY_BYTES` is 1048576 in production.', 'assistant'],
@@ -168,6 +171,7 @@ describe('behaviour and settings become facts, whoever states them', () => {
     ['You should see the new column after a refresh.', 'assistant'],
     ['While I see you already have `SKIP_CHECKS=true` in your env file, the issue persists.', 'assistant'],
     ['Earlier the endpoint returned 500 when the body was empty.', 'assistant'],
+    ['When `useCache` is true, the `loadItems` method reads from Redis first.', 'assistant'],
     ['If you have time, grab a coffee first.', 'user'],
     ['`saveDraft` never awaits the write, so the check runs before the row exists.', 'assistant'],
     ['The interesting part of `src/routes/cart.ts` is `cartRoutes`, which is where `subtotal` gets computed.', 'assistant'],
