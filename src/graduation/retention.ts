@@ -18,8 +18,9 @@ export interface ClassifySentenceOptions {
   patterns: PatternPack;
   /**
    * The shape of the message the sentence sits in (see `turnShapeOf`). A statement of how the
-   * software behaves counts as a requirement in any turn but small talk and questions, and from
-   * an assistant's report only with a value in it. @default 'statement'
+   * software behaves counts as a requirement in any turn but small talk and questions, from an
+   * assistant's report only with a value in it, and the user's description of what the product
+   * does only in an instruction or a statement. @default 'statement'
    */
   turn?: TurnShape | undefined;
 }
@@ -561,7 +562,8 @@ function analyzeWhole(
  * Whether a sentence that no cue word made durable states how the software must behave, in a
  * turn where that can be a requirement: not small talk or a question; from the user with
  * something to it (a value or two topic words); from the assistant only with a value or a name
- * in it (a value in a report), and not about a piece of code ("`parse` returns null when …" describes the code).
+ * in it (a value in a report), in no first person and not about a piece of code ("`parse`
+ * returns null when …" describes the code). The user describing what the product does counts too.
  */
 function isStatedBehaviour(
   text: string,
