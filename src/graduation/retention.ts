@@ -2,7 +2,8 @@ import { matcherFor, wordSetsFor, type PatternMatcher, type PatternPack, type Wo
 import { defaultPatterns } from '../boundaries/patterns/default.js';
 import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
-import { scoreSalience } from '../language/salience.js';
+import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
+import { isBehaviourStatement, isProductDescription, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
 
 export { extractIdentifiers };
 
@@ -15,6 +16,13 @@ export interface ClassifySentenceOptions {
   role: SentenceRole;
   /** The phrases to classify with. */
   patterns: PatternPack;
+  /**
+   * The shape of the message the sentence sits in (see `turnShapeOf`). A statement of how the
+   * software behaves counts as a requirement in any turn but small talk and questions, from an
+   * assistant's report only with a value in it, and the user's description of what the product
+   * does only in an instruction or a statement. @default 'statement'
+   */
+  turn?: TurnShape | undefined;
 }
 
 /** Everything {@link analyzeSentence} found out about one sentence. */
@@ -104,7 +112,7 @@ function proseLines(text: string): string[] {
  * (update wording, question, diagnosis, dead end, task request, completion).
  */
 export function analyzeSentence(sentence: string, options: ClassifySentenceOptions): SentenceAnalysis {
-  return analyze(sentence, { role: options.role, matcher: matcherFor(options.patterns) });
+  return analyze(sentence, { role: options.role, matcher: matcherFor(options.patterns), turn: options.turn ?? 'statement' });
 }
 
 /**
@@ -135,7 +143,7 @@ export function classifyEntry(entry: Entry, patterns: PatternPack): RetentionCla
   const matcher = matcherFor(patterns);
   let best: RetentionClass | undefined;
   for (const sentence of splitSentences(entry.text, { patterns })) {
-    const retention = analyze(sentence, { role: entry.role, matcher }).retention;
+    const retention = analyze(sentence, { role: entry.role, matcher, turn: 'statement' }).retention;
     if (best === undefined || RETENTION_RANK[retention] < RETENTION_RANK[best]) best = retention;
   }
   return best ?? 'routine';
@@ -351,8 +359,15 @@ function qualifierRegexFor(pack: PatternPack): RegExp | undefined {
   return regex;
 }
 
+const CONSEQUENCE = /^(?:so|and so|which|because|since|as|hence|thus|then)\b/iu;
+// Where a sentence may be cut to find a statement of behaviour inside it.
+const BEHAVIOUR_CLAUSE_BREAK = /[,;](?=\s)|\s[—–](?=\s)/gu;
+const CODE_SUBJECT = /^(?:(?:[Tt]he|[Aa]n?|[Tt]his|[Tt]hat|[Oo]ur)\s+)?(?:`[^`]+`|[a-z]+[A-Z]\w*|[\w.-]+\/[\w./-]+)\s/u;
+const LEADING_CONDITION = /^(?:when|whenever|if|once|unless|after|before)\b[^,]*,\s*/iu;
+const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:I|I['’](?:m|ve|ll|d)|me|my)(?![\p{L}\p{N}_'’])/u;
 const FENCE_LINE = /^\s{0,3}(?:```|~~~)/u;
-const FENCE_WITH_PROSE = /^\s{0,3}(?:```|~~~)\s+(\p{Lu}\p{Ll}*[\s,].*\S.*)$/u;
+// The prose may open with a contraction: "``` That's the whole change", "``` Don't …".
+const FENCE_WITH_PROSE = /^\s{0,3}(?:```|~~~)\s+(\p{Lu}\p{Ll}*(?:['’]\p{Ll}{1,2})?[\s,].*\S.*)$/u;
 // A wrapped line goes on with a lower-case word; a line ending in sentence punctuation is done.
 const WRAPPED_START = /^\p{Ll}/u;
 const SENTENCE_END = /[.!?:;…]["')\]*_`]*$/u;
@@ -385,13 +400,23 @@ const RETENTION_RANK: Readonly<Record<RetentionClass, number>> = {
 };
 
 
-function analyze(sentence: string, options: { role: SentenceRole; matcher: PatternMatcher }): SentenceAnalysis {
+interface AnalyzeOptions {
+  readonly role: SentenceRole;
+  readonly matcher: PatternMatcher;
+  readonly turn: TurnShape;
+}
+
+function analyze(sentence: string, options: AnalyzeOptions): SentenceAnalysis {
   const found = { isOutput: false };
   const whole = analyzeWhole(sentence, options, found);
-  if (FACT_RETENTION_CLASSES.includes(whole.retention) || whole.isDeadEnd || whole.isIntention) return whole;
+  if (FACT_RETENTION_CLASSES.includes(whole.retention) || whole.isDeadEnd) return whole;
   // Output (tables, logs, code), long pasted passages and a line that introduces what follows
   // are not split into statements.
-  if (found.isOutput || /:\s*$/u.test(sentence) || wordCount(sentence) > MAX_CLAUSED_WORDS) return whole;
+  if (found.isOutput || /:\s*$/u.test(sentence)) return whole;
+  // A statement of behaviour set apart by a comma, a semicolon or a dash is one in any sentence,
+  // a long one or an intention too ("free accounts stop at 5 GB; I'll make sure the code respects
+  // that", "…, the rule is that refunds above the total are refused, so …").
+  if (whole.isIntention || wordCount(sentence) > MAX_CLAUSED_WORDS) return behaviourClauseOf(whole, options) ?? whole;
   // A durable statement tacked onto a request or a remark ("look at the pager next - also, uploads
   // over 25 MB are refused") is still one: each clause is weighed on its own.
   const clauses = clausesOf(whole.text, options.matcher);
@@ -403,7 +428,29 @@ function analyze(sentence: string, options: { role: SentenceRole; matcher: Patte
       return { ...whole, retention: part.retention, salience: part.salience, isUpdate: whole.isUpdate || part.isUpdate };
     }
   }
-  return whole;
+  return behaviourClauseOf(whole, options) ?? whole;
+}
+
+function behaviourClauseOf(whole: SentenceAnalysis, options: AnalyzeOptions): SentenceAnalysis | undefined {
+  if (whole.isQuestion || whole.isDeadEnd) return undefined;
+  const masked = whole.text.replace(CODE_SPAN, (span) => '`'.padEnd(span.length, '_'));
+  const breaks = [...masked.matchAll(BEHAVIOUR_CLAUSE_BREAK)].map((match) => match.index);
+  if (breaks.length === 0) return undefined;
+  let start = 0;
+  for (const end of [...breaks, masked.length]) {
+    const before = whole.text.slice(0, start);
+    const clause = whole.text.slice(start, end).replace(/^[,;—–\s]+/u, '').trim();
+    start = end;
+    // A consequence ("…, so callers need not change") leans on the clause before it; an
+    // assistant's clause after its own narration ("I kept …, so …") belongs to the narration.
+    if (CONSEQUENCE.test(clause) || (options.role !== 'user' && FIRST_PERSON.test(before))) continue;
+    if ((clause.match(/\p{L}+/gu)?.length ?? 0) < MIN_CLAUSE_WORDS || !isBehaviourStatement(clause)) continue;
+    const part = analyzeWhole(clause, options);
+    if (FACT_RETENTION_CLASSES.includes(part.retention) && !part.isIntention && !part.isDeadEnd) {
+      return { ...whole, retention: part.retention, salience: part.salience };
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -440,10 +487,10 @@ function clausesOf(text: string, matcher: PatternMatcher): string[] {
 
 function analyzeWhole(
   sentence: string,
-  options: { role: SentenceRole; matcher: PatternMatcher },
+  options: AnalyzeOptions,
   found: { isOutput: boolean } = { isOutput: false },
 ): SentenceAnalysis {
-  const { role, matcher } = options;
+  const { role, matcher, turn } = options;
   const original = sentence.trim();
   const text = stripLeading(original, matcher);
   // Patterns are tested on prose only: wording inside `code spans` ("Cannot read…", `onlyOnce`)
@@ -491,6 +538,9 @@ function analyzeWhole(
     return { ...base, retention: retentionOf(salience.category), isDiagnosis, salience: salience.score };
   }
   const rest = { ...base, isDiagnosis, salience: salience.score };
+  if (!isDeadEnd && !isQuestion && !isIntention && !isCompletion && isStatedBehaviour(text, { role, turn, salience, hasSubstance })) {
+    return { ...rest, retention: 'requirement', salience: Math.max(salience.score, DURABLE_SCORE) };
+  }
   if (isTaskRequest) return { ...rest, retention: 'task-status' };
   if ((matcher.test('leaving', prose) || matcher.test('chitChat', prose)) && identifierCount === 0) {
     return { ...rest, retention: 'chit-chat' };
@@ -506,6 +556,28 @@ function analyzeWhole(
     return { ...rest, retention: 'chit-chat' };
   }
   return { ...rest, retention: 'routine' };
+}
+
+/**
+ * Whether a sentence that no cue word made durable states how the software must behave, in a
+ * turn where that can be a requirement: not small talk or a question; from the user with
+ * something to it (a value or two topic words); from the assistant only with a value or a name
+ * in it (a value in a report), in no first person and not about a piece of code ("`parse`
+ * returns null when …" describes the code). The user describing what the product does counts too.
+ */
+function isStatedBehaviour(
+  text: string,
+  options: { role: SentenceRole; turn: TurnShape; salience: Salience; hasSubstance: boolean },
+): boolean {
+  const { role, turn, salience } = options;
+  if (turn === 'chatter' || turn === 'question' || salience.isOutput || !options.hasSubstance || /:\s*$/u.test(text)) return false;
+  const stated = withoutAttribution(text);
+  // The subject of the main clause, after a leading condition ("when `x` is set, the `load` method …").
+  const main = stated.replace(LEADING_CONDITION, '');
+  if (role !== 'user' && (salience.specifics < (turn === 'report' ? 1 : 0.4) || CODE_SUBJECT.test(main) || FIRST_PERSON.test(stated))) return false;
+  if (isBehaviourStatement(text)) return true;
+  // The user describing what the product does says how it is meant to work.
+  return role === 'user' && (turn === 'instruction' || turn === 'statement') && isProductDescription(text);
 }
 
 function retentionOf(category: FactCategory | undefined): RetentionClass {

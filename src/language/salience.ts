@@ -1,5 +1,6 @@
 import { wordSetsFor, type PatternGroup, type PatternMatcher } from '../boundaries/pattern-pack.js';
 import type { Entry, FactCategory } from '../types.js';
+import { isSettingStatement, withoutAttribution } from './behaviour-statement.js';
 import { extractIdentifiers } from './identifiers.js';
 
 /** Who said a sentence, for {@link scoreSalience}. */
@@ -97,13 +98,17 @@ export function scoreSalience(
       ? cueTotal - penalty + (role === 'user' || isMarked ? 0.5 : 0)
       : 0;
   // Without a cue word, a user stating two values ("timeouts are 8s, two retries") is specifying.
-  const isDurable = !isOutput && score >= DURABLE_SCORE && (cueTotal > 0 || (role === 'user' && specifics >= 2));
+  const isCued = !isOutput && score >= DURABLE_SCORE && (cueTotal > 0 || (role === 'user' && specifics >= 2));
+  // A named setting given a value ("the page size for listings is 50") is durable by its shape.
+  const settingScore = content + SETTING_WEIGHT - penalty;
+  const isSetting = !isCued && !isOutput && !isQuestion && content >= 0.4 && settingScore >= DURABLE_SCORE && !(role !== 'user' && FIRST_PERSON.test(withoutAttribution(text))) && isSettingStatement(text);
+  const isDurable = isCued || isSetting;
   return {
-    score: Math.max(0, score),
+    score: Math.max(0, isSetting ? settingScore : score),
     specifics,
     identifiers: identifiers.length,
     isDurable,
-    category: isDurable ? categoryOf(cues) : undefined,
+    category: isCued ? categoryOf(cues) : isSetting ? 'decisions' : undefined,
     isOutput,
   };
 }
@@ -241,6 +246,8 @@ const SHELL_OPERATOR = /(?<!\S)(?:&&|\|\||2>&1|>>)(?!\S)/gu;
 const NUMBER = /(?<![\p{L}\p{N}_.])\d+(?:\.\d+)?(?:[a-zA-Z%µ]{1,4}|_)?(?![\p{L}\p{N}_])/gu;
 
 const MARKER_WEIGHT = 1.5;
+// What a setting statement weighs when no cue word does.
+const SETTING_WEIGHT = 1.5;
 
 const CUE_WEIGHTS: readonly { group: PatternGroup; weight: number }[] = [
   { group: 'errorResolution', weight: 1.5 },

@@ -23,6 +23,7 @@ import type { SummarizeRequest, SummarizeResult, Summarizer } from './summarizer
 import { fileItemText, plainTextSections, renderSections, sectionsOf, STILL_FAILING, SUMMARY_SECTIONS } from './summary-sections.js';
 import { relayedUserSpeech } from '../language/relayed-speech.js';
 import { isProse } from '../language/prose.js';
+import { turnShapeOf } from '../language/behaviour-statement.js';
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
 
@@ -231,7 +232,9 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   // Agents also talk through tools (a plan, a question, a completion report in a call's input).
   const spoken = [entry.text, ...(entry.toolCalls ?? []).flatMap((call) => proseIn(call.input))].join('\n');
   const sentences = joinLeadIns(joinCauseAndFix(splitSentences(spoken, { patterns: language.matcher.pack }), language.matcher), language.matcher);
-  const analyses = sentences.map((sentence) => analyzeSentence(sentence, { role, patterns: language.patterns }));
+  // The shape of the turn weighs its sentences: a statement of behaviour in a report needs a value.
+  const turn = turnShapeOf(entry.text);
+  const analyses = sentences.map((sentence) => analyzeSentence(sentence, { role, patterns: language.patterns, turn }));
   const completion = role === 'assistant' ? taskCompletion(entry.text, analyses) : undefined;
   const consumed = new Set(completion?.consumed ?? []);
   let lastFact = -1;

@@ -1,0 +1,194 @@
+// Shapes of statements that say how the software must behave or how it is configured, whoever
+// says them: "<subject> must/should <verb> …", "when X, Y rejects Z", limits on behaviour, a
+// named setting given a value. They carry a requirement even without the cue words of a pattern
+// pack, and are told from plans, narration, questions and chatter by their grammar alone.
+
+/**
+ * The shape of the message a sentence sits in. A request or instruction turn carries what the
+ * speaker wants; a report narrates work done; a question asks; chatter is small talk.
+ */
+export type TurnShape = 'instruction' | 'report' | 'question' | 'chatter' | 'statement';
+
+/**
+ * Reads the shape of a whole message from its prose (code blocks left out): an instruction turn
+ * asks for work ("can you …", "please …", an imperative first sentence), a report narrates the
+ * speaker's own finished work ("I added …", "Done: …"), a question turn only asks, chatter is a
+ * few words with nothing specific in them.
+ */
+export function turnShapeOf(text: string): TurnShape {
+  const prose = text.replace(FENCED_BLOCK, ' ').replace(CODE_SPAN, 'code').trim();
+  const words = prose.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
+  if (words.length === 0) return 'chatter';
+  const firstSentence = prose.split(/(?<=[.!?])\s+|\n+/u)[0] ?? prose;
+  if (REQUEST_OPENING.test(firstSentence) || IMPERATIVE_OPENING.test(firstSentence)) return 'instruction';
+  const sentences = prose.split(/(?<=[.!?])\s+|\n+/u).filter((sentence) => /\p{L}/u.test(sentence));
+  const narrated = sentences.filter((sentence) => REPORT_SENTENCE.test(sentence.trim())).length;
+  if (narrated > 0 && narrated * 2 >= sentences.length) return 'report';
+  if (sentences.every((sentence) => /\?\s*["')\]]*$/u.test(sentence.trim()))) return 'question';
+  if (words.length <= 8 && !/[\p{N}_/`]/u.test(text)) return 'chatter';
+  return 'statement';
+}
+
+/**
+ * Tells whether a sentence states how the software must behave: a subject other than the
+ * speakers with a modal of obligation ("exports must include …", "the client needs to keep …"),
+ * a condition and the system's response ("when the token expires, the API answers 401", "the form
+ * locks once a card is declined three times"), a bound on behaviour or on what someone may do
+ * ("uploads over 40 MB are rejected", "members may invite up to 25 guests"), a thing of the
+ * product acting in the present tense with a quantity or a named header or flag ("drafts autosave
+ * every 30 seconds"), a rule for things of a kind ("sessions that stay idle are signed out") or
+ * an acceptance-criteria line. A lead that says where it comes from ("The spec says …") is looked
+ * past. Plans ("we should look at …"), hopes about the current fix ("this should pass now"),
+ * questions, narration in the past tense and remarks about the tests or the build are not.
+ */
+export function isBehaviourStatement(sentence: string): boolean {
+  const stated = withoutAttribution(sentence);
+  if (stated === sentence.trim()) return isBehaviour(plainOf(sentence));
+  // What a spec or a stated requirement says is one, whatever its wording.
+  const isRequired = REQUIREMENT_SOURCE.test(sentence) && !isQuestionLike(stated) && !PAST_NARRATION.test(stated) && !SPEAKER_AS_ACTOR.test(stated);
+  return isRequired || isBehaviour(plainOf(sentence)) || isBehaviour(plainOf(stated));
+}
+
+/**
+ * Tells whether a sentence describes what a part of the product does, in the present tense and
+ * with a noun for its subject ("the order page lists cancelled orders last"). Said by the user
+ * about the product, that is how it is meant to work; a report of something going wrong ("the
+ * export shows the wrong totals", "… still fails") is not one.
+ */
+export function isProductDescription(sentence: string): boolean {
+  const text = plainOf(withoutAttribution(sentence));
+  // "… depend on this" leans on what was said before: it describes nothing on its own.
+  if (isQuestionLike(text) || SYMPTOM.test(text) || DEVELOPMENT_SUBJECT.test(text) || ANAPHOR.test(text)) return false;
+  const match = PRESENT_DESCRIPTION.exec(text);
+  return match !== null && !PAST_WORD.test(match[0]);
+}
+
+/**
+ * Tells whether a sentence gives a named setting a value: "set MAX_RETRIES to 5", "timeouts are
+ * 30s", "the page size for listings is 50", "`--workers` defaults to 4". The value must be a
+ * number, a quoted string, a boolean or a code span holding one; the setting an upper-case name,
+ * a flag, a code span or a noun that names a setting (timeout, limit, size, port …).
+ */
+export function isSettingStatement(sentence: string): boolean {
+  const text = plainOf(sentence);
+  if (text.length === 0 || isQuestionLike(text) || PAST_NARRATION.test(text)) return false;
+  const stated = plainOf(withoutAttribution(text));
+  // "when `strict` is true, …" tests a value; it does not set one.
+  const named = NAMED_SETTING.exec(text);
+  const isSet = named !== null && !/\b(?:when|whenever|if|unless|while|once|whether)\s+(?:the\s+)?$/iu.test(text.slice(0, named.index));
+  return isSet || [text, stated].some((part) => SET_TO.test(part) || SETTING_NOUN_VALUE.test(part));
+}
+
+/**
+ * The statement without a lead-in that says where it comes from: "From the spec, …", "The ticket
+ * says …", "I double-checked the requirements: …". Returns the sentence itself when it has none.
+ */
+export function withoutAttribution(sentence: string): string {
+  const text = sentence.trim();
+  const match = ATTRIBUTION.exec(text) ?? SHORT_LEAD.exec(text);
+  if (match === null) return text;
+  const rest = text.slice(match[0].length).replace(/^\(?/u, '');
+  return /^[\p{L}\p{N}`]/u.test(rest) ? rest : text;
+}
+
+// --- Internal helpers ---
+
+function isBehaviour(text: string): boolean {
+  if (text.length === 0 || isQuestionLike(text) || SPEAKER_AS_ACTOR.test(text) || PAST_NARRATION.test(text)) return false;
+  if (ACCEPTANCE.test(text)) return true;
+  if (HOPE.test(text)) return false;
+  const obligation = OBLIGATION.exec(text);
+  // "The check should be either: …" introduces what follows rather than stating it.
+  const isLeadIn = obligation !== null && /^\s*(?:[\p{L}-]+\s*)?:/u.test(text.slice(obligation.index + obligation[0].length));
+  if (obligation !== null && !isLeadIn && isSystemSubject(obligation[1] ?? '') && !INSPECTION_VERB.test(obligation[2] ?? '')) return true;
+  if (CONDITION_AND_RESPONSE.test(text)) return true;
+  for (const shape of [QUANTIFIED_BEHAVIOUR, NAMED_INTERFACE]) {
+    const match = shape.exec(text);
+    if (match !== null && !DEVELOPMENT_SUBJECT.test(text) && !PAST_WORD.test(match[0])) return true;
+  }
+  if (RULE_FOR_KIND.test(text) || (RESPONSE_AND_CONDITION.test(text) && !DEVELOPMENT_SUBJECT.test(text))) return true;
+  return BOUND.test(text) && (BEHAVIOUR_VERB.test(text) || PERMISSION.test(text));
+}
+
+function plainOf(sentence: string): string {
+  return sentence.replace(/\*\*|__/gu, '').trim();
+}
+
+function isQuestionLike(text: string): boolean {
+  return /\?\s*["')\]]*$/u.test(text);
+}
+
+function isSystemSubject(subject: string): boolean {
+  const words = subject.trim().split(/\s+/u).filter((word) => word.length > 0);
+  if (words.length === 0 || words.length > 8) return false;
+  // "it uses `ItemData` which should …": a pronoun leads, or a relative clause hangs off an object.
+  return !PRONOUN_SUBJECT.test(words[0] ?? '') && !words.some((word) => RELATIVE_PRONOUN.test(word));
+}
+
+// "The ticket says …", "the spec requires that …", "I double-checked the requirements: …".
+const ATTRIBUTION = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|docs?|documentation|design|rfc|product owner|client|customer|pm)\s+(?:says?|states?|specifies|requires|mentions|spells out|is clear)(?:\s+that)?|(?:keep(?:ing)?|bear(?:ing)?) in mind(?:\s+that)?|remember(?:ing)?(?:\s+that)?|(?:just\s+)?to (?:confirm|be clear|recap)(?:\s+the\s+[\p{L}-]+)?|for (?:the record|reference|context)|(?:the|one|our)\s+(?:constraint|requirement|rule|expectation|agreement|catch)(?:\s+(?:from|in|of)\s+(?:the\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?)?\s+is\s+that)[,:]?\s+/iu;
+// A lead that names a requirement as the source: "the spec says", "the requirement is that".
+const REQUIREMENT_SOURCE = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|acceptance criteria)\s+(?:says?|states?|specifies|requires|spells out)|(?:the|one|our)\s+(?:constraint|requirement|rule|expectation)(?:\s+(?:from|in|of)\s+(?:the\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?)?\s+is\s+that|(?:from|per|according to|going by)\s+(?:the\s+)?(?:[\p{L}-]+\s+)?(?:spec|specification|brief|contract|ticket|requirements?(?:\s+doc)?|acceptance criteria)[,:])/iu;
+// A short lead that says where a statement comes from ("From the spec, …", "As agreed, …") or
+// labels it ("Requirement: …", "I checked the brief: …"). A subordinate clause ("When a refund is
+// issued, …") or a statement before a colon ("The value is converted twice: …") is not one.
+const SHORT_LEAD = /^\(?(?:(?:from|per|according to|as(?! (?:soon|long|far) as\b)|based on|going by)\s[^,:;()]{1,35}[,:]|(?:(?!(?:is|are|was|were|has|have)\s)[^,:;()\s]+\s){0,4}(?!(?:is|are|was|were|has|have):)[^,:;()\s]+:)\s+/iu;
+const FENCED_BLOCK = /^\s{0,3}(```|~~~)[^\n]*\n[\s\S]*?(?:^\s{0,3}\1[^\n]*$|$(?![\s\S]))/gmu;
+const CODE_SPAN = /`[^`\n]*`/gu;
+const LEAD = String.raw`^(?:(?:ok(?:ay)?|so|also|and|alright|right|great|thanks|hey|hi)[,!.]?\s+)*`;
+const REQUEST_OPENING = new RegExp(
+  `${LEAD}(?:please\\b|(?:can|could|would|will) you\\b|(?:can|could) we\\b|i(?:'d| would) like\\b|i want\\b|i need\\b|we need\\b|make sure\\b|let['’]s\\b)`,
+  'iu',
+);
+const IMPERATIVE_OPENING = new RegExp(
+  `${LEAD}(?:add|make|fix|change|implement|update|use|keep|set|ensure|remove|rename|move|write|create|refactor|switch|replace|support|handle|build|drop|limit|cap|reject|return|allow|stop|start|don['’]t|never|always)\\b`,
+  'iu',
+);
+// A sentence narrating the speaker's own finished work.
+const REPORT_SENTENCE = /^(?:(?:ok(?:ay)?|done|great|alright)[,:!.]?\s+)*(?:i(?:['’]ve| have)?\s+(?:just\s+|also\s+|now\s+)?\p{L}+ed\b|i\s+(?:ran|wrote|made|put|took|kept|found|saw|read|set)\b|(?:done|fixed|added|updated|changed|removed|renamed|moved|implemented)\b)/iu;
+
+// Speakers planning or doing work themselves are not the software behaving.
+const SPEAKER_AS_ACTOR = /^(?:(?:ok(?:ay)?|so|also|and|then|now|next|first)[,]?\s+)*(?:i|we|you|let['’]s|let me|let us)\b(?!['’]d like the)/iu;
+const RELATIVE_PRONOUN = /^(?:which|that|who|whom|whose|where)$/iu;
+const PRONOUN_SUBJECT = /^(?:i|we|you|they|he|she|it|this|that|these|those|there|which|who|someone|somebody|one)$/iu;
+// "This should pass now", "it should work again": a hope about the work at hand.
+const HOPE = /^(?:(?:ok(?:ay)?|so|and|now)[,]?\s+)*(?:this|that|it|these|those|the (?:fix|change|tests?|suite|build|patch|test run))\s+(?:should|ought to|must)\s+(?:now\s+)?(?:pass|work|fix|help|do it|be (?:fine|green|good|ok(?:ay)?|enough|it)|go|solve|clear|resolve)\b/iu;
+const PAST_NARRATION = /^(?:(?:so|and|then|earlier|yesterday)[,]?\s+)*(?:i|we)\s+(?:\p{L}+ed|ran|wrote|made|saw|found|did|had|was|were)\b|\b(?:was|were)\s+(?:\p{L}+ed|supposed)\b.*\b(?:but|until)\b/iu;
+// "<subject> must/should/needs to <verb>": captures the subject and the verb.
+const OBLIGATION = /^(?:(?:also|and|plus|so|note|remember|ideally)[,:]?\s+)*((?:(?!(?:must|should|shall|needs?|has|have|is|are|ought|cannot|can['’]t|may|can)\b)[\p{L}\p{N}`'’./_-]+\s+){1,8})(?:must|should|shall|needs? to|has to|have to|(?:is|are) (?:required|expected|supposed|meant|obliged) to|(?:is|are) to(?= be\b)|ought to|cannot|can['’]t|can only|may only|may not|must not|mustn['’]t|shouldn['’]t|should not|never|always)\s+(?:not\s+|never\s+|always\s+|only\s+|still\s+|also\s+)*(\p{L}+)/iu;
+// Verbs a speaker uses about looking into things, not about how software behaves.
+const INSPECTION_VERB = /^(?:check|look|see|try|investigate|read|dig|figure|find|ask|wait|think|guess|mention|probably|maybe)$/iu;
+const ACCEPTANCE = /^(?:acceptance criteria|definition of done|done when|requirements?|spec|given\b.*\bwhen\b.*\bthen)\b|^(?:users?|customers?|admins?|visitors?|clients?|callers?)\s+(?:must|should|need to|have to)\s+be able to\b|^it (?:must|should|has to|needs to) be possible to\b/iu;
+// "When/if X, the system responds": a condition, then the response in the present tense.
+const CONDITION_AND_RESPONSE = /^(?:(?:also|and|plus|so)[,]?\s+)*(?:when|whenever|if|once|after|before|unless|on)\s+(?!(?:i|we|you)\b)(?:[^,]{3,90},\s*(?:the\s+|a\s+|an\s+|every\s+|each\s+|all\s+|its\s+|their\s+)?|[^,]{3,90}?\s+(?:the|a|an|every|each|all|its|their)\s+)(?!(?:i|we|you|it|this|that)\b)[\p{L}\p{N}`'’./_-]+(?:\s+[\p{L}\p{N}`'’./_-]+){0,3}\s+(?:returns?|responds?|answers?|shows?|displays?|rejects?|refuses?|redirects?|logs?\s+(?:them|the|it|users?)|expires?|retries?|queues?|blocks?|exits?|throws?|raises?|falls back|times out|locks?|sends?|emails?|notifies|fails?|aborts?|stops?|keeps?|stays?|gets?\s+\p{L}+ed|(?:is|are)\s+(?:\p{L}+ed|kept|sent|shown|held|thrown|rejected|dropped)|(?<=(?:^|[\s,])(?:the|a|an|every|each|all|its|their)\s+(?:[\p{L}\p{N}`'’./_-]+\s+){0,2}[\p{L}\p{N}`'’./_-]+\s+)\p{L}{3,}s)\b/iu;
+// A rule for every thing of a kind: "clients that miss the heartbeat are disconnected".
+const RULE_FOR_KIND = /^(?:(?:any|all|every|each|the)\s+)?(?:[\p{L}-]+\s+)?\p{L}{3,}s\s+(?:that|which|who|whose)\s+[^,.;]{3,80}?\s+(?:are|get|will be)\s+(?:automatically\s+|immediately\s+)?\p{L}{3,}(?:ed|en)\b/iu;
+// The system's response, then its condition: "the form locks people out once they fail five times".
+const RESPONSE_AND_CONDITION = /^(?:(?:the|a|an|every|each|any|all)\s+)(?!(?:i|we|you|it|this|that)\b)(?:[\p{L}\p{N}`'’./_-]+\s+){0,3}?(?:(?!(?:was|has|is|does|uses)\b)\p{L}{3,}s|(?:is|are)\s+\p{L}{3,}ed)\b[^,;]{0,60}?\s(?:when|whenever|once|if|unless|as soon as)\s+(?:the|a|an|any|every|each|its|their|they|it|he|she|someone|somebody|no|\p{L}{3,}s)\b/iu;
+// A thing of the product doing something in the present tense, with a quantity: "drafts autosave
+// every 30 seconds", "invites stop working 48 hours after they are sent".
+const QUANTIFIED_BEHAVIOUR = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|he|she|they|here)\b)(?:[\p{L}-]+\s+){0,2}[\p{L}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|took|takes|take|looks?|seems?|went|got|ran|made|hit|came|saw|said)\b)(?![\p{L}]+ed\b)\p{Ll}{3,}\b[^.;:]{0,50}?(?<![\p{L}\p{N}_.])\d+(?:\.\d+)?\s?(?:ms|milliseconds?|s|secs?|seconds?|minutes?|mins?|hours?|h|days?|weeks?|months?|years?|[KMGT]i?B|%|items?|rows?|requests?|retries|times|attempts|characters|digits)(?![\p{L}\p{N}_])/iu;
+// The same with a named header, cookie, parameter or flag: "clients pick the version through the
+// `X-Api-Version` header".
+const NAMED_INTERFACE = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|he|she|they|here)\b)(?:[\p{L}-]+\s+){0,2}[\p{L}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|took|takes|take|looks?|seems?|went|got|ran|made|hit|came|saw|said)\b)(?![\p{L}]+ed\b)\p{Ll}{3,}\b[^.;:]{0,50}?\b(?:through|via|using|with|in|from|by)\s+(?:the|a|an)\s+(?:`[^`]+`|[A-Z][\w]*[-_][\w-]+|[A-Z]{2,}\w*)\s+(?:header|cookie|query (?:parameter|param|string)|param(?:eter)?|flag|claim|scope|env(?:ironment)? var(?:iable)?)\b/iu;
+// A subject made of a few words after a determiner, then a verb in the present tense.
+const PRESENT_DESCRIPTION = /^(?:the|every|each|all|our|new)\s+(?!(?:i|we|you|it|this|that|these|those|there)\b)(?:[\p{L}-]+\s+){0,3}?(?!(?:is|was|has|does|looks|seems|keeps|needs|goes|gets)\b)\p{Ll}{2,}(?:s|es)\s+\p{L}/iu;
+const ANAPHOR = /\b(?:this|that|it|them|these|those)\b/iu;
+// Words that report a failure rather than describe how a thing works.
+const SYMPTOM = /\b(?:wrong|broken|blank|empty|errors?|crash\w*|fail\w*|anymore|still|again|nothing|weird|strange|stuck|slow|bug\w*|instead of|since|doesn['’]t|don['’]t|won['’]t|can['’]t|isn['’]t|never)\b/iu;
+// A verb in the past tense: what happened once, not how the software behaves.
+const PAST_WORD = /(?<![\p{L}-])(?:\p{L}{2,}ed|grew|took|ran|went|got|made|hit|came|saw|said|was|were|had|did|found|fell|rose|left|became|began|broke|built|threw|wrote|spent|stood|brought|thought|told)(?![\p{L}-])/iu;
+// The tools of development are not the software: "the test fails when …" is a diagnosis.
+const DEVELOPMENT_SUBJECT = /^(?:(?:the|a|an|every|each|any|all)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:tests?|specs?|suite|build|linter|compiler|ci|pipeline|script|command|bundler)\b/iu;
+// What someone may do, within a bound: "customers can ask for a refund up to 30 days after …".
+const PERMISSION = /^(?:(?:the|all|every|each|any|our)\s+)?(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s+(?:can|may|are allowed to|is allowed to)\s+(?:only\s+)?\p{L}{3,}/iu;
+// A bound on a quantity.
+const BOUND = /\b(?:bigger|larger|longer|shorter|more|fewer|less|greater|higher|lower|older|newer|smaller)\s+than\s+\d|\b(?:over|above|below|under|beyond|exceeding|at least|at most|no more than|no less than|up to|within|after|every|for|maximum of|minimum of|max(?:imum)?|min(?:imum)?)\s+(?:of\s+)?\d/iu;
+// What software does about a bound: refuses, accepts, limits, expires …
+const BEHAVIOUR_VERB = /\b(?:(?:is|are|get|gets)\s+(?:automatically\s+)?(?:\p{L}+ed|\p{L}+en|kept|sent|shown|held|thrown|hidden|written|set|cut|rejected|refused|turned away|blocked|dropped|truncated|capped|limited|throttled|denied|split|paginated|retried|expired|archived|deleted|purged|flagged|cut off)|rejects?|refuses?|accepts?\s+only|only\s+accepts?|caps?|limits?|truncates?|throttles?|expires?|times out|fails?|denies|blocks?|allows?\s+(?:only|up to|at most))\b/iu;
+// "set/configure/change X to <value>".
+const SET_TO = /^(?:(?:please|also|and|so|just)[,]?\s+)*(?:set|configure|change|bump|raise|lower|increase|decrease|reduce|make)\s+(?:the\s+)?(?:[\p{L}\p{N}`'’./_-]+\s+){0,4}?(?:to|=)\s+(?:`[^`]+`|"[^"]+"|'[^']+'|\d)/iu;
+// An upper-case name, a flag or a code span given a value.
+const NAMED_SETTING = /(?:\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|(?<![\p{L}\p{N}])--?[a-z][\w-]+|`[^`\s]{2,40}`)\s*(?:=|:|is|are|should be|must be|stays at|stays|defaults to|to)\s*(?:`[^`\n]*[\d"'][^`\n]*`|`(?:true|false|on|off|none|null)`|"[^"]+"|'[^']+'|\d|true\b|false\b|on\b|off\b)/u;
+// "[the] <words> <setting noun> [for/of/on <words>] is/are <value>".
+const SETTING_NOUN_VALUE = /^(?:(?:also|and|plus|so|note)[,:]?\s+)*(?:the\s+|our\s+|all\s+|every\s+|default\s+)?(?:[\p{L}\p{N}`./_-]+\s+){0,3}?(?:timeouts?|limits?|size|sizes|ttl|intervals?|thresholds?|retries|retry count|ports?|concurrency|delays?|expiry|cap|quota|budget|level|depth|window|length|rate|capacity|workers|batch|page size|pool size)(?:\s+(?:for|of|on|in|per)(?:\s+[\p{L}\p{N}`./_-]+){1,4}?)?\s+(?:is|are|should be|must be|stays at|stays|defaults to|goes to|becomes)\s+(?:now\s+|always\s+|still\s+)?(?:`[^`]+`|\d[\d.,]*\s*(?:\p{L}{1,7}|%)?)(?=[\s.,;!)]|$)/iu;

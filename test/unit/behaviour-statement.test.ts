@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import { englishPatterns } from '../../src/boundaries/patterns/en.js';
+import { analyzeSentence, factCategoryFor, splitSentences } from '../../src/graduation/retention.js';
+import { isBehaviourStatement, isProductDescription, isSettingStatement, turnShapeOf, withoutAttribution } from '../../src/language/behaviour-statement.js';
+import type { TurnShape } from '../../src/language/behaviour-statement.js';
+
+// Sentences written fresh for this test, by both speakers: statements of how the software must
+// behave or how it is configured, and plans, hopes, questions, narration and chatter that must
+// not be taken for them.
+type Role = 'user' | 'assistant';
+const isKept = (text: string, role: Role, turn: TurnShape = 'statement'): boolean =>
+  factCategoryFor(analyzeSentence(text, { role, patterns: englishPatterns, turn }).retention) !== undefined;
+
+describe('isBehaviourStatement', () => {
+  it.each([
+    'The billing page should show the VAT number under the company name.',
+    'The scheduler needs to skip public holidays.',
+    'Invoices are required to carry a sequential number per tenant.',
+    'When a refund is issued, the ledger records a negative line item.',
+    'If the cache is cold, the gateway falls back to the primary database.',
+    'Whenever a webhook delivery fails, the dispatcher retries it up to 6 times.',
+    'once a trial ends the account is switched to read-only',
+    'Attachments larger than 15 MB get bounced with an error toast.',
+    'Idle connections are closed after 60 seconds.',
+    'Admins must be able to impersonate any tenant.',
+    'It should be possible to pause a subscription for up to 3 months.',
+    'Given an expired card, when the renewal runs, then the account is downgraded.',
+    'Passwords are to be stored with argon2.',
+    'Sessions that stay idle for an hour are signed out automatically.',
+    'The payment form locks itself once a card is declined three times.',
+    'Audit entries are kept for 400 days.',
+    'Password reset links stop working 30 minutes after they are issued.',
+    'The carousel advances every 8 seconds unless the pointer is over it.',
+    'Mobile clients choose the locale through the `Accept-Language` header.',
+    'Tenants select their region via the X-Region-Id header.',
+    'Members may invite up to 25 guests per board.',
+  ])('states behaviour: %s', (sentence) => {
+    expect(isBehaviourStatement(sentence)).toBe(true);
+  });
+
+  it.each([
+    'We should look at the logger next.',
+    'I should probably check the migration first.',
+    'This should pass now.',
+    'The suite should be green again after this change.',
+    'When I ran the tests, three of them failed.',
+    'If that fails, I will roll back the migration.',
+    'Should the export include archived rows?',
+    'When you get a chance, can you look at the CI logs?',
+    'If the basic test works, you can also try a second session.',
+    'The first step is to set the Yarn version to Berry.',
+    'You should see the new column after a refresh.',
+    'It should only take a minute.',
+    'Thanks, that looks good.',
+    'The test fails when the env var is missing.',
+    'The build runs faster when the cache is warm.',
+    'The `total` value is parsed twice: once in the controller and again in the serializer.',
+    'The dashboard numbers looked off by 5%.',
+    'Total memory usage grew to 90 MB after the import.',
+    'The suite runs in 40 seconds now.',
+    'The file contains 300 lines.',
+    'It sends the token through the Authorization header.',
+    'It reads `PortConfig` which should come from the shared namespace.',
+    'The right fix should be either: a retry or a lock.',
+  ])('does not: %s', (sentence) => {
+    expect(isBehaviourStatement(sentence)).toBe(false);
+  });
+});
+
+describe('isSettingStatement', () => {
+  it.each([
+    'The retry interval is 250 ms.',
+    'Set WORKER_CONCURRENCY to 8 on the staging box.',
+    'The page size for search results is 40.',
+    'Outbound timeouts are 45s everywhere.',
+    '`MAX_BODY_BYTES` is 1048576 in production.',
+    'change the batch size to 500',
+    'CACHE_TTL_SECONDS = 600 for the catalogue service.',
+  ])('gives a setting a value: %s', (sentence) => {
+    expect(isSettingStatement(sentence)).toBe(true);
+  });
+
+  it.each([
+    'The file is 300 lines long.',
+    'The timeout is probably the issue here.',
+    'What is the page size right now?',
+    'I set the timeout to 5s while debugging and then reverted it.',
+    'The suite took 40 seconds.',
+    'When `strictMode` is true, the parser rejects trailing commas.',
+  ])('does not: %s', (sentence) => {
+    expect(isSettingStatement(sentence)).toBe(false);
+  });
+});
+
+describe('isProductDescription', () => {
+  it.each([
+    'The order history page lists cancelled orders at the bottom, greyed out.',
+    'Every invoice carries the customer reference in its footer.',
+    'The weekly digest groups mentions by project.',
+  ])('describes the product: %s', (sentence) => {
+    expect(isProductDescription(sentence)).toBe(true);
+  });
+
+  it.each([
+    'The export shows the wrong totals since yesterday.',
+    'The page still fails to load on Safari.',
+    'The agent numbers in the weekly report depend on this.',
+    'The suite passes locally.',
+    'It shows the same output over and over.',
+    'The dashboard showed two charts before the redesign.',
+  ])('does not: %s', (sentence) => {
+    expect(isProductDescription(sentence)).toBe(false);
+  });
+});
+
+describe('withoutAttribution', () => {
+  it.each([
+    ['The spec says invoices are numbered per tenant.', 'invoices are numbered per tenant.'],
+    ['From the contract, refunds go out within 5 days.', 'refunds go out within 5 days.'],
+    ['I checked the requirements: exports are zipped.', 'exports are zipped.'],
+    ['Exports are zipped.', 'Exports are zipped.'],
+    ['Bear in mind that exports are zipped.', 'exports are zipped.'],
+    ['Just to confirm the behaviour: exports are zipped.', 'exports are zipped.'],
+    ['The rule from the design review is that exports are zipped.', 'exports are zipped.'],
+    ['When a refund is issued, the ledger records it.', 'When a refund is issued, the ledger records it.'],
+    ['The value is converted twice: once here.', 'The value is converted twice: once here.'],
+  ])('%s', (sentence, statement) => {
+    expect(withoutAttribution(sentence)).toBe(statement);
+  });
+});
+
+describe('turnShapeOf', () => {
+  it.each<[string, TurnShape]>([
+    ['Can you make the importer skip blank rows? The sheet comes from finance.', 'instruction'],
+    ['Please keep the old endpoint alive until March.', 'instruction'],
+    ['Add a `--dry-run` flag to the sync command.', 'instruction'],
+    ['I added the guard and reran the suite. Fixed the typo in the header too.', 'report'],
+    ['Which branch should I base this on?', 'question'],
+    ['haha nice one', 'chatter'],
+    ['The worker pulls jobs from Redis and writes results to S3.', 'statement'],
+    ['Done.\n\n```ts\nconst limit = 5;\n```', 'report'],
+  ])('%s -> %s', (text, shape) => {
+    expect(turnShapeOf(text)).toBe(shape);
+  });
+});
+
+describe('behaviour and settings become facts, whoever states them', () => {
+  it.each<[string, Role]>([
+    ['The billing page should show the VAT number under the company name.', 'user'],
+    ['When a refund is issued, the ledger records a negative line item.', 'user'],
+    ['Idle connections are closed after 60 seconds.', 'user'],
+    ['The page size for search results is 40.', 'user'],
+    ['The retry interval is 250 ms.', 'user'],
+    ['From the contract, if a payment bounces the order returns to the `pending` state.', 'assistant'],
+    ['When the export finishes, the status bar shows a banner for 10 seconds.', 'assistant'],
+    ['Per the ticket, when the quota runs out the API answers 429 with a `Retry-After` header.', 'assistant'],
+    ['As agreed, exported filenames have to include the tenant slug and the date.', 'assistant'],
+    ['`MAX_BODY_BYTES` is 1048576 in production.', 'assistant'],
+    ['The design doc says orders that stay unpaid for 30 minutes are cancelled.', 'assistant'],
+    ['I went through the brief: a shared link expires after 7 days.', 'assistant'],
+    ['The issue states QUEUE_MAX_DEPTH is 2000.', 'assistant'],
+  ])('%s (%s)', (sentence, role) => {
+    expect(isKept(sentence, role)).toBe(true);
+  });
+
+  it.each<[string, Role]>([
+    ['This should pass now.', 'assistant'],
+    ['The suite should be green again after this change.', 'assistant'],
+    ['When I ran the tests, three of them failed.', 'assistant'],
+    ['`parseDate` returns null when the string is empty.', 'assistant'],
+    ['You should see the new column after a refresh.', 'assistant'],
+    ['While I see you already have `SKIP_CHECKS=true` in your env file, the issue persists.', 'assistant'],
+    ['Earlier the endpoint returned 500 when the body was empty.', 'assistant'],
+    ['When `useCache` is true, the `loadItems` method reads from Redis first.', 'assistant'],
+    ['If you have time, grab a coffee first.', 'user'],
+    ['`saveDraft` never awaits the write, so the check runs before the row exists.', 'assistant'],
+    ['The interesting part of `src/routes/cart.ts` is `cartRoutes`, which is where `subtotal` gets computed.', 'assistant'],
+  ])('not %s (%s)', (sentence, role) => {
+    expect(isKept(sentence, role)).toBe(false);
+  });
+
+  it('keeps a statement set apart before an intention, not the intention', () => {
+    expect(isKept("Guests can open a shared board for up to 14 days; I'll wire that into the token check.", 'assistant')).toBe(true);
+    expect(isKept("I'll look at the parser next; then the docs.", 'assistant')).toBe(false);
+  });
+
+  it('finds a statement of behaviour inside a long sentence, not a consequence of narration', () => {
+    const long =
+      'Having read the ticket twice and the thread under it, the requirement is that coupons older than 90 days are refused at checkout, and the cart has to say why, which the current handler does not do yet.';
+    expect(isKept(long, 'assistant')).toBe(true);
+    expect(isKept("I kept the public signature as it was, so callers don't need to change anything.", 'assistant')).toBe(false);
+  });
+
+  it('keeps what the user says the product does, not a report of it failing', () => {
+    expect(isKept('The weekly digest groups mentions by project.', 'user', 'instruction')).toBe(true);
+    expect(isKept('The weekly digest groups mentions by project.', 'user', 'chatter')).toBe(false);
+    expect(isKept('The weekly digest groups mentions by project.', 'assistant')).toBe(false);
+    expect(isKept('The export shows the wrong totals since yesterday.', 'user')).toBe(false);
+  });
+
+  it('weighs the turn: small talk and questions carry no requirement, a report needs a value', () => {
+    const sentence = 'When the export finishes, the dashboard shows a banner.';
+    expect(isKept(sentence, 'user', 'statement')).toBe(true);
+    expect(isKept(sentence, 'user', 'chatter')).toBe(false);
+    expect(isKept(sentence, 'user', 'question')).toBe(false);
+    expect(isKept('When the export finishes, the `statusBar` shows a banner.', 'assistant', 'report')).toBe(false);
+    expect(isKept('When the export finishes, the dashboard shows a banner for 10 seconds.', 'assistant', 'report')).toBe(true);
+  });
+});
+
+describe('prose after a closing code fence', () => {
+  it('keeps a sentence that opens with a contraction', () => {
+    const text = 'Here it is:\n```ts\nconst cap = 40;\n``` That\'s the whole change, the cap stays at 40 MB.\nDone.';
+    expect(splitSentences(text)).toContain("That's the whole change, the cap stays at 40 MB.");
+    const other = "Patch:\n```\nx = 1\n``` Don't drop the 40 MB cap when you refactor.";
+    expect(splitSentences(other)).toContain("Don't drop the 40 MB cap when you refactor.");
+  });
+});
