@@ -151,6 +151,9 @@ export function judgeFact(options: {
   if (!hasFinding && line?.isToolInput === true && (startsWithStepVerb(plain) || isInstruction(plain) || PROMPT_OPENING.test(plain))) return 'plan-step';
   if (!hasFinding && isBareCompletion(plain, role)) return 'completion';
   if (!hasFinding && isFeatureItem(sentence, plain)) return 'plan-step';
+  // An assistant's imperative without a rule in it is a step for the user or for itself ("Copy that
+  // traceback …", "To improve this: Implement …"), whatever it names.
+  if (!hasFinding && !HARD_RULE.test(plain) && startsWithStepVerb(plain.replace(PURPOSE_LEAD_IN, ''))) return 'plan-step';
   if (isBareFailure(plain)) return 'failure';
   return undefined;
 }
@@ -304,7 +307,7 @@ const CODE: readonly RegExp[] = [
 // --- Shapes of statements that do not last ---
 
 // A failure or something not working: "the build failed", "tests are failing again", "still not able to …".
-const FAILURE = /\b(?:fail(?:s|ed|ing)?|broke|broken|crash(?:es|ed|ing)?|errors? out|(?:does|did|is|are|was|were)(?: still)?(?:n't| not) (?:work(?:ing)?|run(?:ning)?|load(?:ing)?|start(?:ing)?)|not working|stopped working|no longer works|(?:still )?(?:not able|unable) to|can(?:not|'t) (?:find|load|connect|start|run|open|import|resolve))\b|^(?:no|nothing)\b(?: \p{L}+){0,2} (?:found|returned|shown|showing|shows up|show up|appears?|happens|loads?|renders?|works?)\b/iu;
+const FAILURE = /\b(?:fail(?:s|ed|ing)?|broke|broken|crash(?:es|ed|ing)?|errors? out|(?:does|did|is|are|was|were)(?: still)?(?:n't| not) (?:work(?:ing)?|run(?:ning)?|load(?:ing)?|start(?:ing)?)|not working|stopped working|no longer works|(?:still )?(?:not able|unable) to|can(?:not|'t) (?:find|load|connect|start|run|open|import|resolve))\b|\b(?:over and over|again and again|keeps? (?:\p{L}+ing) the same)\b|^(?:no|nothing)\b(?: \p{L}+){0,2} (?:found|returned|shown|showing|shows up|show up|appears?|happens|loads?|renders?|works?)\b/iu;
 // What names a failure precisely enough to look it up later: a code span, an error name or code.
 const FAILURE_NAMED = /`[^`]+`|\b\w+(?:Error|Exception)\b|\bE[A-Z]{3,}\b|\b[A-Z]{2,}\d{2,}\b/u;
 // What makes a failure worth keeping: its cause, its fix, or what was decided about it.
@@ -319,6 +322,8 @@ const COMPLETION = /^(?:(?:done|all set|all done|finished|complete[d]?|ok(?:ay)?
 const VAGUE_OBJECT = /\b(?:various|several|some|a few|multiple|many|numerous|a number of|minor|misc\w*|other|remaining|all the|any)\s+\p{L}/iu;
 // A list that enumerates features, ideas or areas to work on.
 const FEATURE_LEAD_IN = /\b(?:(?:key |main |new )?features?|capabilities|improvements?|enhancements?|benefits|ideas|next steps|roadmap|focus on|areas?|highlights|(?:what|which) (?:it|this) (?:does|offers))\b[^:]{0,40}:\s*\S/iu;
+// A purpose or label before an imperative: "To improve this: …", "First, …", "Optionally, …".
+const PURPOSE_LEAD_IN = /^(?:(?:to|in order to) [^:,]{3,60}[:,]\s+|(?:first|then|next|finally|optionally|also|now|after that)[,:]?\s+)/iu;
 // A bold label starting the sentence: "**Better Content Integration**: …".
 const BOLD_LABEL = /^\*\*[^*]{3,60}\*\*:?\s+/u;
 // A source cited at the end of pasted web text: "… its integrity example.com".

@@ -23,6 +23,8 @@ const REJECTED: readonly [FactRejection, Role, string][] = [
   ['pasted', 'assistant', 'Option | Speed | Memory use'],
   ['plan-step', 'assistant', 'Main features of the new dashboard: live charts and saved filters'],
   ['plan-step', 'assistant', '**Smarter Caching**: Add a layer that remembers recent lookups'],
+  ['plan-step', 'assistant', 'To speed this up: Review the slow queries one at a time.'],
+  ['failure', 'user', 'It keeps giving the same answer over and over.'],
 ];
 
 const KEPT: readonly [Role, string][] = [
@@ -36,6 +38,8 @@ const KEPT: readonly [Role, string][] = [
   ['assistant', 'Updated `retry.ts` so uploads retry 3 times with a 500ms backoff.'],
   ['assistant', 'The 502s came from nginx buffering (probably the default size), fixed by raising proxy_buffer_size to 16k.'],
   ['user', 'The invoices table uses UUID primary keys.'],
+  ['assistant', 'Never edit the generated client by hand; rerun the codegen script instead.'],
+  ['user', 'Run the seed script before the e2e tests.'],
   ['assistant', 'We settled on Postgres 16 for the reporting database.'],
 ];
 
