@@ -131,7 +131,7 @@ export function judgeFact(options: {
   if (line !== undefined && isHeadingLine(line) && isWholeLine(line, plain)) return 'heading';
   if (MODE.test(plain)) return 'mode';
   if (INFORMATION_QUESTION.test(plain)) return 'question';
-  if (isPastedShape(plain)) return 'pasted';
+  if (isPastedShape(plain) || GLOSSARY.test(plain)) return 'pasted';
   if (isHedge(plain)) return 'hedge';
   if (role !== 'assistant') {
     if (isBareFailure(plain)) return 'failure';
@@ -307,13 +307,13 @@ const CODE: readonly RegExp[] = [
 // --- Shapes of statements that do not last ---
 
 // A failure or something not working: "the build failed", "tests are failing again", "still not able to …".
-const FAILURE = /\b(?:fail(?:s|ed|ing)?|broke|broken|crash(?:es|ed|ing)?|errors? out|(?:does|did|is|are|was|were)(?: still)?(?:n't| not) (?:work(?:ing)?|run(?:ning)?|load(?:ing)?|start(?:ing)?)|not working|stopped working|no longer works|(?:still )?(?:not able|unable) to|can(?:not|'t) (?:find|load|connect|start|run|open|import|resolve))\b|\b(?:over and over|again and again|keeps? (?:\p{L}+ing) the same)\b|^(?:no|nothing)\b(?: \p{L}+){0,2} (?:found|returned|shown|showing|shows up|show up|appears?|happens|loads?|renders?|works?)\b/iu;
+const FAILURE = /\b(?:fail(?:s|ed|ing)?|broke|broken|crash(?:es|ed|ing)?|errors? out|(?:does|did|is|are|was|were)(?: still)?(?:n't| not) (?:work(?:ing)?|run(?:ning)?|load(?:ing)?|start(?:ing)?)|not working|stopped working|no longer works|(?:still )?(?:not able|unable) to|can(?:not|'t) (?:find|load|connect|start|run|open|import|resolve))\b|\b(?:over and over|again and again|keeps? (?:\p{L}+ing) the same)\b|^no (?:\p{L}+ )?(?:response|output|results?|data|reply|answer|logs?|effect|change)\b(?!\s+(?:is|are|should|must|will|may))|^(?:no|nothing)\b(?: \p{L}+){0,2} (?:found|returned|shown|showing|shows up|show up|appears?|happens|loads?|renders?|works?)\b/iu;
 // What names a failure precisely enough to look it up later: a code span, an error name or code.
 const FAILURE_NAMED = /`[^`]+`|\b\w+(?:Error|Exception)\b|\bE[A-Z]{3,}\b|\b[A-Z]{2,}\d{2,}\b/u;
 // What makes a failure worth keeping: its cause, its fix, or what was decided about it.
 const FAILURE_RESOLVED = /\b(?:(?:failure|error|crash|problem) (?:was|is|came|comes)|missing|because|since|due to|caused by|cause|culprit|root|fix(?:ed|es)?|solv\w*|resolv\w*|workaround|so (?:we|i|the)|instead|pin(?:ned)?|switch(?:ed)?|downgrad\w*|upgrad\w*|revert\w*|when|whenever|unless|if|until|only|must|never|always|don't|do not|expected|known|flaky|ignore)\b|;|→|->/iu;
 // Words of a guess or a tentative suggestion.
-const HEDGE = /\b(?:maybe|perhaps|possibly|probably|presumably|(?:un)?likely|might(?: be| have| not)?|could(?: be| have)|may (?:be|have)|i (?:guess|suspect|wonder|assume)|not sure|no idea|seems?(?: to| like)|appears? to|worth (?:trying|a try|a shot|checking|considering|looking)|(?:try|trying) (?:to see|and see))\b/iu;
+const HEDGE = /\b(?:maybe|perhaps|possibly|potentially|probably|presumably|(?:un)?likely|might(?: be| have| not)?|could(?: be| have)|may (?:be|have)|i (?:guess|suspect|wonder|assume)|not sure|no idea|seems?(?: to| like)|appears? to|worth (?:trying|a try|a shot|checking|considering|looking)|(?:try|trying) (?:to see|and see))\b/iu;
 // What makes a tentative statement binding anyway.
 const HEDGE_BINDING = /\b(?:must|never|always|do not|don't|only|fixed|resolved|solved|confirmed|decided)\b/iu;
 // A report that work is finished: "Done, …", "Fixed various …", "… is now updated".
@@ -326,6 +326,8 @@ const FEATURE_LEAD_IN = /\b(?:(?:key |main |new )?features?|capabilities|improve
 const PURPOSE_LEAD_IN = /^(?:(?:to|in order to) [^:,]{3,60}[:,]\s+|(?:first|then|next|finally|optionally|also|now|after that)[,:]?\s+)/iu;
 // A bold label starting the sentence: "**Better Content Integration**: …".
 const BOLD_LABEL = /^\*\*[^*]{3,60}\*\*:?\s+/u;
+// A glossary entry of a pasted explanation: "Feedforward networks: A type of network that …".
+const GLOSSARY = /^[^:]{2,60}:\s+(?:a|an)\s+(?:\p{L}+\s+)?(?:type|kind|form|class|family|variant|technique|method)\s+of\b/iu;
 // A source cited at the end of pasted web text: "… its integrity example.com".
 const CITATION = /\s(?:[a-z0-9-]+\.)+(?:com|org|io|dev|net|blog|co|app)\s*(?:\+\d+)?\s*$/u;
 

@@ -25,6 +25,9 @@ const REJECTED: readonly [FactRejection, Role, string][] = [
   ['plan-step', 'assistant', '**Smarter Caching**: Add a layer that remembers recent lookups'],
   ['plan-step', 'assistant', 'To speed this up: Review the slow queries one at a time.'],
   ['failure', 'user', 'It keeps giving the same answer over and over.'],
+  ['failure', 'user', 'No output from the worker at all.'],
+  ['hedge', 'assistant', 'Potentially the index needs to be rebuilt from scratch.'],
+  ['pasted', 'user', 'Gradient boosting: A family of methods that combine weak learners into a strong one.'],
 ];
 
 const KEPT: readonly [Role, string][] = [
@@ -40,6 +43,8 @@ const KEPT: readonly [Role, string][] = [
   ['user', 'The invoices table uses UUID primary keys.'],
   ['assistant', 'Never edit the generated client by hand; rerun the codegen script instead.'],
   ['user', 'Run the seed script before the e2e tests.'],
+  ['user', 'No response body is returned for 204s, so the client must not parse it.'],
+  ['assistant', 'Queue: a Redis list per tenant, drained by the billing worker.'],
   ['assistant', 'We settled on Postgres 16 for the reporting database.'],
 ];
 
