@@ -26,6 +26,7 @@ const REJECTED: readonly [FactRejection, Role, string][] = [
   ['plan-step', 'assistant', 'To speed this up: Review the slow queries one at a time.'],
   ['failure', 'user', 'It keeps giving the same answer over and over.'],
   ['failure', 'user', 'No output from the worker at all.'],
+  ['failure', 'user', 'I press the export button and it does not do anything.'],
   ['hedge', 'assistant', 'Potentially the index needs to be rebuilt from scratch.'],
   ['pasted', 'user', 'Gradient boosting: A family of methods that combine weak learners into a strong one.'],
 ];
