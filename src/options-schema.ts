@@ -103,6 +103,7 @@ const optionsSchema = z.strictObject({
   summarizer: z.custom<Summarizer>(isSummarizer, 'expected an object with `name` and `summarize()`').optional(),
   summarizerTimeoutMs: z.number().int().positive().default(DEFAULTS.summarizerTimeoutMs),
   summarizerRetries: z.number().int().min(0).max(10).default(DEFAULTS.summarizerRetries),
+  factAdmission: z.enum(['judged', 'trusted']).default(DEFAULTS.factAdmission),
   maxSummaryRatio: z.number().gt(0).lt(1).default(DEFAULTS.maxSummaryRatio),
   maxDiffBytes: z.number().int().positive().default(DEFAULTS.maxDiffBytes),
   maxFileBytes: z.number().int().positive().default(DEFAULTS.maxFileBytes),

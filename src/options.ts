@@ -122,6 +122,13 @@ export interface ContextManagerOptions {
   /** Extra attempts after a summarizer throws or returns invalid output. @default 1 */
   summarizerRetries?: number | undefined;
   /**
+   * Which facts of your `summarizer` enter T2: `'judged'` only those that read as durable
+   * statements (not narration, plans, questions, output, hedges or failures without a cause; the
+   * others are kept as `Notes` of the summary), `'trusted'` every fact it returns. The built-in
+   * extractive summarizer judges its facts itself. @default 'judged'
+   */
+  factAdmission?: 'judged' | 'trusted' | undefined;
+  /**
    * Largest summary accepted, as a share of the tokens it replaces (the summary as rendered in
    * the window, header included). A larger one counts as a summarizer failure: it is retried,
    * then the extractive fallback runs (and is cut to size if it is too large as well), so that
@@ -210,6 +217,7 @@ export const DEFAULTS: {
   readonly graduationTarget: number;
   readonly summarizerTimeoutMs: number;
   readonly summarizerRetries: number;
+  readonly factAdmission: 'judged' | 'trusted';
   readonly maxSummaryRatio: number;
   readonly maxDiffBytes: number;
   readonly maxFileBytes: number;
@@ -229,6 +237,7 @@ export const DEFAULTS: {
   graduationTarget: 0.8,
   summarizerTimeoutMs: 60_000,
   summarizerRetries: 1,
+  factAdmission: 'judged',
   maxSummaryRatio: 0.9,
   maxDiffBytes: 2_097_152,
   maxFileBytes: 16_777_216,
@@ -275,6 +284,7 @@ export interface ResolvedOptions {
   readonly summarizer: Summarizer | undefined;
   readonly summarizerTimeoutMs: number;
   readonly summarizerRetries: number;
+  readonly factAdmission: 'judged' | 'trusted';
   readonly maxSummaryRatio: number;
   readonly maxDiffBytes: number;
   readonly maxFileBytes: number;

@@ -58,6 +58,7 @@ export function createSessionComponents(options: { options: ResolvedOptions; eve
     tokenCounter: counter,
     timeoutMs: resolved.summarizerTimeoutMs,
     retries: resolved.summarizerRetries,
+    factAdmission: resolved.factAdmission,
     graduationTarget: resolved.graduationTarget,
     maxSummaryRatio: resolved.maxSummaryRatio,
   });

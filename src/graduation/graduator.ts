@@ -19,6 +19,8 @@ import type { Entry, SequenceRange, Summary } from '../types.js';
 import { parse } from '../validation.js';
 import { MIN_SUMMARY_TOKENS, planChunk } from './chunk-plan.js';
 import type { ChunkPlan } from './chunk-plan.js';
+import { admitFacts, DEFAULT_FACT_ADMISSION, hasJudgedFacts } from './fact-admission.js';
+import type { FactAdmission } from './fact-admission.js';
 import { restoreIdentifiers } from './identifier-restore.js';
 import type { TierLimits } from './tier-limits.js';
 
@@ -63,6 +65,11 @@ export interface GraduatorOptions {
   identifierNoteRatio?: number | undefined;
   /** Smallest room for identifiers added back, in tokens. @default 32 */
   minIdentifierNoteTokens?: number | undefined;
+  /**
+   * Which summarizer facts enter T2: `'judged'` only durable statements (see `admitFacts`; the
+   * others stay notes of the summary), `'trusted'` every fact as returned. @default 'judged'
+   */
+  factAdmission?: FactAdmission | undefined;
 }
 
 /** Defaults of the graduation policy. */
@@ -80,6 +87,7 @@ export const GRADUATOR_DEFAULTS: {
   readonly maxConsolidationLevel: number;
   readonly identifierNoteRatio: number;
   readonly minIdentifierNoteTokens: number;
+  readonly factAdmission: FactAdmission;
 } = {
   timeoutMs: 60_000,
   retries: 1,
@@ -94,6 +102,7 @@ export const GRADUATOR_DEFAULTS: {
   maxConsolidationLevel: 8,
   identifierNoteRatio: 0.25,
   minIdentifierNoteTokens: 32,
+  factAdmission: DEFAULT_FACT_ADMISSION,
 };
 
 /** What a {@link Graduator} graduates: T0 entries and T1 summaries it can read and commit to. */
@@ -238,7 +247,7 @@ export class Graduator {
     const proseTokens = chunk.reduce((sum, entry) => sum + (entry.kind === 'user' || entry.kind === 'assistant' ? entry.tokens : 0), 0);
     const targetTokens = Math.max(options.minTargetTokens, Math.round(plan.tokens * options.chunkSummaryRatio), Math.round(proseTokens * options.proseSummaryRatio));
     const countTokens = (text: string): number => this.#counter.count(text);
-    const outcome = await this.#summarize({ request: { mode: 'chunk', entries: chunk, summaries: [], targetTokens, countTokens }, maxSummaryTokens });
+    const outcome = this.#admit(await this.#summarize({ request: { mode: 'chunk', entries: chunk, summaries: [], targetTokens, countTokens }, maxSummaryTokens }), { source, maxSummaryTokens });
     if (outcome.failure !== undefined) reporter.fallback?.(outcome.failure);
     // Identifiers added back must not make the summary larger than the ratio allows either.
     const room = maxSummaryTokens - countTokens(outcome.result.summary) - 1;
@@ -276,7 +285,7 @@ export class Graduator {
     reporter.start?.({ mode: 'consolidate', source, tokens });
     const targetTokens = Math.max(options.minTargetTokens, Math.round(tokens * options.consolidateSummaryRatio));
     const request = { mode: 'consolidate' as const, entries: [], summaries: oldest, targetTokens, countTokens: (text: string) => this.#counter.count(text) };
-    const outcome = await this.#summarize({ request, maxSummaryTokens });
+    const outcome = this.#admit(await this.#summarize({ request, maxSummaryTokens }), { source, maxSummaryTokens });
     if (outcome.failure !== undefined) reporter.fallback?.(outcome.failure);
     const seq = subject.nextSeq();
     const text = outcome.result.summary;
@@ -306,6 +315,14 @@ export class Graduator {
       retries: this.#options.retries,
       maxSummaryTokens: options.maxSummaryTokens,
     });
+  }
+
+  // Facts of a summarizer that did not judge them itself pass judgeFact(); the rest become notes.
+  #admit(outcome: SummarizeOutcome, options: { source: SequenceRange; maxSummaryTokens: number }): SummarizeOutcome {
+    const producer = outcome.isFallback ? this.#fallback : this.#summarizer;
+    if (this.#options.factAdmission === 'trusted' || hasJudgedFacts(producer) || (outcome.result.facts ?? []).length === 0) return outcome;
+    const { result } = admitFacts({ result: outcome.result, source: options.source, countTokens: (text) => this.#counter.count(text), maxTokens: options.maxSummaryTokens });
+    return { ...outcome, result };
   }
 
   // Tokens a summary may have so that, rendered with its header, it stays within
@@ -350,6 +367,7 @@ const graduatorOptionsSchema = z.strictObject({
   maxConsolidationLevel: z.number().int().min(1).default(GRADUATOR_DEFAULTS.maxConsolidationLevel),
   identifierNoteRatio: ratio.default(GRADUATOR_DEFAULTS.identifierNoteRatio),
   minIdentifierNoteTokens: z.number().int().min(0).default(GRADUATOR_DEFAULTS.minIdentifierNoteTokens),
+  factAdmission: z.enum(['judged', 'trusted']).default(GRADUATOR_DEFAULTS.factAdmission),
 });
 
 type ResolvedGraduatorOptions = z.output<typeof graduatorOptionsSchema>;

@@ -22,7 +22,13 @@ export type FactRejection =
   /** A line of code read as prose (a dictionary entry, a call, a comment after code). */
   | 'code'
   /** General advice or explanation inside a document the user pasted, not the user's own statement. */
-  | 'pasted';
+  | 'pasted'
+  /** A failure reported without its cause or fix ("the build failed", "tests are failing again"). */
+  | 'failure'
+  /** A guess or a suggestion to try something ("maybe it's the cache", "it might be worth …"). */
+  | 'hedge'
+  /** A report of finished work that names no value to remember ("Done, the component is updated."). */
+  | 'completion';
 
 /** One line of a message, as {@link readMessageLayout} sees it. */
 export interface LayoutLine {
@@ -125,7 +131,12 @@ export function judgeFact(options: {
   if (line !== undefined && isHeadingLine(line) && isWholeLine(line, plain)) return 'heading';
   if (MODE.test(plain)) return 'mode';
   if (INFORMATION_QUESTION.test(plain)) return 'question';
-  if (role !== 'assistant') return isPastedAdvice(plain, { role, layout: options.layout }) ? 'pasted' : undefined;
+  if (isPastedShape(plain) || GLOSSARY.test(plain)) return 'pasted';
+  if (isHedge(plain)) return 'hedge';
+  if (role !== 'assistant') {
+    if (isBareFailure(plain)) return 'failure';
+    return isPastedAdvice(plain, { role, layout: options.layout }) ? 'pasted' : undefined;
+  }
   const hasFinding = FINDING.test(plain);
   if (ASKS_USER.test(plain) && !TAG_QUESTION.test(plain)) return 'question';
   // A report of finished work that names what was chosen ("… moved the archive to S3 Glacier with a
@@ -138,6 +149,12 @@ export function judgeFact(options: {
   if (!hasFinding && isItem && startsWithStepVerb(plain) && !REMEMBERED_DETAIL.test(plain)) return 'plan-step';
   // Instructions inside a tool call's input are a prompt for a sub-agent or a plan, whatever they name.
   if (!hasFinding && line?.isToolInput === true && (startsWithStepVerb(plain) || isInstruction(plain) || PROMPT_OPENING.test(plain))) return 'plan-step';
+  if (!hasFinding && isBareCompletion(plain, role)) return 'completion';
+  if (!hasFinding && isFeatureItem(sentence, plain)) return 'plan-step';
+  // An assistant's imperative without a rule in it is a step for the user or for itself ("Copy that
+  // traceback …", "To improve this: Implement …"), whatever it names.
+  if (!hasFinding && !HARD_RULE.test(plain) && startsWithStepVerb(plain.replace(PURPOSE_LEAD_IN, ''))) return 'plan-step';
+  if (isBareFailure(plain)) return 'failure';
   return undefined;
 }
 
@@ -286,6 +303,70 @@ const CODE: readonly RegExp[] = [
   // A constant assigned: `EMB_DIM = 768`.
   /^[A-Z][A-Z0-9]*_[A-Z0-9_]*\s*=\s*\S/u,
 ];
+
+// --- Shapes of statements that do not last ---
+
+// A failure or something not working: "the build failed", "tests are failing again", "still not able to …".
+const FAILURE = /\b(?:fail(?:s|ed|ing)?|broke|broken|crash(?:es|ed|ing)?|errors? out|(?:does|did|is|are|was|were)(?: still)?(?:n't| not) (?:work(?:ing)?|run(?:ning)?|load(?:ing)?|start(?:ing)?)|not working|stopped working|no longer works|(?:still )?(?:not able|unable) to|can(?:not|'t) (?:find|load|connect|start|run|open|import|resolve))\b|\b(?:does|did|do)(?:n't| not) do anything\b|\b(?:over and over|again and again|keeps? (?:\p{L}+ing) the same)\b|^no (?:\p{L}+ )?(?:response|output|results?|data|reply|answer|logs?|effect|change)\b(?!\s+(?:is|are|should|must|will|may))|^(?:no|nothing)\b(?: \p{L}+){0,2} (?:found|returned|shown|showing|shows up|show up|appears?|happens|loads?|renders?|works?)\b/iu;
+// What names a failure precisely enough to look it up later: a code span, an error name or code.
+const FAILURE_NAMED = /`[^`]+`|\b\w+(?:Error|Exception)\b|\bE[A-Z]{3,}\b|\b[A-Z]{2,}\d{2,}\b/u;
+// What makes a failure worth keeping: its cause, its fix, or what was decided about it.
+const FAILURE_RESOLVED = /\b(?:(?:failure|error|crash|problem) (?:was|is|came|comes)|missing|because|since|due to|caused by|cause|culprit|root|fix(?:ed|es)?|solv\w*|resolv\w*|workaround|so (?:we|i|the)|instead|pin(?:ned)?|switch(?:ed)?|downgrad\w*|upgrad\w*|revert\w*|when|whenever|unless|if|until|only|must|never|always|don't|do not|expected|known|flaky|ignore)\b|;|→|->/iu;
+// Words of a guess or a tentative suggestion.
+const HEDGE = /\b(?:maybe|perhaps|possibly|potentially|probably|presumably|(?:un)?likely|might(?: be| have| not)?|could(?: be| have)|may (?:be|have)|i (?:guess|suspect|wonder|assume)|not sure|no idea|seems?(?: to| like)|appears? to|worth (?:trying|a try|a shot|checking|considering|looking)|(?:try|trying) (?:to see|and see))\b/iu;
+// What makes a tentative statement binding anyway.
+const HEDGE_BINDING = /\b(?:must|never|always|do not|don't|only|fixed|resolved|solved|confirmed|decided)\b/iu;
+// A report that work is finished: "Done, …", "Fixed various …", "… is now updated".
+const COMPLETION = /^(?:(?:done|all set|all done|finished|complete[d]?|ok(?:ay)?|great|perfect|success(?:fully)?)\b[,.!:—–-]*\s*|✅\s*)|^(?:i've |i have |we've |we have )?(?:successfully |now )?(?:fixed|updated|added|implemented|enhanced|improved|cleaned up|refactored|created|changed|modified|adjusted|tweaked|polished|finished|completed|resolved|addressed)\s|\b(?:is|are|has been|have been|was|were)\s+(?:now\s+)?(?:all\s+)?(?:updated|fixed|done|complete|completed|finished|ready|in place|working(?: again| now)?|implemented|added|resolved)\s*[.!]?$/iu;
+// Quantifiers of work that name nothing in particular: "various errors", "some issues".
+const VAGUE_OBJECT = /\b(?:various|several|some|a few|multiple|many|numerous|a number of|minor|misc\w*|other|remaining|all the|any)\s+\p{L}/iu;
+// A list that enumerates features, ideas or areas to work on.
+const FEATURE_LEAD_IN = /\b(?:(?:key |main |new )?features?|capabilities|improvements?|enhancements?|benefits|ideas|next steps|roadmap|focus on|areas?|highlights|(?:what|which) (?:it|this) (?:does|offers))\b[^:]{0,40}:\s*\S/iu;
+// A purpose or label before an imperative: "To improve this: …", "First, …", "Optionally, …".
+const PURPOSE_LEAD_IN = /^(?:(?:to|in order to) [^:,]{3,60}[:,]\s+|(?:first|then|next|finally|optionally|also|now|after that)[,:]?\s+)/iu;
+// A bold label starting the sentence: "**Better Content Integration**: …".
+const BOLD_LABEL = /^\*\*[^*]{3,60}\*\*:?\s+/u;
+// A glossary entry of a pasted explanation: "Feedforward networks: A type of network that …".
+const GLOSSARY = /^[^:]{2,60}:\s+(?:a|an)\s+(?:\p{L}+\s+)?(?:type|kind|form|class|family|variant|technique|method)\s+of\b/iu;
+// A source cited at the end of pasted web text: "… its integrity example.com".
+const CITATION = /\s(?:[a-z0-9-]+\.)+(?:com|org|io|dev|net|blog|co|app)\s*(?:\+\d+)?\s*$/u;
+
+/** A row of a pasted table (tab-separated or several `|` cells) or web text ending in its source. */
+function isPastedShape(plain: string): boolean {
+  if (/\S\t+\S/u.test(plain)) return true;
+  const outsideCode = plain.replace(/`[^`]*`/gu, ' ');
+  return (outsideCode.match(/\s\|\s/gu)?.length ?? 0) >= 2 || CITATION.test(outsideCode);
+}
+
+/** A guess or a suggestion to try something, with no rule or confirmed result in it. */
+function isHedge(plain: string): boolean {
+  // A hedge in an aside ("(likely at data/index.npz)") leaves the statement around it as it is.
+  const outsideAsides = plain.replace(/\([^()]*\)/gu, ' ');
+  return HEDGE.test(outsideAsides) && !HEDGE_BINDING.test(plain);
+}
+
+/** Something failed, and the sentence says neither why nor what was done about it. */
+function isBareFailure(plain: string): boolean {
+  // A quoted error message is what failed, not a report that something fails.
+  const unquoted = plain.replace(/'[^']{2,80}'|"[^"]{2,80}"|“[^”]{2,80}”/gu, ' ');
+  return FAILURE.test(unquoted) && !FAILURE_NAMED.test(plain) && !FINDING.test(plain) && !FAILURE_RESOLVED.test(plain);
+}
+
+/** Finished work reported with no command, path, value or name to remember. */
+function isBareCompletion(plain: string, role: Entry['role']): boolean {
+  if (!COMPLETION.test(plain) || CHOICE_MADE.test(plain) || REMEMBERED_DETAIL.test(plain)) return false;
+  return VAGUE_OBJECT.test(plain) || countSpecifics(plain, { role }) === 0;
+}
+
+/** An item of a feature or idea list: after a lead-in that names such a list, or a bold label and a verb. */
+function isFeatureItem(sentence: string, plain: string): boolean {
+  if (HARD_RULE.test(plain) || REMEMBERED_DETAIL.test(plain)) return false;
+  if (FEATURE_LEAD_IN.test(plain)) return true;
+  const label = BOLD_LABEL.exec(sentence)?.[0];
+  if (label === undefined) return false;
+  const rest = sentence.slice(label.length).replace(/\*\*|__/gu, '');
+  return startsWithStepVerb(rest) || isInstruction(rest);
+}
 
 function isPastedAdvice(plain: string, options: { role: Entry['role']; layout: MessageLayout | undefined }): boolean {
   const { role, layout } = options;

@@ -25,6 +25,7 @@ import { relayedUserSpeech } from '../language/relayed-speech.js';
 import { isProse } from '../language/prose.js';
 import { turnShapeOf } from '../language/behaviour-statement.js';
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
+import { markFactsJudged } from '../graduation/fact-admission.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
 
 /** Options for {@link createExtractiveSummarizer}. */
@@ -66,13 +67,13 @@ export type SummarySection = Exclude<SummarySectionName, 'Text'>;
 export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions = {}): Summarizer {
   const parsed = parsePatternOptions(options, 'createExtractiveSummarizer', 'createExtractiveSummarizer({ patterns: defaultPatterns })');
   const patterns = parsed.patterns ?? defaultPatterns;
-  return {
+  return markFactsJudged({
     name: 'extractive',
     summarize: (request: SummarizeRequest): SummarizeResult =>
       request.mode === 'consolidate'
         ? consolidate(request)
         : summarizeChunk(request, { patterns, matcher: matcherFor(patterns) }),
-  };
+  });
 }
 
 // --- Internal helpers ---

@@ -121,7 +121,8 @@ describe('judgeFact()', () => {
     });
 
     it('reads a noun that looks like a verb as the subject of a rule', () => {
-      expect(judgeLines('assistant', ['Done, the importer is fixed.', '- build artifacts go to out/ and are never committed'])).toEqual([undefined, undefined]);
+      // A completion report that names nothing is not a fact (see fact-worth-shapes.test.ts).
+      expect(judgeLines('assistant', ['Done, the importer is fixed.', '- build artifacts go to out/ and are never committed'])).toEqual(['completion', undefined]);
     });
 
     it('does not read a list after a code block as the steps of the text before it', () => {
