@@ -17,7 +17,7 @@ export type {
   AiSdkToolResultOutput,
   AiSdkToolResultPart,
 } from './model-messages.js';
-export { MEDIA_PART_TOKENS } from './newest-user-media.js';
-export type { AiSdkFilePart, AiSdkImagePart, AiSdkUserContent } from './newest-user-media.js';
+export { MEDIA_PART_TOKENS } from '../newest-turn-media.js';
+export type { AiSdkFilePart, AiSdkImagePart, AiSdkUserContent, AiSdkUserPart } from './newest-user-media.js';
 export type { FrameworkAdapterOptions } from '../step-window.js';
 // The message recorder and window conversions are internal: their shapes follow the AI SDK's.

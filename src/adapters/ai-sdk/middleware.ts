@@ -1,9 +1,10 @@
 import type { BuiltContext } from '../../build/window-builder.js';
+import { mediaReserve } from '../newest-turn-media.js';
 import { buildStepWindow, parseAdapterOptions } from '../step-window.js';
 import type { FrameworkAdapterOptions } from '../step-window.js';
 import { createMessageRecorder } from './message-recorder.js';
 import { toPromptMessages } from './model-messages.js';
-import { mediaReserve, newestUserMedia } from './newest-user-media.js';
+import { newestUserMedia } from './newest-user-media.js';
 import type { AiSdkMessageLike } from './model-messages.js';
 
 /** Options of {@link createMobiusMiddleware}. */

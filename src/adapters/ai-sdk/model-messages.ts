@@ -1,7 +1,8 @@
 import type { NormalizedWindow } from '../../providers/normalize.js';
 import type { JsonValue } from '../../types.js';
-import { spliceMedia } from './newest-user-media.js';
-import type { AiSdkUserContent, NewestUserMedia } from './newest-user-media.js';
+import { spliceMedia } from '../newest-turn-media.js';
+import type { NewestTurnMedia } from '../newest-turn-media.js';
+import type { AiSdkUserContent, AiSdkUserPart } from './newest-user-media.js';
 
 // Structural types of the AI SDK messages this adapter reads and writes. They are written here,
 // not imported from `ai`, so that one build serves `ai` v5 and v6 (whose `ModelMessage` and
@@ -58,13 +59,13 @@ export type AiSdkPromptMessage =
  * Converts a normalized window's history to `ModelMessage`s: user text as a string, assistant
  * text and tool calls as parts, tool results as `tool-result` parts whose output is `text` or
  * `error-text`. With `media`, the last user message gets the newest turn's image and file parts
- * back in place of their placeholders (see `spliceMedia`).
+ * back in place of their placeholders (see `spliceMedia` in newest-turn-media.ts).
  * @internal
  */
-export function toModelMessages(window: NormalizedWindow, media?: NewestUserMedia): AiSdkModelMessage[] {
+export function toModelMessages(window: NormalizedWindow, media?: NewestTurnMedia<AiSdkUserPart>): AiSdkModelMessage[] {
   const lastUser = media === undefined ? -1 : window.messages.findLastIndex((message) => message.role === 'user');
   return window.messages.map((message, index): AiSdkModelMessage => {
-    if (message.role === 'user') return { role: 'user', content: (index === lastUser && media !== undefined ? spliceMedia(message.content, media) : undefined) ?? message.content };
+    if (message.role === 'user') return { role: 'user', content: (index === lastUser && media !== undefined ? spliceMedia(message.content, media, (text): AiSdkUserPart => ({ type: 'text', text })) : undefined) ?? message.content };
     if (message.role === 'assistant') {
       const parts: Array<AiSdkTextPart | AiSdkToolCallPart> = message.content.length > 0 ? [{ type: 'text', text: message.content }] : [];
       for (const call of message.toolCalls) parts.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.input });
@@ -88,7 +89,7 @@ export function toModelMessages(window: NormalizedWindow, media?: NewestUserMedi
  * with `media`).
  * @internal
  */
-export function toPromptMessages(window: NormalizedWindow, media?: NewestUserMedia): AiSdkPromptMessage[] {
+export function toPromptMessages(window: NormalizedWindow, media?: NewestTurnMedia<AiSdkUserPart>): AiSdkPromptMessage[] {
   const prompt: AiSdkPromptMessage[] = window.system.trim().length > 0 ? [{ role: 'system', content: window.system }] : [];
   for (const message of toModelMessages(window, media)) {
     prompt.push(message.role === 'user' ? { role: 'user', content: typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content } : message);
