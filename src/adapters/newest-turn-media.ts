@@ -20,7 +20,7 @@ export interface NewestTurnMedia<Part> {
 export function mediaReserve(media: NewestTurnMedia<unknown> | undefined): StepReserve {
   if (media === undefined) return {};
   const count = media.parts.length;
-  return { reserve: { tokens: count * MEDIA_PART_TOKENS, what: `its ${count} media part${count === 1 ? '' : 's'} (${MEDIA_PART_TOKENS} tokens each)` } };
+  return { reserve: { tokens: count * MEDIA_PART_TOKENS, what: `${count} media part${count === 1 ? '' : 's'} (${MEDIA_PART_TOKENS} tokens each)` } };
 }
 
 /**

@@ -71,7 +71,7 @@ export async function buildStepWindow(options: ResolvedAdapterOptions & StepRese
 
 /** Room a step's window leaves for what the adapter adds to it (the newest turn's media). @internal */
 export interface StepReserve {
-  /** Tokens kept free of the built window. @default 0 */
+  /** Tokens kept free of the built window, and what they are for (e.g. `2 media parts (…)`), for errors. @default none */
   readonly reserve?: { readonly tokens: number; readonly what: string } | undefined;
 }
 
@@ -87,7 +87,7 @@ export interface StepReserve {
 export function composeStepWindow(options: Pick<ResolvedAdapterOptions, 'manager' | 'budget'> & StepReserve): StepWindow {
   const { manager } = options;
   const reserve = options.reserve?.tokens ?? 0;
-  const what = options.reserve === undefined ? '' : ` and ${options.reserve.what}`;
+  const media = options.reserve?.what;
   let built = buildOrExplain(manager, options.budget);
   const budget = built.tokens.budget;
   let window = normalizeWindow(built);
@@ -95,10 +95,10 @@ export function composeStepWindow(options: Pick<ResolvedAdapterOptions, 'manager
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const extra = reserve + (window.isContinuationInserted ? CONTINUATION_TOKENS : 0);
     if (built.tokens.total + extra <= budget) break;
-    built = buildOrExplain(manager, budget - extra, budget, what);
+    built = buildOrExplain(manager, budget - extra, budget, media === undefined ? '' : ` and the newest turn's ${media}`);
     window = normalizeWindow(built);
   }
-  if (built.omitted.isNewestTurnOmitted) throw budgetTooSmall(budget, `the system prompt (${built.tokens.blocks.prefix} tokens) and the newest turn${what}`);
+  if (built.omitted.isNewestTurnOmitted) throw budgetTooSmall(budget, `the system prompt (${built.tokens.blocks.prefix} tokens) and the newest turn${media === undefined ? '' : ` with its ${media}`}`);
   return { built, window, budget };
 }
 
