@@ -11,6 +11,7 @@ export type { MobiusMiddleware, MobiusMiddlewareOptions } from './middleware.js'
 export type {
   AiSdkMessageLike,
   AiSdkModelMessage,
+  AiSdkPromptFilePart,
   AiSdkPromptMessage,
   AiSdkTextPart,
   AiSdkToolCallPart,

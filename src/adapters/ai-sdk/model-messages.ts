@@ -51,9 +51,17 @@ export type AiSdkModelMessage =
 /** A message of a language-model prompt of a built window (what a middleware hands the model). */
 export type AiSdkPromptMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: AiSdkUserContent }
+  | { role: 'user'; content: Array<AiSdkTextPart | AiSdkPromptFilePart> }
   | { role: 'assistant'; content: Array<AiSdkTextPart | AiSdkToolCallPart> }
   | { role: 'tool'; content: AiSdkToolResultPart[] };
+
+/** A file part of a language-model prompt (images are files there): the newest user turn's, passed through. */
+export interface AiSdkPromptFilePart {
+  type: 'file';
+  data: string | Uint8Array | URL;
+  filename?: string;
+  mediaType: string;
+}
 
 /**
  * Converts a normalized window's history to `ModelMessage`s: user text as a string, assistant
@@ -92,7 +100,8 @@ export function toModelMessages(window: NormalizedWindow, media?: NewestTurnMedi
 export function toPromptMessages(window: NormalizedWindow, media?: NewestTurnMedia<AiSdkUserPart>): AiSdkPromptMessage[] {
   const prompt: AiSdkPromptMessage[] = window.system.trim().length > 0 ? [{ role: 'system', content: window.system }] : [];
   for (const message of toModelMessages(window, media)) {
-    prompt.push(message.role === 'user' ? { role: 'user', content: typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content } : message);
+    // A prompt's media parts are files: the parts passed through came from the prompt itself.
+    prompt.push(message.role === 'user' ? { role: 'user', content: typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : (message.content as Array<AiSdkTextPart | AiSdkPromptFilePart>) } : message);
   }
   return prompt;
 }
