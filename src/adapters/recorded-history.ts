@@ -1,6 +1,7 @@
 import type { ContextManager } from '../context-manager.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { Entry, ToolCall } from '../types.js';
+import { onViewRestore } from '../view-restore.js';
 
 /**
  * What one framework message amounts to for the manager: a user turn, an assistant turn with its
@@ -34,7 +35,8 @@ export interface RecordedHistory {
  * manager's last turn with the turns before it found in the history in the same order (the
  * history may hold turns the list leaves out, such as the tool-calling steps an app does not
  * keep; {@link ALIGNED_TURNS} turns are compared at most) and records the rest. A turn said again after the history's end is new: "continue" twice is
- * two turns.
+ * two turns. After `rollback()` it knows what the restored version holds: what the rollback
+ * dropped is recorded again when it is resent. A forked manager has its own.
  *
  * Tool results are matched by call id, wherever they stand: a result for a call still waiting is
  * recorded (frameworks fill results in late); the same result again is skipped; a different
@@ -89,10 +91,19 @@ function trackHistory(manager: ContextManager): RecordedHistory {
       if (match !== null) noted.add(`${String(JSON.parse(match[1] ?? '""'))}\n${textFingerprint(entry.text.slice(match[0].length))}`);
     }
   };
-  const state = manager.state();
-  const archived = state.archive.flatMap((item) => (item.type === 'entry' ? [item.entry] : []));
-  for (const entry of [...archived, ...state.entries].sort((a, b) => a.seq - b.seq)) track(entry);
+  // What the manager holds now: at the start, and again when a rollback replaces its view.
+  const derive = (): void => {
+    turns.length = 0;
+    calls.clear();
+    results.clear();
+    noted.clear();
+    const state = manager.state();
+    const archived = state.archive.flatMap((item) => (item.type === 'entry' ? [item.entry] : []));
+    for (const entry of [...archived, ...state.entries].sort((a, b) => a.seq - b.seq)) track(entry);
+  };
+  derive();
   manager.on('entry-add', ({ entry }) => track(entry));
+  onViewRestore(manager, derive);
 
   const addResult = (record: Extract<HistoryRecord, { kind: 'tool-result' }>, isNew: boolean): number => {
     const answered = results.get(record.callId);

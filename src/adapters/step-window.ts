@@ -64,9 +64,15 @@ export function parseAdapterOptions<Extra extends z.ZodRawShape>(
  * flight unless `settle` is off.
  * @internal
  */
-export async function buildStepWindow(options: ResolvedAdapterOptions): Promise<StepWindow> {
+export async function buildStepWindow(options: ResolvedAdapterOptions & StepReserve): Promise<StepWindow> {
   if (options.settle) await options.manager.settle();
   return composeStepWindow(options);
+}
+
+/** Room a step's window leaves for what the adapter adds to it (the newest turn's media). @internal */
+export interface StepReserve {
+  /** Tokens kept free of the built window, and what they are for (e.g. `2 media parts (…)`), for errors. @default none */
+  readonly reserve?: { readonly tokens: number; readonly what: string } | undefined;
 }
 
 /**
@@ -78,16 +84,21 @@ export async function buildStepWindow(options: ResolvedAdapterOptions): Promise<
  * would have the model answer something else.
  * @internal
  */
-export function composeStepWindow(options: Pick<ResolvedAdapterOptions, 'manager' | 'budget'>): StepWindow {
+export function composeStepWindow(options: Pick<ResolvedAdapterOptions, 'manager' | 'budget'> & StepReserve): StepWindow {
   const { manager } = options;
+  const reserve = options.reserve?.tokens ?? 0;
+  const media = options.reserve?.what;
   let built = buildOrExplain(manager, options.budget);
   const budget = built.tokens.budget;
   let window = normalizeWindow(built);
-  if (window.isContinuationInserted && built.tokens.total + CONTINUATION_TOKENS > budget) {
-    built = buildOrExplain(manager, budget - CONTINUATION_TOKENS, budget);
+  // A smaller window may start with an assistant turn and need the continuation turn: twice at most.
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const extra = reserve + (window.isContinuationInserted ? CONTINUATION_TOKENS : 0);
+    if (built.tokens.total + extra <= budget) break;
+    built = buildOrExplain(manager, budget - extra, budget, media === undefined ? '' : ` and the newest turn's ${media}`);
     window = normalizeWindow(built);
   }
-  if (built.omitted.isNewestTurnOmitted) throw budgetTooSmall(budget, `the system prompt (${built.tokens.blocks.prefix} tokens) and the newest turn`);
+  if (built.omitted.isNewestTurnOmitted) throw budgetTooSmall(budget, `the system prompt (${built.tokens.blocks.prefix} tokens) and the newest turn${media === undefined ? '' : ` with its ${media}`}`);
   return { built, window, budget };
 }
 
@@ -109,12 +120,14 @@ export function toJsonInput(value: unknown): JsonValue {
 // --- Internal helpers ---
 
 // Builds with `budget`; the core's BUDGET_TOO_SMALL is reworded for the adapter's `budget` option.
-function buildOrExplain(manager: ContextManager, budget: number | TokenBudget | undefined, shown?: number): BuiltContext {
+function buildOrExplain(manager: ContextManager, budget: number | TokenBudget | undefined, shown?: number, what = ''): BuiltContext {
+  // What is reserved may leave nothing to build with.
+  if (typeof budget === 'number' && budget < 1) throw budgetTooSmall(shown ?? budget, `the system prompt${what}`);
   try {
     return manager.build(budget === undefined ? {} : { budget });
   } catch (error) {
     if (!InvalidArgumentError.isInstance(error) || error.code !== 'BUDGET_TOO_SMALL') throw error;
-    throw budgetTooSmall(shown ?? error.value, 'the system prompt', error);
+    throw budgetTooSmall(shown ?? error.value, `the system prompt${what}`, error);
   }
 }
 

@@ -3,6 +3,7 @@ import { resolveOptions } from '../options-schema.js';
 import type { SessionComponents } from '../session-components.js';
 import type { SessionViewData } from '../session-view.js';
 import type { Storage, VersionInfo } from '../storage/storage.js';
+import { notifyViewRestore } from '../view-restore.js';
 import { SessionPersistence } from './session-persistence.js';
 import type { SettleResult, StoredSession } from './session-persistence.js';
 import { versionLabel } from './snapshot-format.js';
@@ -38,12 +39,14 @@ export async function snapshotSession(options: { manager: VersionedManager; sess
 
 /**
  * Restores the view from a saved version and saves it anew, once scheduled work has settled.
+ * Whoever keeps a picture of the manager's history (the adapters) re-derives it from the view.
  * @internal
  */
 export async function rollbackSession(options: { manager: VersionedManager; session: SessionComponents; sessionId: string; version: number }): Promise<void> {
   const { manager, session, sessionId, version } = options;
   await manager.settle();
   session.recorder.restore((await session.persistence.loadVersion({ method: 'rollback', version })).state);
+  notifyViewRestore(manager);
   await manager.save({ label: versionLabel({ method: 'rollback', sessionId, version }) });
 }
 

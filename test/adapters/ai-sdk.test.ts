@@ -101,7 +101,8 @@ describe('createMobiusPrepareStep() with ai@6', () => {
     expect(first.system).toContain(SYSTEM_PROMPT);
     expect(first.system).not.toContain('Ignored');
     expect(first.messages).toEqual([
-      { role: 'user', content: 'Read a.ts\n[image]' },
+      // The newest user turn keeps its image; the manager holds the placeholder.
+      { role: 'user', content: [{ type: 'text', text: 'Read a.ts' }, { type: 'image', image: new Uint8Array([1]) }] },
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: { path: 'a.ts' } }] },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read_file', output: { type: 'text', value: '{"lines":3}' } }] },
     ]);

@@ -11,11 +11,14 @@ export type { MobiusMiddleware, MobiusMiddlewareOptions } from './middleware.js'
 export type {
   AiSdkMessageLike,
   AiSdkModelMessage,
+  AiSdkPromptFilePart,
   AiSdkPromptMessage,
   AiSdkTextPart,
   AiSdkToolCallPart,
   AiSdkToolResultOutput,
   AiSdkToolResultPart,
 } from './model-messages.js';
+export { MEDIA_PART_TOKENS } from '../newest-turn-media.js';
+export type { AiSdkFilePart, AiSdkImagePart, AiSdkUserContent, AiSdkUserPart } from './newest-user-media.js';
 export type { FrameworkAdapterOptions } from '../step-window.js';
 // The message recorder and window conversions are internal: their shapes follow the AI SDK's.

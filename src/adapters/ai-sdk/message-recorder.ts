@@ -61,15 +61,18 @@ function toRecords(message: AiSdkMessageLike): readonly HistoryRecord[] {
   }
 }
 
-type Part = Readonly<Record<string, unknown>>;
+/** A content part of an AI SDK message, read without trusting its shape. @internal */
+export type Part = Readonly<Record<string, unknown>>;
 
-function partsOf(content: unknown): readonly Part[] {
+/** The content parts of an AI SDK message (a string is one text part). @internal */
+export function partsOf(content: unknown): readonly Part[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   if (!Array.isArray(content)) return [];
   return content.filter((part): part is Part => typeof part === 'object' && part !== null);
 }
 
-function partText(part: Part): string {
+/** What a part amounts to in the record: its text, or a placeholder such as `[image]`. @internal */
+export function partText(part: Part): string {
   switch (part['type']) {
     case 'text':
       return typeof part['text'] === 'string' ? part['text'] : '';

@@ -1,8 +1,10 @@
 import type { BuiltContext } from '../../build/window-builder.js';
+import { mediaReserve } from '../newest-turn-media.js';
 import { buildStepWindow, parseAdapterOptions } from '../step-window.js';
 import type { FrameworkAdapterOptions } from '../step-window.js';
 import { createMessageRecorder } from './message-recorder.js';
 import { toPromptMessages } from './model-messages.js';
+import { newestUserMedia } from './newest-user-media.js';
 import type { AiSdkMessageLike } from './model-messages.js';
 
 /** Options of {@link createMobiusMiddleware}. */
@@ -56,10 +58,12 @@ export function createMobiusMiddleware(options: MobiusMiddlewareOptions): Mobius
     middlewareVersion: 'v2',
     transformParams: async <Params extends { readonly prompt: readonly AiSdkMessageLike[] }>({ params }: { readonly params: Params }): Promise<Params> => {
       recorder.record(params.prompt);
-      const step = await buildStepWindow(resolved);
+      // The newest user turn keeps its images and files; history holds their placeholders.
+      const media = newestUserMedia(params.prompt);
+      const step = await buildStepWindow({ ...resolved, ...mediaReserve(media) });
       last = step.built;
       // The call options are the caller's; only the prompt is replaced, with the same shape.
-      return { ...params, prompt: toPromptMessages(step.window) };
+      return { ...params, prompt: toPromptMessages(step.window, media) };
     },
     record: (messages) => recorder.record(messages),
     lastWindow: () => last,

@@ -1,8 +1,10 @@
 import type { BuiltContext } from '../../build/window-builder.js';
+import { mediaReserve } from '../newest-turn-media.js';
 import { buildStepWindow, parseAdapterOptions } from '../step-window.js';
 import type { FrameworkAdapterOptions } from '../step-window.js';
 import { createMessageRecorder } from './message-recorder.js';
 import { toModelMessages } from './model-messages.js';
+import { newestUserMedia } from './newest-user-media.js';
 import type { AiSdkMessageLike, AiSdkModelMessage } from './model-messages.js';
 
 /** Options of {@link createMobiusPrepareStep}. */
@@ -73,10 +75,13 @@ export function createMobiusPrepareStep(options: MobiusPrepareStepOptions): Mobi
     prepareStep: async ({ messages, initialMessages, responseMessages }) => {
       // ai@7 carries a returned `messages` override into the next step's `messages`: the
       // conversation as the SDK holds it is the call's messages plus the steps' responses.
-      recorder.record(initialMessages !== undefined && responseMessages !== undefined ? [...initialMessages, ...responseMessages] : messages);
-      const step = await buildStepWindow(resolved);
+      const conversation = initialMessages !== undefined && responseMessages !== undefined ? [...initialMessages, ...responseMessages] : messages;
+      recorder.record(conversation);
+      // The newest user turn keeps its images and files; history holds their placeholders.
+      const media = newestUserMedia(conversation);
+      const step = await buildStepWindow({ ...resolved, ...mediaReserve(media) });
       last = step.built;
-      return { system: step.window.system, messages: toModelMessages(step.window) };
+      return { system: step.window.system, messages: toModelMessages(step.window, media) };
     },
     onStepFinish: (step) => void recorder.record(step.response.messages),
     record: (messages) => recorder.record(messages),

@@ -6,4 +6,5 @@
 export { mobiusContextMiddleware } from './mobius-middleware.js';
 export type { MobiusContextMiddlewareOptions } from './mobius-middleware.js';
 export { toLangChainMessages } from './window-messages.js';
+export { MEDIA_PART_TOKENS } from '../newest-turn-media.js';
 export type { FrameworkAdapterOptions } from '../step-window.js';

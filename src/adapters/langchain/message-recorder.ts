@@ -52,10 +52,19 @@ export function contentText(content: BaseMessage['content']): string {
     .map((block) => {
       if (typeof block === 'string') return block;
       if (block.type === 'text' && typeof block['text'] === 'string') return block['text'];
-      return MEDIA_BLOCK_TYPES.has(String(block.type)) ? `[${String(block.type)}]` : '';
+      return mediaPlaceholder(block) ?? '';
     })
     .filter((text) => text.length > 0)
     .join('\n');
+}
+
+/** A content block of a LangChain message. @internal */
+export type ContentBlock = Exclude<BaseMessage['content'], string>[number];
+
+/** The marker a media block (an image, a file, audio…) leaves in the record, e.g. `[image]`; undefined for other blocks. @internal */
+export function mediaPlaceholder(block: ContentBlock): string | undefined {
+  if (typeof block === 'string') return undefined;
+  return MEDIA_BLOCK_TYPES.has(String(block.type)) ? `[${String(block.type)}]` : undefined;
 }
 
 // --- Internal helpers ---

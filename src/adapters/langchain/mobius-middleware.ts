@@ -2,9 +2,11 @@ import { SystemMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import type { AgentMiddleware } from 'langchain';
 import { z } from 'zod';
+import { mediaReserve } from '../newest-turn-media.js';
 import { buildStepWindow, parseAdapterOptions } from '../step-window.js';
 import type { FrameworkAdapterOptions } from '../step-window.js';
 import { contentText, createLangChainRecorder } from './message-recorder.js';
+import { newestHumanMedia, withNewestHumanMedia } from './newest-human-media.js';
 import { toLangChainMessages } from './window-messages.js';
 
 /** Options of {@link mobiusContextMiddleware}. */
@@ -20,8 +22,9 @@ export interface MobiusContextMiddlewareOptions extends FrameworkAdapterOptions 
  *   calls, and the tool results;
  * - `wrapModelCall` hands the model the window `manager.build()` makes for this step instead of
  *   the full history: the system prompt (facts, pins, summaries, open files) and the recent turns,
- *   normalized so that providers accept it. The change is transient: the agent's checkpointed
- *   state keeps every original message.
+ *   normalized so that providers accept it; the newest human turn keeps its media blocks (each
+ *   charged `MEDIA_PART_TOKENS`). The change is transient: the agent's checkpointed state keeps
+ *   every original message.
  *
  * Put the system prompt in the manager's `systemPrompt` so that it counts against the budget; a
  * `systemPrompt` given to `createAgent` is kept in front of the window's, outside the budget.
@@ -50,10 +53,12 @@ export function mobiusContextMiddleware(options: MobiusContextMiddlewareOptions)
     wrapModelCall: async (request, handler) => {
       // Another middleware's `beforeModel` may have added messages after ours ran.
       recorder.record(request.state.messages);
-      const { window } = await buildStepWindow(resolved);
+      // The newest human turn keeps its images and files; history holds their placeholders.
+      const media = newestHumanMedia(request.state.messages);
+      const { window } = await buildStepWindow({ ...resolved, ...mediaReserve(media) });
       const agentSystem = contentText(request.systemMessage.content).trim();
       const system = agentSystem.length > 0 && window.system.length > 0 ? `${agentSystem}\n\n${window.system}` : agentSystem || window.system;
-      return handler({ ...request, messages: toLangChainMessages(window), systemMessage: new SystemMessage(system) });
+      return handler({ ...request, messages: withNewestHumanMedia(toLangChainMessages(window), media), systemMessage: new SystemMessage(system) });
     },
     afterModel: (state) => {
       recorder.record(state.messages);

@@ -7,4 +7,5 @@ export { MobiusContextProcessor } from './mobius-processor.js';
 export type { MobiusContextProcessorOptions } from './mobius-processor.js';
 export { toMastraPrompt } from './window-prompt.js';
 export type { MastraPrompt } from './window-prompt.js';
+export { MEDIA_PART_TOKENS } from '../newest-turn-media.js';
 export type { FrameworkAdapterOptions } from '../step-window.js';

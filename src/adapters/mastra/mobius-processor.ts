@@ -1,9 +1,11 @@
 import type { MastraDBMessage } from '@mastra/core/agent/message-list';
 import type { ProcessInputStepArgs, ProcessLLMRequestArgs, ProcessLLMRequestResult, ProcessOutputResultArgs, Processor } from '@mastra/core/processors';
+import { mediaReserve } from '../newest-turn-media.js';
 import { buildStepWindow, parseAdapterOptions } from '../step-window.js';
 import type { FrameworkAdapterOptions, ResolvedAdapterOptions } from '../step-window.js';
 import { createMastraRecorder } from './message-recorder.js';
 import type { MastraRecorder } from './message-recorder.js';
+import { newestUserMedia, withNewestUserMedia } from './newest-user-media.js';
 import { toMastraPrompt } from './window-prompt.js';
 
 /** Options of {@link MobiusContextProcessor}. */
@@ -16,7 +18,8 @@ export type MobiusContextProcessorOptions = FrameworkAdapterOptions;
  *   last step (the user's input, each step's text and tool calls, the tool results), each once;
  * - `processLLMRequest` replaces the prompt of the call with the window `manager.build()` makes:
  *   the prompt's own system messages (the agent's instructions) first, then the window. Mastra does
- *   not persist this change: the agent's messages and memory keep the full conversation;
+ *   not persist this change: the agent's messages and memory keep the full conversation. The
+ *   newest user turn keeps its file parts (each charged `MEDIA_PART_TOKENS`);
  * - `processOutputResult` records the final answer, which no later step sees.
  *
  * Put the system prompt in the manager's `systemPrompt` so that it counts against the budget;
@@ -55,9 +58,11 @@ export class MobiusContextProcessor implements Processor<'mobius-context'> {
 
   /** Replaces this call's prompt with the built window (transient: nothing is persisted). */
   async processLLMRequest(args: ProcessLLMRequestArgs): Promise<ProcessLLMRequestResult> {
-    const { window } = await buildStepWindow(this.#options);
+    // The newest user turn keeps its images and files; history holds their placeholders.
+    const media = newestUserMedia(args.prompt);
+    const { window } = await buildStepWindow({ ...this.#options, ...mediaReserve(media) });
     const systemMessages = args.prompt.flatMap((message) => (message.role === 'system' ? [message.content] : []));
-    return { prompt: toMastraPrompt(window, { systemMessages }) };
+    return { prompt: withNewestUserMedia(toMastraPrompt(window, { systemMessages }), media) };
   }
 
   /** Records the final answer of the run. */
