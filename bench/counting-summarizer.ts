@@ -1,5 +1,6 @@
 // Wraps a Summarizer to count what it is asked to do: calls and input tokens, so that the
 // benchmark can report summarizer cost as input tokens ÷ tokens graduated.
+import { hasJudgedFacts, markFactsJudged } from '../src/index.js';
 import type { SummarizeRequest, SummarizeResult, Summarizer } from '../src/index.js';
 
 /** What a counting summarizer saw. */
@@ -40,5 +41,6 @@ export function createCountingSummarizer(inner: Summarizer): { summarizer: Summa
       }
     },
   };
-  return { summarizer, usage };
+  // The facts pass through unchanged: a summarizer that judged them itself still has.
+  return { summarizer: hasJudgedFacts(inner) ? markFactsJudged(summarizer) : summarizer, usage };
 }

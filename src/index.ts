@@ -130,7 +130,7 @@ export type { TierStoreOptions, TierStoreSnapshot } from './tiers/tier-store-cla
 export { GRADUATOR_DEFAULTS, Graduator } from './graduation/graduator.js';
 export type { GraduationEvent, GraduationReporter, GraduationSubject, GraduatorOptions } from './graduation/graduator.js';
 export type { TierLimits } from './graduation/tier-limits.js';
-export { admitFacts, markFactsJudged } from './graduation/fact-admission.js';
+export { admitFacts, hasJudgedFacts, markFactsJudged } from './graduation/fact-admission.js';
 export type { FactAdmission, RejectedFact } from './graduation/fact-admission.js';
 export type { FactRejection } from './language/fact-worth.js';
 export { withFallback, withRetry, withSizeLimit, withTimeout, withValidation, wrapSummarizer } from './summarizer/summarizer-middleware.js';

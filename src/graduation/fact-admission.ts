@@ -24,7 +24,9 @@ export interface RejectedFact {
 /**
  * Marks a summarizer whose facts were already judged where they were taken from (with the speaker
  * and the message's layout), as the extractive summarizer does: {@link admitFacts} leaves them as
- * they are.
+ * they are. `wrapSummarizer()` carries the mark over; a wrapper of your own that passes the facts
+ * through unchanged (to count or log calls) should be marked when `hasJudgedFacts(inner)` is true,
+ * or the facts are judged again without their speaker.
  */
 export function markFactsJudged(summarizer: Summarizer): Summarizer {
   JUDGED.add(summarizer);

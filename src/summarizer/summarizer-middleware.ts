@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SummarizerError } from '../errors.js';
+import { hasJudgedFacts, markFactsJudged } from '../graduation/fact-admission.js';
 import { FACT_CATEGORIES } from '../tiers/facts.js';
 import type { FactCategory, SequenceRange, SummaryItem, SummarySectionData, SummarySectionName } from '../types.js';
 import { plainTextSections, renderSections, SUMMARY_SECTIONS } from './summary-sections.js';
@@ -17,7 +18,8 @@ export type SummarizerFailureReason = 'threw' | 'timeout' | 'invalid-output' | '
 
 /**
  * Wraps a summarizer in middleware. The first middleware is the outermost: it sees the request
- * first and the result last. The wrapped summarizer keeps the base summarizer's `name`.
+ * first and the result last. The wrapped summarizer keeps the base summarizer's `name`, and its
+ * {@link markFactsJudged} mark (the extractive summarizer's facts are not judged a second time).
  *
  * @example
  * ```ts
@@ -32,7 +34,9 @@ export function wrapSummarizer(options: {
   middleware: SummarizerMiddleware | readonly SummarizerMiddleware[];
 }): Summarizer {
   const layers = typeof options.middleware === 'function' ? [options.middleware] : options.middleware;
-  return layers.reduceRight<Summarizer>((next, layer) => layer(next), options.summarizer);
+  const wrapped = layers.reduceRight<Summarizer>((next, layer) => layer(next), options.summarizer);
+  // Middleware passes the facts through: a summarizer that judges its own facts still does.
+  return hasJudgedFacts(options.summarizer) ? markFactsJudged(wrapped) : wrapped;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admitFacts, ContextManager, markFactsJudged } from '../../src/index.js';
+import { admitFacts, ContextManager, createExtractiveSummarizer, hasJudgedFacts, markFactsJudged, withRetry, withTimeout, wrapSummarizer } from '../../src/index.js';
 import type { FactUpdate, SummarizeResult } from '../../src/index.js';
 import { createMockSummarizer } from '../../src/testing/index.js';
 import { createTokenCounter } from '../../src/tokens/token-counter.js';
@@ -69,6 +69,27 @@ describe('fact admission for every summarizer', () => {
     fill(manager, 8);
     await manager.settle();
     expect(manager.state().facts.map((fact) => fact.value)).toContain(JUNK[0]?.value);
+  });
+
+  it('keeps the mark through wrapSummarizer(), so a wrapped extractive summarizer keeps user decisions as facts', async () => {
+    const extractive = createExtractiveSummarizer();
+    const wrapped = wrapSummarizer({ summarizer: extractive, middleware: [withRetry({ retries: 1 }), withTimeout({ timeoutMs: 60_000 })] });
+    expect(hasJudgedFacts(wrapped)).toBe(true);
+    expect(hasJudgedFacts(wrapSummarizer({ summarizer: createMockSummarizer([]), middleware: [withRetry({ retries: 1 })] }))).toBe(false);
+    // Said by the user, these are a decision and a requirement; judged again as the summarizer's own
+    // words, they read as narration and a plan step.
+    const said = ["Let's write logs as JSON lines going forward.", 'I changed my mind: set the retry limit to 4 attempts per job.'];
+    const facts = async (summarizer: typeof extractive): Promise<string[]> => {
+      const manager = createSmallManager({ summarizer });
+      for (const content of said) manager.addMessage({ role: 'user', content });
+      fill(manager, 8);
+      await manager.settle();
+      return manager.state().facts.map((fact) => fact.value);
+    };
+    const plain = await facts(extractive);
+    expect(plain.some((value) => value.includes('JSON lines'))).toBe(true);
+    expect(plain.some((value) => value.includes('4 attempts'))).toBe(true);
+    expect(await facts(wrapped)).toEqual(plain);
   });
 
   describe('admitFacts()', () => {
