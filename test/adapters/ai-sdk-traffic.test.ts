@@ -1,48 +1,17 @@
 // Real agent traffic through the AI SDK adapter: a conversation resent after a restart, a tool
 // result answered twice, options that are wrong, a budget that cannot hold the newest turn.
-import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
+import { generateText, stepCountIs } from 'ai';
 import type { ModelMessage } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { createMobiusMiddleware, createMobiusPrepareStep } from '../../src/adapters/ai-sdk/index.js';
 import { ContextManager } from '../../src/context-manager.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 import { createMemoryStorage } from '../../src/storage/memory.js';
 import { findProviderProblems } from '../../src/testing/provider-validity.js';
-
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
-type Content = GenerateResult['content'];
+import { kinds, scriptedModel, tools } from './ai-sdk-mock-model.js';
+import type { Content } from './ai-sdk-mock-model.js';
 
 const SYSTEM_PROMPT = 'You are a careful coding agent.';
-
-/** A mock model that answers with the given replies in turn, then repeats the last one. */
-function scriptedModel(replies: readonly Content[]): MockLanguageModelV3 {
-  let call = 0;
-  return new MockLanguageModelV3({
-    doGenerate: async () => {
-      const content = replies[Math.min(call, replies.length - 1)] ?? [];
-      call += 1;
-      return {
-        content,
-        finishReason: { unified: content.some((part) => part.type === 'tool-call') ? 'tool-calls' : 'stop', raw: undefined },
-        usage: { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } },
-        warnings: [],
-      };
-    },
-  });
-}
-
-const tools = {
-  read_file: tool({
-    description: 'Reads a file.',
-    inputSchema: jsonSchema<{ path: string }>({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }),
-    execute: async ({ path }) => `contents of ${path}: export const retries = 3;`,
-  }),
-};
-
-function kinds(manager: ContextManager): string[] {
-  return manager.state().entries.map((entry) => `${entry.kind}:${entry.text.slice(0, 40)}`);
-}
 
 describe('AI SDK adapter under real traffic', () => {
   it('records only the new suffix when a restored session resends its whole history', async () => {

@@ -1,46 +1,15 @@
 // The AI SDK adapter after the manager's version operations: a rollback forgets what the adapter
 // recorded since the version, and a fork records in its own session.
-import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
+import { generateText, stepCountIs } from 'ai';
 import type { ModelMessage } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { createMobiusMiddleware, createMobiusPrepareStep } from '../../src/adapters/ai-sdk/index.js';
 import { ContextManager } from '../../src/context-manager.js';
 import { createMemoryStorage } from '../../src/storage/memory.js';
-
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
-type Content = GenerateResult['content'];
+import { kinds, scriptedModel, tools } from './ai-sdk-mock-model.js';
+import type { Content } from './ai-sdk-mock-model.js';
 
 const SYSTEM_PROMPT = 'You are a careful coding agent.';
-
-/** A mock model that answers with the given replies in turn, then repeats the last one. */
-function scriptedModel(replies: readonly Content[]): MockLanguageModelV3 {
-  let call = 0;
-  return new MockLanguageModelV3({
-    doGenerate: async () => {
-      const content = replies[Math.min(call, replies.length - 1)] ?? [];
-      call += 1;
-      return {
-        content,
-        finishReason: { unified: content.some((part) => part.type === 'tool-call') ? 'tool-calls' : 'stop', raw: undefined },
-        usage: { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } },
-        warnings: [],
-      };
-    },
-  });
-}
-
-const tools = {
-  read_file: tool({
-    description: 'Reads a file.',
-    inputSchema: jsonSchema<{ path: string }>({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }),
-    execute: async ({ path }) => `contents of ${path}: export const retries = 3;`,
-  }),
-};
-
-function kinds(manager: ContextManager): string[] {
-  return manager.state().entries.map((entry) => `${entry.kind}:${entry.text.slice(0, 40)}`);
-}
 
 /** One user turn through `generateText` with the adapter; the response messages are appended to `history`. */
 async function turn(options: { manager: ContextManager; history: ModelMessage[]; question: string; replies: readonly Content[] }): Promise<void> {
