@@ -182,6 +182,8 @@ const MAX_BOUND_ITEMS = 6;
 const BINDING_GROUPS: readonly PatternGroup[] = ['requirement', 'constraint', 'convention'];
 /** Salience of a user's answer to a question the agent asked: an explicit choice. */
 const ANSWER_SALIENCE = 3.5;
+/** Weight a note in the user's own words gains over narration when summaries are consolidated. */
+const USER_SPEECH_WEIGHT = 2;
 const COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'args', 'query', 'pattern', 'path', 'url'];
 
 function summarizeChunk(request: SummarizeRequest, language: Language): SummarizeResult {
@@ -598,7 +600,7 @@ function selectNotes(
     picked.push({
       section: 'Notes',
       text: clip(note.text),
-      detail: { source: range(note.order), salience: note.salience },
+      detail: { source: range(note.order), salience: note.salience, ...(note.isUser ? { isUserSpeech: true } : {}) },
       priority: 4 + round / 100,
       order: note.order,
       isEssential: false,
@@ -1020,9 +1022,12 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
   const items = queued.filter((item) => item.section !== 'Notes');
   // Over the target, the notes that carry the least are left out first (newer before older on a
   // tie: the priority of a note already grows with its age).
+  // The user's own words are rare next to the agent's narration and say what must hold: they
+  // outrank it by a margin.
+  const weight = (item: Item): number => (item.detail.salience ?? 0) + (item.detail.isUserSpeech === true ? USER_SPEECH_WEIGHT : 0);
   const notes = queued
     .filter((item) => item.section === 'Notes')
-    .sort((a, b) => (b.detail.salience ?? 0) - (a.detail.salience ?? 0) || a.priority - b.priority || a.order - b.order);
+    .sort((a, b) => weight(b) - weight(a) || a.priority - b.priority || a.order - b.order);
   notes.forEach((item, rank) => {
     items.push({ ...item, priority: CONSOLIDATE_PRIORITY.Notes + rank / (notes.length + 1) });
   });
@@ -1079,9 +1084,15 @@ function byName(sections: readonly SummarySectionData[]): Map<SummarySectionName
 
 function mergeInto(item: Item, other: SummaryItem): Item {
   const salience = Math.max(item.detail.salience ?? Number.NEGATIVE_INFINITY, other.salience ?? Number.NEGATIVE_INFINITY);
+  const isUserSpeech = item.detail.isUserSpeech === true || other.isUserSpeech === true;
   return {
     ...item,
-    detail: { ...item.detail, source: union(item.detail.source, other.source), ...(Number.isFinite(salience) ? { salience } : {}) },
+    detail: {
+      ...item.detail,
+      source: union(item.detail.source, other.source),
+      ...(Number.isFinite(salience) ? { salience } : {}),
+      ...(isUserSpeech ? { isUserSpeech } : {}),
+    },
   };
 }
 

@@ -73,6 +73,15 @@ describe('structured summaries', () => {
       expect(notes?.items.length ?? 0).toBeGreaterThan(0);
       for (const item of notes?.items ?? []) expect(typeof item.salience).toBe('number');
     });
+    it('marks the notes that are the user\'s own words', () => {
+      const entries = entriesOf([
+        ['user', 'Guests on a shared board see the cards in a lighter shade than members do.'],
+        ['assistant', 'The boardPermissions helper in src/boards/access.ts reads the role from the membership row.'],
+      ]);
+      const notes = run({ mode: 'chunk', entries, targetTokens: 200 }).sections?.find((section) => section.name === 'Notes')?.items ?? [];
+      expect(notes.find((item) => item.text.startsWith('Guests'))?.isUserSpeech).toBe(true);
+      expect(notes.find((item) => item.text.includes('boardPermissions'))?.isUserSpeech).toBeUndefined();
+    });
   });
 
   describe('consolidate', () => {
@@ -111,6 +120,25 @@ describe('structured summaries', () => {
       const tight = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: fullTokens - Math.ceil(weatherTokens / 2) });
       expect(tight.summary).toContain('The cache key includes the tenant id.');
       expect(tight.summary).not.toContain('weather');
+    });
+
+    it('keeps a note in the user\'s own words over agent narration that scored a little higher', () => {
+      const narration = summaryWith('s1', [
+        { name: 'Notes', items: [
+          { text: 'The poller in `syncLedgerRows` walks every shard before it looks at the cursor table.', salience: 2.5, source: { from: 1, to: 1 } },
+          { text: 'Shop owners see the tax line broken out per region on every receipt they print.', salience: 1, isUserSpeech: true, source: { from: 2, to: 2 } },
+        ] },
+      ], 1, 9);
+      const later = summaryWith('s2', [
+        { name: 'Notes', items: [{ text: 'The `ledgerCursor` row is written after the batch commits.', salience: 3, source: { from: 12, to: 12 } }] },
+      ], 10, 19);
+      const full = run({ mode: 'consolidate', summaries: [narration, later], targetTokens: 300 });
+      const poller = countTokens('- The poller in `syncLedgerRows` walks every shard before it looks at the cursor table.\n');
+      const tight = run({ mode: 'consolidate', summaries: [narration, later], targetTokens: countTokens(full.summary) - Math.ceil(poller / 2) });
+      expect(tight.summary).toContain('tax line broken out per region');
+      expect(tight.summary).not.toContain('walks every shard');
+      const kept = tight.sections?.find((section) => section.name === 'Notes')?.items.find((item) => item.text.startsWith('Shop owners'));
+      expect(kept?.isUserSpeech).toBe(true);
     });
 
     it('merges a custom summarizer\'s plain text line by line as notes', () => {
