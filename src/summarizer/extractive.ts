@@ -182,6 +182,8 @@ const MAX_BOUND_ITEMS = 6;
 const BINDING_GROUPS: readonly PatternGroup[] = ['requirement', 'constraint', 'convention'];
 /** Salience of a user's answer to a question the agent asked: an explicit choice. */
 const ANSWER_SALIENCE = 3.5;
+/** Score a user's statement gains when a chunk's notes are picked (one fresh identifier scores 3). */
+const USER_STATEMENT_BONUS = 4;
 /** Weight a note in the user's own words gains over narration when summaries are consolidated. */
 const USER_SPEECH_WEIGHT = 2;
 const COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'args', 'query', 'pattern', 'path', 'url'];
@@ -581,7 +583,9 @@ function selectNotes(
         .filter((identifier) => !covered.has(identifier))
         .reduce((sum, identifier) => sum + (COUNTED.test(identifier) ? 1 : 3), 0);
       const words = wordsIn(note.text);
-      const userBonus = note.isUser && (words >= 5 || note.identifiers.length > 0) ? 2 : 0;
+      // The user's statements (what they want, how it should behave) are rare next to narration:
+      // they rank above a narrated sentence that adds one fresh identifier.
+      const userBonus = note.isUser && (words >= 5 || note.identifiers.length > 0) ? (note.isIntention ? 2 : USER_STATEMENT_BONUS) : 0;
       const score = fresh + userBonus + note.salience - words / 12 - (note.isIntention ? 3 : 0);
       // Sentences that add no identifier are kept only for the user's own words or what they carry.
       if (fresh === 0 && userBonus === 0 && note.salience < 1) return;

@@ -73,6 +73,19 @@ describe('structured summaries', () => {
       expect(notes?.items.length ?? 0).toBeGreaterThan(0);
       for (const item of notes?.items ?? []) expect(typeof item.salience).toBe('number');
     });
+    it('picks a user\'s plain statement over narration that adds one fresh identifier when only one note fits', () => {
+      const entries = entriesOf([
+        ['assistant', 'The loader in `teamLoader` reads the membership rows in pages of fifty.'],
+        ['user', 'Guests on a shared board see the cards in a lighter shade than members do.'],
+      ]);
+      const full = run({ mode: 'chunk', entries, targetTokens: 200 });
+      expect(full.summary).toContain('teamLoader');
+      const oneNote = countTokens('Notes:\n') + countTokens('- Guests on a shared board see the cards in a lighter shade than members do.\n');
+      const tight = run({ mode: 'chunk', entries, targetTokens: oneNote });
+      expect(tight.summary).toContain('Guests on a shared board see the cards');
+      expect(tight.summary).not.toContain('teamLoader');
+    });
+
     it('marks the notes that are the user\'s own words', () => {
       const entries = entriesOf([
         ['user', 'Guests on a shared board see the cards in a lighter shade than members do.'],
