@@ -51,7 +51,8 @@ export type SummarySection = Exclude<SummarySectionName, 'Text'>;
  * (`sections`), each item with the sequence range it came from and, for notes, its salience.
  * When consolidating, the sections of the summaries are merged as data (items deduplicated, edit
  * counts added, open items that were completed later removed); over the target, notes are
- * dropped first, those with the least salience before the others. Plain text summaries (from
+ * dropped first, those with the least salience before the others, and the user's own statements
+ * last: they outrank narration, files only read and commands. Plain text summaries (from
  * another summarizer) are merged line by line as notes.
  *
  * @example
@@ -1032,8 +1033,10 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
   const notes = queued
     .filter((item) => item.section === 'Notes')
     .sort((a, b) => weight(b) - weight(a) || a.priority - b.priority || a.order - b.order);
+  // The user's own statements also come before files only read and commands (tool output).
   notes.forEach((item, rank) => {
-    items.push({ ...item, priority: CONSOLIDATE_PRIORITY.Notes + rank / (notes.length + 1) });
+    const base = item.detail.isUserSpeech === true ? USER_SPEECH_PRIORITY : CONSOLIDATE_PRIORITY.Notes;
+    items.push({ ...item, priority: base + rank / (notes.length + 1) });
   });
   for (const [path, file] of files) {
     items.push({
@@ -1055,6 +1058,9 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
     : plainTextSections({ text: `Routine exchanges (${request.summaries.length} summaries${first === undefined || last === undefined ? '' : `, seq ${source.from}–${source.to}`}).`, source });
   return { summary: renderSections(sections), sections };
 }
+
+/** Priority of the user's own statements when consolidating: after edited files, before reads and commands. */
+const USER_SPEECH_PRIORITY = 4;
 
 const CONSOLIDATE_PRIORITY: Readonly<Record<SummarySection, number>> = {
   Completed: 0,

@@ -154,6 +154,22 @@ describe('structured summaries', () => {
       expect(kept?.isUserSpeech).toBe(true);
     });
 
+    it('keeps a note in the user\'s own words before files only read and commands run', () => {
+      const older = summaryWith('s1', [
+        { name: 'Files', items: [{ text: 'src/reports/weekly.ts', path: 'src/reports/weekly.ts', edits: 0, source: { from: 1, to: 1 } }] },
+        { name: 'Commands', items: [{ text: 'git log --oneline -5', command: 'git log --oneline -5', source: { from: 2, to: 2 } }] },
+        { name: 'Notes', items: [{ text: 'Weekly reports go out on Monday mornings to the whole finance team.', salience: 0, isUserSpeech: true, source: { from: 3, to: 3 } }] },
+      ], 1, 9);
+      const newer = summaryWith('s2', [
+        { name: 'Commands', items: [{ text: 'npm run lint', command: 'npm run lint', source: { from: 11, to: 11 } }] },
+      ], 10, 19);
+      const note = countTokens('Notes:\n') + countTokens('- Weekly reports go out on Monday mornings to the whole finance team.\n');
+      const result = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: note + 2 });
+      expect(result.summary).toContain('Weekly reports go out on Monday mornings');
+      expect(result.summary).not.toContain('git log');
+      expect(result.summary).not.toContain('src/reports/weekly.ts');
+    });
+
     it('merges a custom summarizer\'s plain text line by line as notes', () => {
       const plain = summaryWith('s1', [{ name: 'Text', items: [{ text: '## Progress\n- Moved auth to `AuthService`.\n- Moved auth to `AuthService`.', source: { from: 1, to: 9 } }] }], 1, 9);
       const result = run({ mode: 'consolidate', summaries: [plain, newer], targetTokens: 300 });
