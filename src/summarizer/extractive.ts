@@ -50,7 +50,8 @@ export type SummarySection = Exclude<SummarySectionName, 'Text'>;
  * the text never exceeds twice the target. The result carries the sections as data too
  * (`sections`), each item with the sequence range it came from and, for notes, its salience.
  * When consolidating, the sections of the summaries are merged as data (items deduplicated, edit
- * counts added, open items that were completed later removed); over the target, notes are
+ * counts added, open items that were completed later removed, tasks completed before the newest
+ * summary reduced to their title); over the target, notes are
  * dropped first, those with the least salience before the others, and the user's own statements
  * last: they outrank narration, files only read and commands. Plain text summaries (from
  * another summarizer) are merged line by line as notes.
@@ -986,7 +987,9 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
       if (section === 'Text') continue;
       for (const entry of sections.get(section) ?? []) {
         order += 1;
-        const { text, ...detail } = entry;
+        const { text: full, ...detail } = entry;
+        // A task completed before the newest summary keeps its title, not the list of what it changed.
+        const text = section === 'Completed' && age > 1 ? completedTitle(full) : full;
         if (section === 'Files') {
           const path = entry.path ?? text;
           const file = files.get(path) ?? { order, edits: 0, source: entry.source };
@@ -1104,6 +1107,13 @@ function mergeInto(item: Item, other: SummaryItem): Item {
       ...(isUserSpeech ? { isUserSpeech } : {}),
     },
   };
+}
+
+/** The title of a completed item (`title (tests green): what changed` → `title (tests green)`). */
+function completedTitle(text: string): string {
+  const cut = text.indexOf(': ');
+  // A colon inside a quoted commit message or a code span is part of the title.
+  return cut > 0 && !/["“`]/u.test(text.slice(0, cut)) ? text.slice(0, cut) : text;
 }
 
 function union(a: SequenceRange, b: SequenceRange): SequenceRange {

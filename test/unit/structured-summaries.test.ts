@@ -170,6 +170,25 @@ describe('structured summaries', () => {
       expect(result.summary).not.toContain('src/reports/weekly.ts');
     });
 
+    it('keeps only the title of a task completed before the newest summary, making room for notes', () => {
+      const older = summaryWith('s1', [
+        { name: 'Completed', items: [
+          { text: 'the invoice export (tests green): renamed `toRows`; added a guard for empty batches; logged the batch size', source: { from: 1, to: 3 } },
+          { text: 'Committed "fix: keep the export header stable"', source: { from: 4, to: 4 } },
+        ] },
+      ], 1, 9);
+      const newer = summaryWith('s2', [
+        { name: 'Completed', items: [{ text: 'the ledger sync (tests green): moved `syncRows` behind the queue', source: { from: 12, to: 12 } }] },
+      ], 10, 19);
+      const result = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: 300 });
+      const done = result.sections?.find((section) => section.name === 'Completed')?.items.map((item) => item.text);
+      expect(done).toEqual([
+        'the invoice export (tests green)',
+        'Committed "fix: keep the export header stable"',
+        'the ledger sync (tests green): moved `syncRows` behind the queue',
+      ]);
+    });
+
     it('merges a custom summarizer\'s plain text line by line as notes', () => {
       const plain = summaryWith('s1', [{ name: 'Text', items: [{ text: '## Progress\n- Moved auth to `AuthService`.\n- Moved auth to `AuthService`.', source: { from: 1, to: 9 } }] }], 1, 9);
       const result = run({ mode: 'consolidate', summaries: [plain, newer], targetTokens: 300 });
