@@ -192,6 +192,8 @@ export interface SummaryItem {
   readonly source: SequenceRange;
   /** How much durable content a note carries; when consolidating, notes with less are dropped first. */
   readonly salience?: number | undefined;
+  /** `Notes`: the user's own words (what they asked for, how it should behave); outranks narration when consolidating. */
+  readonly isUserSpeech?: boolean | undefined;
   /** `Files`: the file's path. */
   readonly path?: string | undefined;
   /** `Files`: edits counted to the file (0 or absent: only read). */

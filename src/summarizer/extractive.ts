@@ -51,8 +51,10 @@ export type SummarySection = Exclude<SummarySectionName, 'Text'>;
  * the text never exceeds twice the target. The result carries the sections as data too
  * (`sections`), each item with the sequence range it came from and, for notes, its salience.
  * When consolidating, the sections of the summaries are merged as data (items deduplicated, edit
- * counts added, open items that were completed later removed); over the target, notes are
- * dropped first, those with the least salience before the others. Plain text summaries (from
+ * counts added, open items that were completed later removed, tasks completed before the newest
+ * summary reduced to their title); over the target, notes are
+ * dropped first, those with the least salience before the others, and the user's own statements
+ * last: they outrank narration, files only read and commands. Plain text summaries (from
  * another summarizer) are merged line by line as notes.
  *
  * @example
@@ -183,6 +185,10 @@ const MAX_BOUND_ITEMS = 6;
 const BINDING_GROUPS: readonly PatternGroup[] = ['requirement', 'constraint', 'convention'];
 /** Salience of a user's answer to a question the agent asked: an explicit choice. */
 const ANSWER_SALIENCE = 3.5;
+/** Score a user's statement gains when a chunk's notes are picked (one fresh identifier scores 3). */
+const USER_STATEMENT_BONUS = 4;
+/** Weight a note in the user's own words gains over narration when summaries are consolidated. */
+const USER_SPEECH_WEIGHT = 2;
 const COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'args', 'query', 'pattern', 'path', 'url'];
 
 function summarizeChunk(request: SummarizeRequest, language: Language): SummarizeResult {
@@ -580,7 +586,9 @@ function selectNotes(
         .filter((identifier) => !covered.has(identifier))
         .reduce((sum, identifier) => sum + (COUNTED.test(identifier) ? 1 : 3), 0);
       const words = wordsIn(note.text);
-      const userBonus = note.isUser && (words >= 5 || note.identifiers.length > 0) ? 2 : 0;
+      // The user's statements (what they want, how it should behave) are rare next to narration:
+      // they rank above a narrated sentence that adds one fresh identifier.
+      const userBonus = note.isUser && (words >= 5 || note.identifiers.length > 0) ? (note.isIntention ? 2 : USER_STATEMENT_BONUS) : 0;
       const score = fresh + userBonus + note.salience - words / 12 - (note.isIntention ? 3 : 0);
       // Sentences that add no identifier are kept only for the user's own words or what they carry.
       if (fresh === 0 && userBonus === 0 && note.salience < 1) return;
@@ -599,7 +607,7 @@ function selectNotes(
     picked.push({
       section: 'Notes',
       text: clip(note.text),
-      detail: { source: range(note.order), salience: note.salience },
+      detail: { source: range(note.order), salience: note.salience, ...(note.isUser ? { isUserSpeech: true } : {}) },
       priority: 4 + round / 100,
       order: note.order,
       isEssential: false,
@@ -980,7 +988,9 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
       if (section === 'Text') continue;
       for (const entry of sections.get(section) ?? []) {
         order += 1;
-        const { text, ...detail } = entry;
+        const { text: full, ...detail } = entry;
+        // A task completed before the newest summary keeps its title, not the list of what it changed.
+        const text = section === 'Completed' && age > 1 ? completedTitle(full) : full;
         if (section === 'Files') {
           const path = entry.path ?? text;
           const file = files.get(path) ?? { order, edits: 0, source: entry.source };
@@ -1021,11 +1031,16 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
   const items = queued.filter((item) => item.section !== 'Notes');
   // Over the target, the notes that carry the least are left out first (newer before older on a
   // tie: the priority of a note already grows with its age).
+  // The user's own words are rare next to the agent's narration and say what must hold: they
+  // outrank it by a margin.
+  const weight = (item: Item): number => (item.detail.salience ?? 0) + (item.detail.isUserSpeech === true ? USER_SPEECH_WEIGHT : 0);
   const notes = queued
     .filter((item) => item.section === 'Notes')
-    .sort((a, b) => (b.detail.salience ?? 0) - (a.detail.salience ?? 0) || a.priority - b.priority || a.order - b.order);
+    .sort((a, b) => weight(b) - weight(a) || a.priority - b.priority || a.order - b.order);
+  // The user's own statements also come before files only read and commands (tool output).
   notes.forEach((item, rank) => {
-    items.push({ ...item, priority: CONSOLIDATE_PRIORITY.Notes + rank / (notes.length + 1) });
+    const base = item.detail.isUserSpeech === true ? USER_SPEECH_PRIORITY : CONSOLIDATE_PRIORITY.Notes;
+    items.push({ ...item, priority: base + rank / (notes.length + 1) });
   });
   for (const [path, file] of files) {
     items.push({
@@ -1047,6 +1062,9 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
     : plainTextSections({ text: `Routine exchanges (${request.summaries.length} summaries${first === undefined || last === undefined ? '' : `, seq ${source.from}–${source.to}`}).`, source });
   return { summary: renderSections(sections), sections };
 }
+
+/** Priority of the user's own statements when consolidating: after edited files, before reads and commands. */
+const USER_SPEECH_PRIORITY = 4;
 
 const CONSOLIDATE_PRIORITY: Readonly<Record<SummarySection, number>> = {
   Completed: 0,
@@ -1080,10 +1098,23 @@ function byName(sections: readonly SummarySectionData[]): Map<SummarySectionName
 
 function mergeInto(item: Item, other: SummaryItem): Item {
   const salience = Math.max(item.detail.salience ?? Number.NEGATIVE_INFINITY, other.salience ?? Number.NEGATIVE_INFINITY);
+  const isUserSpeech = item.detail.isUserSpeech === true || other.isUserSpeech === true;
   return {
     ...item,
-    detail: { ...item.detail, source: union(item.detail.source, other.source), ...(Number.isFinite(salience) ? { salience } : {}) },
+    detail: {
+      ...item.detail,
+      source: union(item.detail.source, other.source),
+      ...(Number.isFinite(salience) ? { salience } : {}),
+      ...(isUserSpeech ? { isUserSpeech } : {}),
+    },
   };
+}
+
+/** The title of a completed item (`title (tests green): what changed` → `title (tests green)`). */
+function completedTitle(text: string): string {
+  const cut = text.indexOf(': ');
+  // A colon inside a quoted commit message or a code span is part of the title.
+  return cut > 0 && !/["“`]/u.test(text.slice(0, cut)) ? text.slice(0, cut) : text;
 }
 
 function union(a: SequenceRange, b: SequenceRange): SequenceRange {

@@ -73,6 +73,28 @@ describe('structured summaries', () => {
       expect(notes?.items.length ?? 0).toBeGreaterThan(0);
       for (const item of notes?.items ?? []) expect(typeof item.salience).toBe('number');
     });
+    it('picks a user\'s plain statement over narration that adds one fresh identifier when only one note fits', () => {
+      const entries = entriesOf([
+        ['assistant', 'The loader in `teamLoader` reads the membership rows in pages of fifty.'],
+        ['user', 'Guests on a shared board see the cards in a lighter shade than members do.'],
+      ]);
+      const full = run({ mode: 'chunk', entries, targetTokens: 200 });
+      expect(full.summary).toContain('teamLoader');
+      const oneNote = countTokens('Notes:\n') + countTokens('- Guests on a shared board see the cards in a lighter shade than members do.\n');
+      const tight = run({ mode: 'chunk', entries, targetTokens: oneNote });
+      expect(tight.summary).toContain('Guests on a shared board see the cards');
+      expect(tight.summary).not.toContain('teamLoader');
+    });
+
+    it('marks the notes that are the user\'s own words', () => {
+      const entries = entriesOf([
+        ['user', 'Guests on a shared board see the cards in a lighter shade than members do.'],
+        ['assistant', 'The boardPermissions helper in src/boards/access.ts reads the role from the membership row.'],
+      ]);
+      const notes = run({ mode: 'chunk', entries, targetTokens: 200 }).sections?.find((section) => section.name === 'Notes')?.items ?? [];
+      expect(notes.find((item) => item.text.startsWith('Guests'))?.isUserSpeech).toBe(true);
+      expect(notes.find((item) => item.text.includes('boardPermissions'))?.isUserSpeech).toBeUndefined();
+    });
   });
 
   describe('consolidate', () => {
@@ -111,6 +133,60 @@ describe('structured summaries', () => {
       const tight = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: fullTokens - Math.ceil(weatherTokens / 2) });
       expect(tight.summary).toContain('The cache key includes the tenant id.');
       expect(tight.summary).not.toContain('weather');
+    });
+
+    it('keeps a note in the user\'s own words over agent narration that scored a little higher', () => {
+      const narration = summaryWith('s1', [
+        { name: 'Notes', items: [
+          { text: 'The poller in `syncLedgerRows` walks every shard before it looks at the cursor table.', salience: 2.5, source: { from: 1, to: 1 } },
+          { text: 'Shop owners see the tax line broken out per region on every receipt they print.', salience: 1, isUserSpeech: true, source: { from: 2, to: 2 } },
+        ] },
+      ], 1, 9);
+      const later = summaryWith('s2', [
+        { name: 'Notes', items: [{ text: 'The `ledgerCursor` row is written after the batch commits.', salience: 3, source: { from: 12, to: 12 } }] },
+      ], 10, 19);
+      const full = run({ mode: 'consolidate', summaries: [narration, later], targetTokens: 300 });
+      const poller = countTokens('- The poller in `syncLedgerRows` walks every shard before it looks at the cursor table.\n');
+      const tight = run({ mode: 'consolidate', summaries: [narration, later], targetTokens: countTokens(full.summary) - Math.ceil(poller / 2) });
+      expect(tight.summary).toContain('tax line broken out per region');
+      expect(tight.summary).not.toContain('walks every shard');
+      const kept = tight.sections?.find((section) => section.name === 'Notes')?.items.find((item) => item.text.startsWith('Shop owners'));
+      expect(kept?.isUserSpeech).toBe(true);
+    });
+
+    it('keeps a note in the user\'s own words before files only read and commands run', () => {
+      const older = summaryWith('s1', [
+        { name: 'Files', items: [{ text: 'src/reports/weekly.ts', path: 'src/reports/weekly.ts', edits: 0, source: { from: 1, to: 1 } }] },
+        { name: 'Commands', items: [{ text: 'git log --oneline -5', command: 'git log --oneline -5', source: { from: 2, to: 2 } }] },
+        { name: 'Notes', items: [{ text: 'Weekly reports go out on Monday mornings to the whole finance team.', salience: 0, isUserSpeech: true, source: { from: 3, to: 3 } }] },
+      ], 1, 9);
+      const newer = summaryWith('s2', [
+        { name: 'Commands', items: [{ text: 'npm run lint', command: 'npm run lint', source: { from: 11, to: 11 } }] },
+      ], 10, 19);
+      const note = countTokens('Notes:\n') + countTokens('- Weekly reports go out on Monday mornings to the whole finance team.\n');
+      const result = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: note + 2 });
+      expect(result.summary).toContain('Weekly reports go out on Monday mornings');
+      expect(result.summary).not.toContain('git log');
+      expect(result.summary).not.toContain('src/reports/weekly.ts');
+    });
+
+    it('keeps only the title of a task completed before the newest summary, making room for notes', () => {
+      const older = summaryWith('s1', [
+        { name: 'Completed', items: [
+          { text: 'the invoice export (tests green): renamed `toRows`; added a guard for empty batches; logged the batch size', source: { from: 1, to: 3 } },
+          { text: 'Committed "fix: keep the export header stable"', source: { from: 4, to: 4 } },
+        ] },
+      ], 1, 9);
+      const newer = summaryWith('s2', [
+        { name: 'Completed', items: [{ text: 'the ledger sync (tests green): moved `syncRows` behind the queue', source: { from: 12, to: 12 } }] },
+      ], 10, 19);
+      const result = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: 300 });
+      const done = result.sections?.find((section) => section.name === 'Completed')?.items.map((item) => item.text);
+      expect(done).toEqual([
+        'the invoice export (tests green)',
+        'Committed "fix: keep the export header stable"',
+        'the ledger sync (tests green): moved `syncRows` behind the queue',
+      ]);
     });
 
     it('merges a custom summarizer\'s plain text line by line as notes', () => {
