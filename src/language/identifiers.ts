@@ -3,7 +3,7 @@
  * (with `:line`), `` `code spans` `` (without the backticks), `--flags`, error names
  * (`TypeError`, `ECONNRESET`), symbols with a case change, an underscore, a dot call or a digit
  * (`camelCase`, `snake_case`, `PascalCase`, `pool.close()`, `UUIDv7`), ticket keys (`ABC-142`),
- * dotted names (`ff.checkout.retry`), versions (`Node 18.19`) and numbers with units (`5s`, `250ms`, `4GB`, `12 retries`,
+ * dotted names (`ff.checkout.retry`), language tags (`pt-BR`), versions (`Node 18.19`) and numbers with units (`5s`, `250ms`, `4GB`, `12 retries`,
  * `30 requests per minute`). Overlapping matches keep the earliest, longest one.
  */
 export function extractIdentifiers(text: string): string[] {
@@ -49,6 +49,8 @@ const IDENTIFIER_PATTERNS: readonly { regex: RegExp; group: number }[] = [
   { regex: /\b([A-Z][A-Za-z]*(?:Error|Exception)|E[A-Z]{3,})\b/gu, group: 1 },
   // hyphenated names with a capital in every part: header and product names (`X-Request-Id`, `Content-Type`)
   { regex: /(?<![\w-])([A-Z][A-Za-z0-9]*(?:-[A-Z][A-Za-z0-9]*)+)(?![\w-])/gu, group: 1 },
+  // language tags: locales such as `pt-BR`, `en-US`, `zh-Hant-TW`, `es-419`
+  { regex: /(?<![\w-])([a-z]{2,3}(?:-[A-Z][a-z]{3})?-(?:[A-Z]{2}|\d{3}))(?![\w-])/gu, group: 1 },
   // import aliases and path prefixes: `~/`, `@app/`, `#src/`
   { regex: /(?<![\w/@#~])([~@#][\w-]*\/)(?![\w/])/gu, group: 1 },
   // the term a list item defines, in bold: `**esbuild** - bundles …`, `**pg-boss**: …` (lower case or

@@ -73,6 +73,12 @@ describe('identifiers of list items and dunder folders', () => {
     expect(extractIdentifiers('**Important**: back up first')).toEqual([]);
     expect(extractIdentifiers('this is **really** slow')).toEqual([]);
   });
+
+  it('reads language tags as identifiers, and leaves plain hyphenated words alone', () => {
+    expect(extractIdentifiers('Dates on invoices follow the pt-BR format.')).toEqual(['pt-BR']);
+    expect(extractIdentifiers('ship en-US first, then zh-Hant-TW and es-419')).toEqual(['en-US', 'zh-Hant-TW', 'es-419']);
+    expect(extractIdentifiers('a well-known re-run of the co-op build')).toEqual([]);
+  });
 });
 
 describe('newest wins only on the same subject', () => {
