@@ -26,10 +26,7 @@ export type AiSdkUserContent = AiSdkUserPart[];
 
 /** The image and file parts of the newest user message of `messages`, or undefined when it has none. @internal */
 export function newestUserMedia(messages: readonly AiSdkMessageLike[]): NewestTurnMedia<AiSdkUserPart> | undefined {
-  let newest: AiSdkMessageLike | undefined;
-  for (let index = messages.length - 1; index >= 0 && newest === undefined; index -= 1) {
-    if (messages[index]?.role === 'user') newest = messages[index];
-  }
+  const newest = messages.findLast((message) => message.role === 'user');
   if (newest === undefined) return undefined;
   const parts = partsOf(newest.content)
     .filter((part) => part['type'] === 'image' || part['type'] === 'file')

@@ -7,11 +7,7 @@ import type { ContentBlock } from './message-recorder.js';
 
 /** The media blocks of the newest `HumanMessage` of `messages`, or undefined when it has none. @internal */
 export function newestHumanMedia(messages: readonly BaseMessage[]): NewestTurnMedia<ContentBlock> | undefined {
-  let newest: BaseMessage | undefined;
-  for (let index = messages.length - 1; index >= 0 && newest === undefined; index -= 1) {
-    const message = messages[index];
-    if (message !== undefined && HumanMessage.isInstance(message)) newest = message;
-  }
+  const newest = messages.findLast((message) => HumanMessage.isInstance(message));
   if (newest === undefined || typeof newest.content === 'string') return undefined;
   const parts = newest.content.flatMap((block) => {
     const placeholder = mediaPlaceholder(block);
