@@ -3,7 +3,7 @@ import { defaultPatterns } from '../boundaries/patterns/default.js';
 import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
 import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
-import { isBehaviourStatement, isProductDescription, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
+import { isBehaviourStatement, isProductDescription, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
 
 export { extractIdentifiers };
 
@@ -413,6 +413,11 @@ function analyze(sentence: string, options: AnalyzeOptions): SentenceAnalysis {
   // Output (tables, logs, code), long pasted passages and a line that introduces what follows
   // are not split into statements.
   if (found.isOutput || /:\s*$/u.test(sentence)) return whole;
+  // A fact about the product given as the reason for the speaker's own work ("Since the app has to
+  // work offline, I queue writes locally") restates a requirement, whoever says it.
+  if (!whole.isQuestion && premiseOf(whole.text) !== undefined) {
+    return { ...whole, retention: 'requirement', salience: Math.max(whole.salience, DURABLE_SCORE) };
+  }
   // A statement of behaviour set apart by a comma, a semicolon or a dash is one in any sentence,
   // a long one or an intention too ("free accounts stop at 5 GB; I'll make sure the code respects
   // that", "…, the rule is that refunds above the total are refused, so …").

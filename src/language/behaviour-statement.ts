@@ -80,6 +80,33 @@ export function isSettingStatement(sentence: string): boolean {
 }
 
 /**
+ * The premise of a sentence that gives a fact about the product as the reason for the speaker's
+ * own work: "Since the app has to work offline, I queue writes locally", "Because exports go out
+ * in two formats, we split the writer", "Clients receive one error shape, which is why I route
+ * every failure through one mapper". Returns the premise ("the app has to work offline") when it
+ * reads as a standing fact about the product: present tense, no speaker, not about the code, the
+ * tests or a failure. Returns `undefined` for any other sentence.
+ */
+export function premiseOf(sentence: string): string | undefined {
+  const text = plainOf(withoutAttribution(sentence));
+  // A short lead before the premise ("To restate what this rests on, since …") is looked past.
+  const lead = /^[^,;:]{3,80}[,:]\s+/u.exec(text);
+  const afterLead = lead === null || (lead[0].match(/\p{L}+/gu)?.length ?? 0) > 10 ? undefined : text.slice(lead[0].length);
+  const match = [text, afterLead].flatMap((candidate) => {
+    if (candidate === undefined) return [];
+    const found = LEADING_PREMISE.exec(candidate) ?? PURPOSE_PREMISE.exec(candidate) ?? TRAILING_PREMISE.exec(candidate);
+    return found === null ? [] : [found];
+  })[0];
+  const premise = match?.[1]?.trim();
+  if (premise === undefined) return undefined;
+  const words = premise.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
+  if (words.length < 4 || words.length > 30 || isQuestionLike(premise)) return undefined;
+  if (SPEAKER_WORD.test(premise) || PREMISE_PAST.test(premise) || PREMISE_FAILURE.test(premise)) return undefined;
+  if (CODE_PREMISE.test(premise) || DEVELOPMENT_SUBJECT.test(premise)) return undefined;
+  return premise;
+}
+
+/**
  * The statement without a lead-in that says where it comes from: "From the spec, …", "The ticket
  * says …", "I double-checked the requirements: …". Returns the sentence itself when it has none.
  */
@@ -125,6 +152,20 @@ function isSystemSubject(subject: string): boolean {
   return !PRONOUN_SUBJECT.test(words[0] ?? '') && !words.some((word) => RELATIVE_PRONOUN.test(word));
 }
 
+// "Since/Because/Given that <premise>, I|we …": a reason, then the speaker's own action.
+const LEADING_PREMISE = /^(?:(?:and|so|also|now)[,]?\s+)*(?:since|because(?! of\b)|given that|seeing that|now that)\s+([^,;:]{10,200}?),\s+(?:(?:so|then)\s+)?(?:i|we)(?:['’](?:ve|ll|m|d))?\s/iu;
+// "To keep <the product> <working so>, I|we …": the state the work must preserve, then the work.
+const PURPOSE_PREMISE = /^(?:(?:and|so|also)[,]?\s+)*(?:to|in order to)\s+(?:keep|make sure|ensure|guarantee)\s+((?:that\s+)?[^,;:]{10,200}?),?\s+(?:i|we)(?:['’](?:ve|ll|m|d))?\s/iu;
+// "<premise>, which is why I|we …" / "<premise>, so I|we …": a fact, then what the speaker did about it.
+const TRAILING_PREMISE = /^(?!(?:i|we|you|let['’]s|let me)\b)([^,;:]{10,200}?),\s+(?:which is why|that['’]s why|that is why|so)\s+(?:i|we)(?:['’](?:ve|ll|m|d))?\s/iu;
+const SPEAKER_WORD = /(?<![\p{L}\p{N}_'’])(?:i(?:['’](?:ve|ll|m|d))?|me|my|we(?:['’](?:ve|ll|re|d))?|us|our|you(?:['’](?:ve|ll|re|d))?|your|let['’]s|they|he|she|user)(?![\p{L}\p{N}_'’])/iu;
+// What happened once or what went wrong is a diagnosis, not a standing fact.
+// So is the state of the work at hand ("the file already has the fields", "the task seems done").
+const PREMISE_PAST = /\b(?:was|were|had|did|didn['’]t|wasn['’]t|weren['’]t|hasn['’]t|haven['’]t|used to|already|yet|appears?|seems?|exists?)\b/iu;
+const PREMISE_FAILURE = /\b(?:wrong|broken|crash\w*|fail(?:s|ed|ing|ures?)?|bug\w*|flaky|stuck|missing|undefined|null|exception|regression|typo)\b/iu;
+// A premise about a piece of code describes the code as it is now: "`load` returns null", "the helper is only called once".
+// So is one about the agent's instructions and tasks, or one that names a file.
+const CODE_PREMISE = /`|\b[\w-]+\.[a-z]{1,4}\b|^(?:(?:but|and|so|also)\s+)?(?:(?:the|this|that|these|those|its|their|no)\s+)?(?:[\p{L}\p{N}.-]+\s+)?(?:function|method|class|file|module|variable|helper|constant|loop|branch|diff|change|patch|import|type|interface|caller|callers|signature|code|codebase|snippet|line|lines|task|todo|instruction|edit|step)s?\b|^(?:(?:but|and|so|also)\s+)?(?:it|this|that|these|those|there)\b/iu;
 // "The ticket says …", "the spec requires that …", "I double-checked the requirements: …".
 const ATTRIBUTION = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|docs?|documentation|design|rfc|product owner|client|customer|pm)\s+(?:says?|states?|specifies|requires|mentions|spells out|is clear)(?:\s+that)?|(?:keep(?:ing)?|bear(?:ing)?) in mind(?:\s+that)?|remember(?:ing)?(?:\s+that)?|(?:just\s+)?to (?:confirm|be clear|recap)(?:\s+the\s+[\p{L}-]+)?|for (?:the record|reference|context)|(?:the|one|our)\s+(?:constraint|requirement|rule|expectation|agreement|catch)(?:\s+(?:from|in|of)\s+(?:the\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?)?\s+is\s+that)[,:]?\s+/iu;
 // A lead that names a requirement as the source: "the spec says", "the requirement is that".

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { englishPatterns } from '../../src/boundaries/patterns/en.js';
 import { analyzeSentence, factCategoryFor, splitSentences } from '../../src/graduation/retention.js';
-import { isBehaviourStatement, isProductDescription, isSettingStatement, turnShapeOf, withoutAttribution } from '../../src/language/behaviour-statement.js';
+import { isBehaviourStatement, isProductDescription, isSettingStatement, premiseOf, turnShapeOf, withoutAttribution } from '../../src/language/behaviour-statement.js';
 import type { TurnShape } from '../../src/language/behaviour-statement.js';
 
 // Sentences written fresh for this test, by both speakers: statements of how the software must
@@ -214,5 +214,43 @@ describe('prose after a closing code fence', () => {
     expect(splitSentences(text)).toContain("That's the whole change, the cap stays at 40 MB.");
     const other = "Patch:\n```\nx = 1\n``` Don't drop the 40 MB cap when you refactor.";
     expect(splitSentences(other)).toContain("Don't drop the 40 MB cap when you refactor.");
+  });
+});
+
+describe('premiseOf', () => {
+  it.each([
+    ['Since the kiosk has to keep taking orders without a network, I buffer them in IndexedDB.', 'the kiosk has to keep taking orders without a network'],
+    ['Because refunds are capped at the original charge, we clamp the amount before calling the processor.', 'refunds are capped at the original charge'],
+    ['Given that receipts are printed in Czech and Danish, I moved every label into the translation table.', 'receipts are printed in Czech and Danish'],
+    ['Partners receive a signed callback for every payout, which is why I added one signing helper for all of them.', 'Partners receive a signed callback for every payout'],
+    ['Tenants never see each other\'s invoices, so I put the tenant filter into the base query.', 'Tenants never see each other\'s invoices'],
+    ['To keep the checkout usable on a keyboard alone, I gave every control a focus outline and a tab stop.', 'the checkout usable on a keyboard alone'],
+    ['For the record: since the archive stays readable for seven years, we write it as plain JSON lines.', 'the archive stays readable for seven years'],
+  ])('finds the standing fact behind the work: %s', (sentence, premise) => {
+    expect(premiseOf(sentence)).toBe(premise);
+  });
+
+  it.each([
+    'Since the helper is only called from one place, I inlined it.',
+    'Since `parseRow` returns null on blank lines, I added a guard.',
+    'Because the pool was closed too early, I moved the teardown into afterAll.',
+    'Since the test suite is slow, I ran only the billing specs.',
+    'Since the import already has the columns, I should mark the step as done.',
+    'The report totals are wrong, so I traced them back to the rounding.',
+    'Since you asked for a shorter version, I trimmed the summary.',
+    'Since it works now, I will move on to the next item.',
+    'Now that I have read the config, I understand the layout.',
+    'Since the settings.py file defines the cache, I edited it there.',
+    'Because of the merge conflict, I rebased the branch.',
+  ])('leaves out work, code, failures and the agent\'s own state: %s', (sentence) => {
+    expect(premiseOf(sentence)).toBeUndefined();
+  });
+
+  it('makes the restated requirement a fact, from either speaker', () => {
+    const assistant = 'Since the kiosk has to keep taking orders without a network, I buffer them in IndexedDB and replay them later.';
+    const user = 'Because every receipt goes out in Czech and Danish, we keep the wording in one catalogue.';
+    expect(analyzeSentence(assistant, { role: 'assistant', patterns: englishPatterns }).retention).toBe('requirement');
+    expect(isKept(user, 'user')).toBe(true);
+    expect(isKept('Since the helper is only called from one place, I inlined it.', 'assistant')).toBe(false);
   });
 });
