@@ -50,6 +50,20 @@ export function isBehaviourStatement(sentence: string): boolean {
 }
 
 /**
+ * Tells whether a sentence puts an obligation on the product with a firm modal: "the field app is
+ * expected to keep working offline", "exports have to include a header row", "the public API
+ * must not leak internal ids". Softer wording ("should"), plans and hopes of the speakers, remarks
+ * about the tests or the build and subjects that are pronouns are not.
+ */
+export function isObligationStatement(sentence: string): boolean {
+  const text = plainOf(withoutAttribution(sentence));
+  if (text.length === 0 || isQuestionLike(text) || SPEAKER_AS_ACTOR.test(text) || PAST_NARRATION.test(text) || HOPE.test(text)) return false;
+  if (DEVELOPMENT_SUBJECT.test(text)) return false;
+  const obligation = FIRM_OBLIGATION.exec(text);
+  return obligation !== null && isSystemSubject(obligation[1] ?? '') && !INSPECTION_VERB.test(obligation[2] ?? '') && !/^\s*(?:[\p{L}-]+\s*)?:/u.test(text.slice(obligation.index + obligation[0].length));
+}
+
+/**
  * Tells whether a sentence describes what a part of the product does, in the present tense and
  * with a noun for its subject ("the order page lists cancelled orders last"). Said by the user
  * about the product, that is how it is meant to work; a report of something going wrong ("the
@@ -197,6 +211,8 @@ const HOPE = /^(?:(?:ok(?:ay)?|so|and|now)[,]?\s+)*(?:this|that|it|these|those|t
 const PAST_NARRATION = /^(?:(?:so|and|then|earlier|yesterday)[,]?\s+)*(?:i|we)\s+(?:\p{L}+ed|ran|wrote|made|saw|found|did|had|was|were)\b|\b(?:was|were)\s+(?:\p{L}+ed|supposed)\b.*\b(?:but|until)\b/iu;
 // "<subject> must/should/needs to <verb>": captures the subject and the verb.
 const OBLIGATION = /^(?:(?:also|and|plus|so|note|remember|ideally)[,:]?\s+)*((?:(?!(?:must|should|shall|needs?|has|have|is|are|ought|cannot|can['’]t|may|can)\b)[\p{L}\p{N}`'’./_-]+\s+){1,8})(?:must|should|shall|needs? to|has to|have to|(?:is|are) (?:required|expected|supposed|meant|obliged) to|(?:is|are) to(?= be\b)|ought to|cannot|can['’]t|can only|may only|may not|must not|mustn['’]t|shouldn['’]t|should not|never|always)\s+(?:not\s+|never\s+|always\s+|only\s+|still\s+|also\s+)*(\p{L}+)/iu;
+// "<subject> must/has to/is expected to <verb>": an obligation without the softer "should".
+const FIRM_OBLIGATION = /^(?:(?:also|and|plus|so|note|remember)[,:]?\s+)*((?:(?!(?:must|should|shall|needs?|has|have|is|are|ought|cannot|can['’]t|may|can)\b)[\p{L}\p{N}'’./_-]+\s+){1,8})(?:must|needs? to|has to|have to|(?:is|are) (?:required|expected|obliged) to|cannot|can['’]t|can only|may only|may not|must not|mustn['’]t)(?!\s+have\s+(?:been|\p{L}+(?:ed|en))\b)\s+(?:not\s+|never\s+|always\s+|only\s+|still\s+|also\s+)*(\p{L}+)/iu;
 // Verbs a speaker uses about looking into things, not about how software behaves.
 const INSPECTION_VERB = /^(?:check|look|see|try|investigate|read|dig|figure|find|ask|wait|think|guess|mention|probably|maybe)$/iu;
 const ACCEPTANCE = /^(?:acceptance criteria|definition of done|done when|requirements?|spec|given\b.*\bwhen\b.*\bthen)\b|^(?:users?|customers?|admins?|visitors?|clients?|callers?)\s+(?:must|should|need to|have to)\s+be able to\b|^it (?:must|should|has to|needs to) be possible to\b/iu;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { englishPatterns } from '../../src/boundaries/patterns/en.js';
 import { analyzeSentence, factCategoryFor, splitSentences } from '../../src/graduation/retention.js';
-import { isBehaviourStatement, isProductDescription, isSettingStatement, premiseOf, turnShapeOf, withoutAttribution } from '../../src/language/behaviour-statement.js';
+import { isBehaviourStatement, isObligationStatement, isProductDescription, isSettingStatement, premiseOf, turnShapeOf, withoutAttribution } from '../../src/language/behaviour-statement.js';
 import type { TurnShape } from '../../src/language/behaviour-statement.js';
 
 // Sentences written fresh for this test, by both speakers: statements of how the software must
@@ -252,5 +252,35 @@ describe('premiseOf', () => {
     expect(analyzeSentence(assistant, { role: 'assistant', patterns: englishPatterns }).retention).toBe('requirement');
     expect(isKept(user, 'user')).toBe(true);
     expect(isKept('Since the helper is only called from one place, I inlined it.', 'assistant')).toBe(false);
+  });
+});
+
+describe('isObligationStatement', () => {
+  it.each([
+    'The booking widget is expected to keep working when the tab goes offline.',
+    'Nightly exports have to carry the tenant name in every row.',
+    'The partner feed must not expose internal ids.',
+    'Archived projects can only be reopened by an owner.',
+    'Also, the mobile client needs to keep its drafts across restarts.',
+  ])('reads a firm obligation on the product: %s', (sentence) => {
+    expect(isObligationStatement(sentence)).toBe(true);
+  });
+
+  it.each([
+    'The dashboard should load faster now.',
+    'This must be the stale cache again.',
+    'The tests have to pass before we merge.',
+    'I need to check the retry helper first.',
+    'It has to be something in the serializer.',
+    'The page must have been cached by the proxy.',
+    'Do the exports have to include archived rows?',
+  ])('leaves out hopes, plans, guesses and questions: %s', (sentence) => {
+    expect(isObligationStatement(sentence)).toBe(false);
+  });
+
+  it('keeps an assistant\'s obligation on the product without a value, even with a completion word in it', () => {
+    expect(isKept('The booking widget is expected to keep working when the tab goes offline.', 'assistant')).toBe(true);
+    expect(isKept('The booking widget is expected to keep working when the tab goes offline.', 'assistant', 'report')).toBe(true);
+    expect(isKept('The widget works again after the reload.', 'assistant')).toBe(false);
   });
 });
