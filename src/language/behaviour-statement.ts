@@ -71,10 +71,16 @@ export function isObligationStatement(sentence: string): boolean {
  */
 export function isProductDescription(sentence: string): boolean {
   const text = plainOf(withoutAttribution(sentence));
-  // "… depend on this" leans on what was said before: it describes nothing on its own.
-  if (isQuestionLike(text) || SYMPTOM.test(text) || DEVELOPMENT_SUBJECT.test(text) || ANAPHOR.test(text)) return false;
+  // "… depend on this" leans on what was said before: it describes nothing on its own. A pronoun
+  // in a clause of purpose or result ("… so it can be translated") points back into the sentence.
+  const main = text.split(PURPOSE_OR_RESULT, 1)[0] ?? text;
+  if (isQuestionLike(text) || SYMPTOM.test(text) || DEVELOPMENT_SUBJECT.test(text) || ANAPHOR.test(main)) return false;
+  if (SPEAKER_WORD.test(text)) return false;
   const match = PRESENT_DESCRIPTION.exec(text);
-  return match !== null && !PAST_WORD.test(match[0]);
+  if (match !== null) return !PAST_WORD.test(match[0]);
+  // A participle before the noun ("exported sheets") describes the things; only the verb must not be past.
+  const bare = BARE_PLURAL_DESCRIPTION.exec(text);
+  return bare !== null && !PAST_WORD.test(bare[1] ?? '');
 }
 
 /**
@@ -230,9 +236,13 @@ const QUANTIFIED_BEHAVIOUR = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|
 const NAMED_INTERFACE = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|he|she|they|here)\b)(?:[\p{L}-]+\s+){0,2}[\p{L}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|took|takes|take|looks?|seems?|went|got|ran|made|hit|came|saw|said)\b)(?![\p{L}]+ed\b)\p{Ll}{3,}\b[^.;:]{0,50}?\b(?:through|via|using|with|in|from|by)\s+(?:the|a|an)\s+(?:`[^`]+`|[A-Z][\w]*[-_][\w-]+|[A-Z]{2,}\w*)\s+(?:header|cookie|query (?:parameter|param|string)|param(?:eter)?|flag|claim|scope|env(?:ironment)? var(?:iable)?)\b/iu;
 // A subject made of a few words after a determiner, then a verb in the present tense.
 const PRESENT_DESCRIPTION = /^(?:the|every|each|all|our|new)\s+(?!(?:i|we|you|it|this|that|these|those|there)\b)(?:[\p{L}-]+\s+){0,3}?(?!(?:is|was|has|does|looks|seems|keeps|needs|goes|gets)\b)\p{Ll}{2,}(?:s|es)\s+\p{L}/iu;
+// A subject of plural things without a determiner, then a verb in the base form and at least three
+// more words: "exported sheets open with a header row", "overdue invoices move to the collections queue".
+const BARE_PLURAL_DESCRIPTION = /^(?:(?:also|and|oh|ah|plus)[,]?\s+)*(?!(?:i|we|you|it|this|that|these|those|there|they|things|people|guys|folks|thanks|tests|specs|logs|errors|warnings|builds|numbers|results)\b)(?:\p{L}[\p{L}-]*\s+){0,2}?\p{L}\p{Ll}+[^s\s]s\s+(?!(?:are|were|have|had|do|did|can|could|will|would|should|must|may|might|need|look|seem|feel|appear|still|also|just|now|then|keep|get|got|and|but|nor|yet|for|the|with|from|into|than|not)\b)(\p{Ll}{3,}(?<!ed|ly|s))\s+(?=(?:\S+\s+)*?(?:the|an|with|to|of|for|in|on|by|from|at|after|before|every|each|through)\s)(?:\S+\s+){2,}\S/iu;
+const PURPOSE_OR_RESULT = /\s(?:so(?: that)?|because|since|which|in order to)\s/iu;
 const ANAPHOR = /\b(?:this|that|it|them|these|those)\b/iu;
 // Words that report a failure rather than describe how a thing works.
-const SYMPTOM = /\b(?:wrong|broken|blank|empty|errors?|crash\w*|fail\w*|anymore|still|again|nothing|weird|strange|stuck|slow|bug\w*|instead of|since|doesn['’]t|don['’]t|won['’]t|can['’]t|isn['’]t|never)\b/iu;
+const SYMPTOM = /\b(?:wrong|broken|blank|empty|errors?|crash\w*|fail\w*|hangs?|freezes?|leaks?|stalls?|times? out|complain\w*|confus\w*|annoy\w*|anymore|still|again|nothing|weird|strange|stuck|slow|bug\w*|instead of|since|doesn['’]t|don['’]t|won['’]t|can['’]t|isn['’]t|never)\b/iu;
 // A verb in the past tense: what happened once, not how the software behaves.
 const PAST_WORD = /(?<![\p{L}-])(?:\p{L}{2,}ed|grew|took|ran|went|got|made|hit|came|saw|said|was|were|had|did|found|fell|rose|left|became|began|broke|built|threw|wrote|spent|stood|brought|thought|told)(?![\p{L}-])/iu;
 // The tools of development are not the software: "the test fails when …" is a diagnosis.

@@ -97,6 +97,9 @@ describe('isProductDescription', () => {
     'The order history page lists cancelled orders at the bottom, greyed out.',
     'Every invoice carries the customer reference in its footer.',
     'The weekly digest groups mentions by project.',
+    'Printed labels carry the warehouse code in the top corner.',
+    'Oh, and archived boards stay readable for the whole team.',
+    'The copy customers read lives in content/strings.json so it can be reviewed by legal.',
   ])('describes the product: %s', (sentence) => {
     expect(isProductDescription(sentence)).toBe(true);
   });
@@ -108,6 +111,13 @@ describe('isProductDescription', () => {
     'The suite passes locally.',
     'It shows the same output over and over.',
     'The dashboard showed two charts before the redesign.',
+    'Builds take ages on the shared runner.',
+    'Logs show a spike at midnight.',
+    'Customers complain about the new checkout.',
+    'Requests hang now and then on staging.',
+    'Things look fine from here.',
+    'Most mornings work better for me.',
+    'Consulte os registros de auditoria para ver quem fez a solicitação.',
   ])('does not: %s', (sentence) => {
     expect(isProductDescription(sentence)).toBe(false);
   });
