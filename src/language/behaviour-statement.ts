@@ -109,12 +109,19 @@ export function isSettingStatement(sentence: string): boolean {
  */
 export function premiseOf(sentence: string): string | undefined {
   const text = plainOf(withoutAttribution(sentence));
-  // A short lead before the premise ("To restate what this rests on, since …") is looked past.
+  // A short lead before the premise is looked past: one set apart by a comma or a colon ("To
+  // restate what this rests on, since …"), or one that ends in "that" ("The part that limits all
+  // of this is that because …", "I'm working on the understanding that …").
+  const candidates = [text];
   const lead = /^[^,;:]{3,80}[,:]\s+/u.exec(text);
-  const afterLead = lead === null || (lead[0].match(/\p{L}+/gu)?.length ?? 0) > 10 ? undefined : text.slice(lead[0].length);
-  const match = [text, afterLead].flatMap((candidate) => {
-    if (candidate === undefined) return [];
-    const found = LEADING_PREMISE.exec(candidate) ?? PURPOSE_PREMISE.exec(candidate) ?? TRAILING_PREMISE.exec(candidate);
+  if (lead !== null && wordsIn(lead[0]) <= MAX_LEAD_WORDS) candidates.push(text.slice(lead[0].length));
+  for (const that of text.matchAll(/\bthat\s+/giu)) {
+    if (wordsIn(text.slice(0, that.index)) > MAX_LEAD_WORDS) break;
+    candidates.push(text.slice(that.index + that[0].length));
+  }
+  const match = candidates.flatMap((candidate) => {
+    // A reason for what the code does ("…, which is why `x` is handled apart") describes the code.
+    const found = LEADING_PREMISE.exec(candidate) ?? PURPOSE_PREMISE.exec(candidate) ?? TRAILING_PREMISE.exec(candidate) ?? (text.includes('`') ? null : REASON_PREMISE.exec(candidate));
     return found === null ? [] : [found];
   })[0];
   const premise = match?.[1]?.trim();
@@ -157,6 +164,10 @@ function isBehaviour(text: string): boolean {
   return BOUND.test(text) && (BEHAVIOUR_VERB.test(text) || PERMISSION.test(text));
 }
 
+function wordsIn(text: string): number {
+  return text.match(/\p{L}+/gu)?.length ?? 0;
+}
+
 function plainOf(sentence: string): string {
   return sentence.replace(/\*\*|__/gu, '').trim();
 }
@@ -176,8 +187,12 @@ function isSystemSubject(subject: string): boolean {
 const LEADING_PREMISE = /^(?:(?:and|so|also|now)[,]?\s+)*(?:since|because(?! of\b)|given that|seeing that|now that)\s+([^,;:]{10,200}?),\s+(?:(?:so|then)\s+)?(?:i|we)(?:['’](?:ve|ll|m|d))?\s/iu;
 // "To keep <the product> <working so>, I|we …": the state the work must preserve, then the work.
 const PURPOSE_PREMISE = /^(?:(?:and|so|also)[,]?\s+)*(?:to|in order to)\s+(?:keep|make sure|ensure|guarantee)\s+((?:that\s+)?[^,;:]{10,200}?),?\s+(?:i|we)(?:['’](?:ve|ll|m|d))?\s/iu;
-// "<premise>, which is why I|we …" / "<premise>, so I|we …": a fact, then what the speaker did about it.
+// "<premise>, so I|we …": a fact, then what the speaker did about it; "<premise>, which is why …":
+// a fact given as the reason for anything.
 const TRAILING_PREMISE = /^(?!(?:i|we|you|let['’]s|let me)\b)([^,;:]{10,200}?),\s+(?:which is why|that['’]s why|that is why|so)\s+(?:i|we)(?:['’](?:ve|ll|m|d))?\s/iu;
+const REASON_PREMISE = /^(?!(?:i|we|you|let['’]s|let me)\b)([^,;:]{10,200}?),\s+(?:which is why|that['’]s why|that is why)\s/iu;
+// Words of a lead looked past before a premise.
+const MAX_LEAD_WORDS = 12;
 const SPEAKER_WORD = /(?<![\p{L}\p{N}_'’])(?:i(?:['’](?:ve|ll|m|d))?|me|my|we(?:['’](?:ve|ll|re|d))?|us|our|you(?:['’](?:ve|ll|re|d))?|your|let['’]s|they|he|she|user)(?![\p{L}\p{N}_'’])/iu;
 // What happened once or what went wrong is a diagnosis, not a standing fact.
 // So is the state of the work at hand ("the file already has the fields", "the task seems done").
@@ -185,7 +200,7 @@ const PREMISE_PAST = /\b(?:was|were|had|did|didn['’]t|wasn['’]t|weren['’]t
 const PREMISE_FAILURE = /\b(?:wrong|broken|crash\w*|fail(?:s|ed|ing|ures?)?|bug\w*|flaky|stuck|missing|undefined|null|exception|regression|typo)\b/iu;
 // A premise about a piece of code describes the code as it is now: "`load` returns null", "the helper is only called once".
 // So is one about the agent's instructions and tasks, or one that names a file.
-const CODE_PREMISE = /`|\b[\w-]+\.[a-z]{1,4}\b|^(?:(?:but|and|so|also)\s+)?(?:(?:the|this|that|these|those|its|their|no)\s+)?(?:[\p{L}\p{N}.-]+\s+)?(?:function|method|class|file|module|variable|helper|constant|loop|branch|diff|change|patch|import|type|interface|caller|callers|signature|code|codebase|snippet|line|lines|task|todo|instruction|edit|step)s?\b|^(?:(?:but|and|so|also)\s+)?(?:it|this|that|these|those|there)\b/iu;
+const CODE_PREMISE = /`|\b[\w-]+\.[a-z]{1,4}\b|^(?:(?:but|and|so|also)\s+)?(?:(?:the|this|that|these|those|its|their|no)\s+)?(?:[\p{L}\p{N}.-]+\s+)?(?:function|method|class|file|module|variable|helper|constant|loop|branch|diff|change|patch|import|type|caller|callers|signature|code|codebase|snippet|line|lines|task|todo|instruction|edit|step)s?\b|^(?:(?:but|and|so|also)\s+)?(?:it|this|that|these|those|there)\b/iu;
 // "The ticket says …", "the spec requires that …", "I double-checked the requirements: …".
 const ATTRIBUTION = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|docs?|documentation|design|rfc|product owner|client|customer|pm)\s+(?:says?|states?|specifies|requires|mentions|spells out|is clear)(?:\s+that)?|(?:keep(?:ing)?|bear(?:ing)?) in mind(?:\s+that)?|remember(?:ing)?(?:\s+that)?|(?:just\s+)?to (?:confirm|be clear|recap)(?:\s+the\s+[\p{L}-]+)?|for (?:the record|reference|context)|(?:the|one|our)\s+(?:constraint|requirement|rule|expectation|agreement|catch)(?:\s+(?:from|in|of)\s+(?:the\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?)?\s+is\s+that)[,:]?\s+/iu;
 // A lead that names a requirement as the source: "the spec says", "the requirement is that".

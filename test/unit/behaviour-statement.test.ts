@@ -236,6 +236,9 @@ describe('premiseOf', () => {
     ['Tenants never see each other\'s invoices, so I put the tenant filter into the base query.', 'Tenants never see each other\'s invoices'],
     ['To keep the checkout usable on a keyboard alone, I gave every control a focus outline and a tab stop.', 'the checkout usable on a keyboard alone'],
     ['For the record: since the archive stays readable for seven years, we write it as plain JSON lines.', 'the archive stays readable for seven years'],
+    ['What holds the design together is that because the storefront follows the visitor\'s language, I load the copy per locale.', 'the storefront follows the visitor\'s language'],
+    ['I am working on the assumption that the scanner app runs on shared tablets, which is why the login screen forgets the last user.', 'the scanner app runs on shared tablets'],
+    ['Because the interface mirrors the operating system font size, we measure text at runtime.', 'the interface mirrors the operating system font size'],
   ])('finds the standing fact behind the work: %s', (sentence, premise) => {
     expect(premiseOf(sentence)).toBe(premise);
   });
@@ -252,6 +255,7 @@ describe('premiseOf', () => {
     'Now that I have read the config, I understand the layout.',
     'Since the settings.py file defines the cache, I edited it there.',
     'Because of the merge conflict, I rebased the branch.',
+    'The mapper builds its rows by hand, which is why `total` is handled apart from the other fields.',
   ])('leaves out work, code, failures and the agent\'s own state: %s', (sentence) => {
     expect(premiseOf(sentence)).toBeUndefined();
   });
