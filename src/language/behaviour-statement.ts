@@ -112,25 +112,36 @@ export function premiseOf(sentence: string): string | undefined {
   // A short lead before the premise is looked past: one set apart by a comma or a colon ("To
   // restate what this rests on, since …"), or one that ends in "that" ("The part that limits all
   // of this is that because …", "I'm working on the understanding that …").
-  const candidates = [text];
+  const candidates: { text: string; isAfterThat: boolean }[] = [{ text, isAfterThat: false }];
   const lead = /^[^,;:]{3,80}[,:]\s+/u.exec(text);
-  if (lead !== null && wordsIn(lead[0]) <= MAX_LEAD_WORDS) candidates.push(text.slice(lead[0].length));
+  if (lead !== null && wordsIn(lead[0]) <= MAX_LEAD_WORDS) candidates.push({ text: text.slice(lead[0].length), isAfterThat: false });
   for (const that of text.matchAll(/\bthat\s+/giu)) {
-    if (wordsIn(text.slice(0, that.index)) > MAX_LEAD_WORDS) break;
-    candidates.push(text.slice(that.index + that[0].length));
+    const before = text.slice(0, that.index);
+    if (wordsIn(before) > MAX_LEAD_WORDS) break;
+    // "I noticed that …", "it looks like …": what follows is an observation, not a standing fact.
+    // After a noun, "that" opens a relative clause ("extraction that preserves …"): what follows
+    // it must open a clause of its own, with a determiner or a reason.
+    const after = text.slice(that.index + that[0].length);
+    if (!INFERENCE_LEAD.test(before) && CLAUSE_OPENING.test(after)) candidates.push({ text: after, isAfterThat: true });
   }
-  const match = candidates.flatMap((candidate) => {
-    // A reason for what the code does ("…, which is why `x` is handled apart") describes the code.
-    const found = LEADING_PREMISE.exec(candidate) ?? PURPOSE_PREMISE.exec(candidate) ?? TRAILING_PREMISE.exec(candidate) ?? (text.includes('`') ? null : REASON_PREMISE.exec(candidate));
-    return found === null ? [] : [found];
-  })[0];
-  const premise = match?.[1]?.trim();
-  if (premise === undefined) return undefined;
-  const words = premise.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
-  if (words.length < 4 || words.length > 30 || isQuestionLike(premise)) return undefined;
-  if (SPEAKER_WORD.test(premise) || PREMISE_PAST.test(premise) || PREMISE_FAILURE.test(premise)) return undefined;
-  if (CODE_PREMISE.test(premise) || DEVELOPMENT_SUBJECT.test(premise)) return undefined;
-  return premise;
+  // A reason for what the code does ("…, which is why `x` is handled apart") describes the code.
+  const hasCode = text.includes('`');
+  for (const candidate of candidates) {
+    for (const { pattern, needsBehaviour } of PREMISE_SHAPES) {
+      if (hasCode && pattern === REASON_PREMISE) continue;
+      const premise = pattern.exec(candidate.text)?.[1]?.trim();
+      // A reason given for a failure ("because the write never succeeds, the store is stuck") is a diagnosis.
+      if (premise === undefined || (needsBehaviour && PREMISE_FAILURE.test(candidate.text))) continue;
+      if (isStandingPremise(premise, { needsBehaviour })) return premise;
+    }
+    // "I have kept in mind that the palette avoids red-green pairs, …": a statement of how the
+    // product behaves, introduced by the speaker.
+    if (candidate.isAfterThat && !hasCode) {
+      const statement = (candidate.text.split(/[,;]\s|\s[—–]\s/u, 1)[0] ?? '').replace(/[.!]+$/u, '').trim();
+      if (isStandingPremise(statement, { needsBehaviour: true })) return statement;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -164,6 +175,16 @@ function isBehaviour(text: string): boolean {
   return BOUND.test(text) && (BEHAVIOUR_VERB.test(text) || PERMISSION.test(text));
 }
 
+// A premise that reads as a standing fact about the product: present tense, no speaker, not about
+// the code, the tests or a failure; with `needsBehaviour`, one that also states how the product behaves.
+function isStandingPremise(premise: string, options: { needsBehaviour: boolean }): boolean {
+  const words = wordsIn(premise);
+  if (words < 4 || words > 30 || isQuestionLike(premise)) return false;
+  if (SPEAKER_WORD.test(premise) || PREMISE_PAST.test(premise) || PREMISE_FAILURE.test(premise)) return false;
+  if (CODE_PREMISE.test(premise) || DEVELOPMENT_SUBJECT.test(premise)) return false;
+  return !options.needsBehaviour || isBehaviour(plainOf(premise)) || isObligationStatement(premise) || isProductDescription(premise);
+}
+
 function wordsIn(text: string): number {
   return text.match(/\p{L}+/gu)?.length ?? 0;
 }
@@ -191,8 +212,22 @@ const PURPOSE_PREMISE = /^(?:(?:and|so|also)[,]?\s+)*(?:to|in order to)\s+(?:kee
 // a fact given as the reason for anything.
 const TRAILING_PREMISE = /^(?!(?:i|we|you|let['’]s|let me)\b)([^,;:]{10,200}?),\s+(?:which is why|that['’]s why|that is why|so)\s+(?:i|we)(?:['’](?:ve|ll|m|d))?\s/iu;
 const REASON_PREMISE = /^(?!(?:i|we|you|let['’]s|let me)\b)([^,;:]{10,200}?),\s+(?:which is why|that['’]s why|that is why)\s/iu;
+// "Since <premise>, <anything>": a reason for a result that is not the speaker's work; the premise
+// must then describe how the product behaves.
+const LEADING_REASON = /^(?:(?:and|so|also|now)[,]?\s+)*(?:since|because(?! of\b)|given that|seeing that)\s+([^,;:]{10,200}?),\s+\S/iu;
+const PREMISE_SHAPES: readonly { pattern: RegExp; needsBehaviour: boolean }[] = [
+  { pattern: LEADING_PREMISE, needsBehaviour: false },
+  { pattern: PURPOSE_PREMISE, needsBehaviour: false },
+  { pattern: TRAILING_PREMISE, needsBehaviour: false },
+  { pattern: REASON_PREMISE, needsBehaviour: false },
+  { pattern: LEADING_REASON, needsBehaviour: true },
+];
 // Words of a lead looked past before a premise.
 const MAX_LEAD_WORDS = 12;
+// Leads that report an observation or a guess rather than restate what holds.
+// Leads that report an observation or a guess, or plan the speaker's next step, rather than restate what holds.
+const INFERENCE_LEAD = /\b(?:notic\w*|see|saw|seen|found|find|think|thought|suspect\w*|guess\w*|believe\w*|looks?|seems?|appears?|verif\w*|check\w*|confirm\w*|reali[sz]\w*|hop(?:e|ed|ing)|wonder\w*|doubt\w*|sure|possible|likely|means?|so|need\w*|ensur\w*|want\w*|plan\w*|try\w*|will|going|let)\b/iu;
+const CLAUSE_OPENING = /^(?:since|because|given|seeing|to|in order|the|a|an|every|each|all|any|no|our|their|its|both|new)\s/iu;
 const SPEAKER_WORD = /(?<![\p{L}\p{N}_'’])(?:i(?:['’](?:ve|ll|m|d))?|me|my|we(?:['’](?:ve|ll|re|d))?|us|our|you(?:['’](?:ve|ll|re|d))?|your|let['’]s|they|he|she|user)(?![\p{L}\p{N}_'’])/iu;
 // What happened once or what went wrong is a diagnosis, not a standing fact.
 // So is the state of the work at hand ("the file already has the fields", "the task seems done").

@@ -239,6 +239,8 @@ describe('premiseOf', () => {
     ['What holds the design together is that because the storefront follows the visitor\'s language, I load the copy per locale.', 'the storefront follows the visitor\'s language'],
     ['I am working on the assumption that the scanner app runs on shared tablets, which is why the login screen forgets the last user.', 'the scanner app runs on shared tablets'],
     ['Because the interface mirrors the operating system font size, we measure text at runtime.', 'the interface mirrors the operating system font size'],
+    ['Since the kiosk flow runs on wall-mounted screens, the buttons grow to thumb size.', 'the kiosk flow runs on wall-mounted screens'],
+    ['I have kept in mind that the invoice view hides the bank details from guests, and the print view does too.', 'the invoice view hides the bank details from guests'],
   ])('finds the standing fact behind the work: %s', (sentence, premise) => {
     expect(premiseOf(sentence)).toBe(premise);
   });
@@ -256,6 +258,11 @@ describe('premiseOf', () => {
     'Since the settings.py file defines the cache, I edited it there.',
     'Because of the merge conflict, I rebased the branch.',
     'The mapper builds its rows by hand, which is why `total` is handled apart from the other fields.',
+    'Since the cache is cold, the first request is slow.',
+    'Because the nightly sync never finishes, the dashboard is stuck on yesterday.',
+    'I noticed that the poller sleeps between every shard.',
+    'I need to make sure that all imports point at the shared package.',
+    'The search could use: ranking that favours recent posts over old ones.',
   ])('leaves out work, code, failures and the agent\'s own state: %s', (sentence) => {
     expect(premiseOf(sentence)).toBeUndefined();
   });
