@@ -96,7 +96,7 @@ export function isSettingStatement(sentence: string): boolean {
   // "when `strict` is true, …" tests a value; it does not set one.
   const named = NAMED_SETTING.exec(text);
   const isSet = named !== null && !/\b(?:when|whenever|if|unless|while|once|whether)\s+(?:the\s+)?$/iu.test(text.slice(0, named.index));
-  return isSet || [text, stated].some((part) => SET_TO.test(part) || SETTING_NOUN_VALUE.test(part));
+  return isSet || [text, stated].some((part) => SET_TO.test(part) || SETTING_NOUN_VALUE.test(part)) || CHANGED_TO_VALUE.test(stated);
 }
 
 /**
@@ -307,5 +307,8 @@ const BEHAVIOUR_VERB = /\b(?:(?:is|are|get|gets)\s+(?:automatically\s+)?(?:\p{L}
 const SET_TO = /^(?:(?:please|also|and|so|just)[,]?\s+)*(?:set|configure|change|bump|raise|lower|increase|decrease|reduce|make)\s+(?:the\s+)?(?:[\p{L}\p{N}`'’./_-]+\s+){0,4}?(?:to|=)\s+(?:`[^`]+`|"[^"]+"|'[^']+'|\d)/iu;
 // An upper-case name, a flag or a code span given a value.
 const NAMED_SETTING = /(?:\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|(?<![\p{L}\p{N}])--?[a-z][\w-]+|`[^`\s]{2,40}`)\s*(?:=|:|is|are|should be|must be|stays at|stays|defaults to|to)\s*(?:`[^`\n]*[\d"'][^`\n]*`|`(?:true|false|on|off|none|null)`|"[^"]+"|'[^']+'|\d|true\b|false\b|on\b|off\b)/u;
+// A thing of the product given a new named value: "the export formats become CSV and XLSX",
+// "printing moves to A4 paper", "the default region is now EU-West".
+const CHANGED_TO_VALUE = /^(?:(?:[Tt]he|[Oo]ur|[Aa]ll|[Ee]very|[Ee]ach)\s+)?(?!(?:I|[Ww]e|[Yy]ou|[Ii]t|[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Tt]here|[Hh]e|[Ss]he|[Tt]hey)\b)(?:[\p{L}\p{N}-]+\s+){0,4}?(?:becomes?|moves? to|switch(?:es)? to|changes? to|(?:is|are) now)\s+(?:`[^`]+`|"[^"]+"|[A-Z][\p{L}\p{N}-]*[A-Z0-9][\p{L}\p{N}-]*|\p{Lu}\p{Ll}+(?![\p{L}\p{N}_-]))/u;
 // "[the] <words> <setting noun> [for/of/on <words>] is/are <value>".
 const SETTING_NOUN_VALUE = /^(?:(?:also|and|plus|so|note)[,:]?\s+)*(?:the\s+|our\s+|all\s+|every\s+|default\s+)?(?:[\p{L}\p{N}`./_-]+\s+){0,3}?(?:timeouts?|limits?|size|sizes|ttl|intervals?|thresholds?|retries|retry count|ports?|concurrency|delays?|expiry|cap|quota|budget|level|depth|window|length|rate|capacity|workers|batch|page size|pool size)(?:\s+(?:for|of|on|in|per)(?:\s+[\p{L}\p{N}`./_-]+){1,4}?)?\s+(?:is|are|should be|must be|stays at|stays|defaults to|goes to|becomes)\s+(?:now\s+|always\s+|still\s+)?(?:`[^`]+`|\d[\d.,]*\s*(?:\p{L}{1,7}|%)?)(?=[\s.,;!)]|$)/iu;

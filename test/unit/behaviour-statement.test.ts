@@ -76,6 +76,9 @@ describe('isSettingStatement', () => {
     '`MAX_BODY_BYTES` is 1048576 in production.',
     'change the batch size to 500',
     'CACHE_TTL_SECONDS = 600 for the catalogue service.',
+    'The invoice language becomes German for Austrian customers.',
+    'As agreed, shipping labels move to DHL Express.',
+    'Done as asked: the default currency is now CHF.',
   ])('gives a setting a value: %s', (sentence) => {
     expect(isSettingStatement(sentence)).toBe(true);
   });
@@ -87,6 +90,8 @@ describe('isSettingStatement', () => {
     'I set the timeout to 5s while debugging and then reverted it.',
     'The suite took 40 seconds.',
     'When `strictMode` is true, the parser rejects trailing commas.',
+    'It becomes Friday before anyone reviews it.',
+    'The run becomes slower when the cache is cold.',
   ])('does not: %s', (sentence) => {
     expect(isSettingStatement(sentence)).toBe(false);
   });
@@ -303,5 +308,12 @@ describe('isObligationStatement', () => {
     expect(isKept('The booking widget is expected to keep working when the tab goes offline.', 'assistant')).toBe(true);
     expect(isKept('The booking widget is expected to keep working when the tab goes offline.', 'assistant', 'report')).toBe(true);
     expect(isKept('The widget works again after the reload.', 'assistant')).toBe(false);
+  });
+});
+
+describe('a labelled new value from the assistant', () => {
+  it('is a decision, while a labelled observation is not', () => {
+    expect(isKept('Switched as you asked: the invoice language becomes German.', 'assistant')).toBe(true);
+    expect(isKept('Expected: May fail - the cache keys differ.', 'assistant')).toBe(false);
   });
 });
