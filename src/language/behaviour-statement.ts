@@ -134,6 +134,12 @@ export function premiseOf(sentence: string): string | undefined {
       if (premise === undefined || (needsBehaviour && PREMISE_FAILURE.test(candidate.text))) continue;
       if (isStandingPremise(premise, { needsBehaviour })) return premise;
     }
+    // "The landing videos wait for a click, because autoplay is ruled out here": how the product
+    // behaves, then the standing reason for it.
+    const justified = JUSTIFIED_BEHAVIOUR.exec(candidate.text);
+    if (justified !== null && !hasCode && !SYMPTOM.test(candidate.text) && isStandingPremise(justified[2] ?? '', { needsBehaviour: false }) && isStandingPremise(justified[1] ?? '', { needsBehaviour: true })) {
+      return (justified[1] ?? '').trim();
+    }
     // "I have kept in mind that the palette avoids red-green pairs, …": a statement of how the
     // product behaves, introduced by the speaker.
     if (candidate.isAfterThat && !hasCode) {
@@ -222,6 +228,8 @@ const PREMISE_SHAPES: readonly { pattern: RegExp; needsBehaviour: boolean }[] = 
   { pattern: REASON_PREMISE, needsBehaviour: false },
   { pattern: LEADING_REASON, needsBehaviour: true },
 ];
+// "<behaviour>, because <standing reason>."
+const JUSTIFIED_BEHAVIOUR = /^(?!(?:i|we|you|let['’]s|let me)\b)([^,;:]{10,200}?),?\s+because\s+(?!of\b)([^,;:]{10,200}?)[.!]?$/iu;
 // Words of a lead looked past before a premise.
 const MAX_LEAD_WORDS = 12;
 // Leads that report an observation or a guess rather than restate what holds.
@@ -292,7 +300,7 @@ const BARE_PLURAL_DESCRIPTION = /^(?:(?:also|and|oh|ah|plus)[,]?\s+)*(?!(?:i|we|
 const PURPOSE_OR_RESULT = /\s(?:so(?: that)?|because|since|which|in order to)\s/iu;
 const ANAPHOR = /\b(?:this|that|it|them|these|those)\b/iu;
 // Words that report a failure rather than describe how a thing works.
-const SYMPTOM = /\b(?:wrong|broken|blank|empty|errors?|crash\w*|fail\w*|hangs?|freezes?|leaks?|stalls?|times? out|complain\w*|confus\w*|annoy\w*|anymore|still|again|nothing|weird|strange|stuck|slow|bug\w*|instead of|since|doesn['’]t|don['’]t|won['’]t|can['’]t|isn['’]t|never)\b/iu;
+const SYMPTOM = /\b(?:wrong|broken|blank|empty|errors?|crash\w*|fail\w*|hangs?|freezes?|leaks?|stalls?|times? out|complain\w*|confus\w*|annoy\w*|anymore|still|again|nothing|weird|strange|stuck|slow\w*|bug\w*|instead of|since|doesn['’]t|don['’]t|won['’]t|can['’]t|isn['’]t|never)\b/iu;
 // A verb in the past tense: what happened once, not how the software behaves.
 const PAST_WORD = /(?<![\p{L}-])(?:\p{L}{2,}ed|grew|took|ran|went|got|made|hit|came|saw|said|was|were|had|did|found|fell|rose|left|became|began|broke|built|threw|wrote|spent|stood|brought|thought|told)(?![\p{L}-])/iu;
 // The tools of development are not the software: "the test fails when …" is a diagnosis.

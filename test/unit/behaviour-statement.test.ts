@@ -246,6 +246,7 @@ describe('premiseOf', () => {
     ['Because the interface mirrors the operating system font size, we measure text at runtime.', 'the interface mirrors the operating system font size'],
     ['Since the kiosk flow runs on wall-mounted screens, the buttons grow to thumb size.', 'the kiosk flow runs on wall-mounted screens'],
     ['I have kept in mind that the invoice view hides the bank details from guests, and the print view does too.', 'the invoice view hides the bank details from guests'],
+    ['For the record, the onboarding tour waits for a first click, because popups on load are ruled out for this product.', 'the onboarding tour waits for a first click'],
   ])('finds the standing fact behind the work: %s', (sentence, premise) => {
     expect(premiseOf(sentence)).toBe(premise);
   });
@@ -264,6 +265,8 @@ describe('premiseOf', () => {
     'Because of the merge conflict, I rebased the branch.',
     'The mapper builds its rows by hand, which is why `total` is handled apart from the other fields.',
     'Since the cache is cold, the first request is slow.',
+    'The page renders slowly because the cache is cold.',
+    'The parser returns early because the input is empty.',
     'Because the nightly sync never finishes, the dashboard is stuck on yesterday.',
     'I noticed that the poller sleeps between every shard.',
     'I need to make sure that all imports point at the shared package.',
