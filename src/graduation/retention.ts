@@ -3,7 +3,7 @@ import { defaultPatterns } from '../boundaries/patterns/default.js';
 import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
 import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
-import { isBehaviourStatement, isProductDescription, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
+import { isBehaviourStatement, isObligationStatement, isProductDescription, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
 
 export { extractIdentifiers };
 
@@ -413,6 +413,11 @@ function analyze(sentence: string, options: AnalyzeOptions): SentenceAnalysis {
   // Output (tables, logs, code), long pasted passages and a line that introduces what follows
   // are not split into statements.
   if (found.isOutput || /:\s*$/u.test(sentence)) return whole;
+  // A fact about the product given as the reason for the speaker's own work ("Since the app has to
+  // work offline, I queue writes locally") restates a requirement, whoever says it.
+  if (!whole.isQuestion && premiseOf(whole.text) !== undefined) {
+    return { ...whole, retention: 'requirement', salience: Math.max(whole.salience, DURABLE_SCORE) };
+  }
   // A statement of behaviour set apart by a comma, a semicolon or a dash is one in any sentence,
   // a long one or an intention too ("free accounts stop at 5 GB; I'll make sure the code respects
   // that", "…, the rule is that refunds above the total are refused, so …").
@@ -510,7 +515,9 @@ function analyzeWhole(
     matcher.test('completion', prose) &&
     !matcher.test('conditional', prose) &&
     !matcher.test('taskStatus', prose) &&
-    !matcher.test('topicChange', prose);
+    !matcher.test('topicChange', prose) &&
+    // "The app is expected to keep working offline" obliges the product; it reports nothing done.
+    !isObligationStatement(text);
   const isIntention = matcher.test('intention', prose);
   const cause = matcher.find('errorCause', prose);
   const hasCause = cause !== undefined;
@@ -574,7 +581,10 @@ function isStatedBehaviour(
   const stated = withoutAttribution(text);
   // The subject of the main clause, after a leading condition ("when `x` is set, the `load` method …").
   const main = stated.replace(LEADING_CONDITION, '');
-  if (role !== 'user' && (salience.specifics < (turn === 'report' ? 1 : 0.4) || CODE_SUBJECT.test(main) || FIRST_PERSON.test(stated))) return false;
+  if (role !== 'user' && (CODE_SUBJECT.test(main) || FIRST_PERSON.test(stated))) return false;
+  // An obligation put on the product ("the field app is expected to keep working offline") is a
+  // requirement from the assistant too; any other statement of behaviour needs a value or a name.
+  if (role !== 'user' && salience.specifics < (turn === 'report' ? 1 : 0.4)) return isObligationStatement(text);
   if (isBehaviourStatement(text)) return true;
   // The user describing what the product does says how it is meant to work.
   return role === 'user' && (turn === 'instruction' || turn === 'statement') && isProductDescription(text);

@@ -50,6 +50,20 @@ export function isBehaviourStatement(sentence: string): boolean {
 }
 
 /**
+ * Tells whether a sentence puts an obligation on the product with a firm modal: "the field app is
+ * expected to keep working offline", "exports have to include a header row", "the public API
+ * must not leak internal ids". Softer wording ("should"), plans and hopes of the speakers, remarks
+ * about the tests or the build and subjects that are pronouns are not.
+ */
+export function isObligationStatement(sentence: string): boolean {
+  const text = plainOf(withoutAttribution(sentence));
+  if (text.length === 0 || isQuestionLike(text) || SPEAKER_AS_ACTOR.test(text) || PAST_NARRATION.test(text) || HOPE.test(text)) return false;
+  if (DEVELOPMENT_SUBJECT.test(text)) return false;
+  const obligation = FIRM_OBLIGATION.exec(text);
+  return obligation !== null && isSystemSubject(obligation[1] ?? '') && !INSPECTION_VERB.test(obligation[2] ?? '') && !/^\s*(?:[\p{L}-]+\s*)?:/u.test(text.slice(obligation.index + obligation[0].length));
+}
+
+/**
  * Tells whether a sentence describes what a part of the product does, in the present tense and
  * with a noun for its subject ("the order page lists cancelled orders last"). Said by the user
  * about the product, that is how it is meant to work; a report of something going wrong ("the
@@ -57,10 +71,16 @@ export function isBehaviourStatement(sentence: string): boolean {
  */
 export function isProductDescription(sentence: string): boolean {
   const text = plainOf(withoutAttribution(sentence));
-  // "… depend on this" leans on what was said before: it describes nothing on its own.
-  if (isQuestionLike(text) || SYMPTOM.test(text) || DEVELOPMENT_SUBJECT.test(text) || ANAPHOR.test(text)) return false;
+  // "… depend on this" leans on what was said before: it describes nothing on its own. A pronoun
+  // in a clause of purpose or result ("… so it can be translated") points back into the sentence.
+  const main = text.split(PURPOSE_OR_RESULT, 1)[0] ?? text;
+  if (isQuestionLike(text) || SYMPTOM.test(text) || DEVELOPMENT_SUBJECT.test(text) || ANAPHOR.test(main)) return false;
+  if (SPEAKER_WORD.test(text)) return false;
   const match = PRESENT_DESCRIPTION.exec(text);
-  return match !== null && !PAST_WORD.test(match[0]);
+  if (match !== null) return !PAST_WORD.test(match[0]);
+  // A participle before the noun ("exported sheets") describes the things; only the verb must not be past.
+  const bare = BARE_PLURAL_DESCRIPTION.exec(text);
+  return bare !== null && !PAST_WORD.test(bare[1] ?? '');
 }
 
 /**
@@ -76,7 +96,58 @@ export function isSettingStatement(sentence: string): boolean {
   // "when `strict` is true, …" tests a value; it does not set one.
   const named = NAMED_SETTING.exec(text);
   const isSet = named !== null && !/\b(?:when|whenever|if|unless|while|once|whether)\s+(?:the\s+)?$/iu.test(text.slice(0, named.index));
-  return isSet || [text, stated].some((part) => SET_TO.test(part) || SETTING_NOUN_VALUE.test(part));
+  return isSet || [text, stated].some((part) => SET_TO.test(part) || SETTING_NOUN_VALUE.test(part)) || CHANGED_TO_VALUE.test(stated);
+}
+
+/**
+ * The premise of a sentence that gives a fact about the product as the reason for the speaker's
+ * own work: "Since the app has to work offline, I queue writes locally", "Because exports go out
+ * in two formats, we split the writer", "Clients receive one error shape, which is why I route
+ * every failure through one mapper". Returns the premise ("the app has to work offline") when it
+ * reads as a standing fact about the product: present tense, no speaker, not about the code, the
+ * tests or a failure. Returns `undefined` for any other sentence.
+ */
+export function premiseOf(sentence: string): string | undefined {
+  const text = plainOf(withoutAttribution(sentence));
+  // A short lead before the premise is looked past: one set apart by a comma or a colon ("To
+  // restate what this rests on, since …"), or one that ends in "that" ("The part that limits all
+  // of this is that because …", "I'm working on the understanding that …").
+  const candidates: { text: string; isAfterThat: boolean }[] = [{ text, isAfterThat: false }];
+  const lead = /^[^,;:]{3,80}[,:]\s+/u.exec(text);
+  if (lead !== null && wordsIn(lead[0]) <= MAX_LEAD_WORDS) candidates.push({ text: text.slice(lead[0].length), isAfterThat: false });
+  for (const that of text.matchAll(/\bthat\s+/giu)) {
+    const before = text.slice(0, that.index);
+    if (wordsIn(before) > MAX_LEAD_WORDS) break;
+    // "I noticed that …", "it looks like …": what follows is an observation, not a standing fact.
+    // After a noun, "that" opens a relative clause ("extraction that preserves …"): what follows
+    // it must open a clause of its own, with a determiner or a reason.
+    const after = text.slice(that.index + that[0].length);
+    if (!INFERENCE_LEAD.test(before) && CLAUSE_OPENING.test(after)) candidates.push({ text: after, isAfterThat: true });
+  }
+  // A reason for what the code does ("…, which is why `x` is handled apart") describes the code.
+  const hasCode = text.includes('`');
+  for (const candidate of candidates) {
+    for (const { pattern, needsBehaviour } of PREMISE_SHAPES) {
+      if (hasCode && pattern === REASON_PREMISE) continue;
+      const premise = pattern.exec(candidate.text)?.[1]?.trim();
+      // A reason given for a failure ("because the write never succeeds, the store is stuck") is a diagnosis.
+      if (premise === undefined || (needsBehaviour && PREMISE_FAILURE.test(candidate.text))) continue;
+      if (isStandingPremise(premise, { needsBehaviour })) return premise;
+    }
+    // "The landing videos wait for a click, because autoplay is ruled out here": how the product
+    // behaves, then the standing reason for it.
+    const justified = JUSTIFIED_BEHAVIOUR.exec(candidate.text);
+    if (justified !== null && !hasCode && !SYMPTOM.test(candidate.text) && isStandingPremise(justified[2] ?? '', { needsBehaviour: false }) && isStandingPremise(justified[1] ?? '', { needsBehaviour: true })) {
+      return (justified[1] ?? '').trim();
+    }
+    // "I have kept in mind that the palette avoids red-green pairs, …": a statement of how the
+    // product behaves, introduced by the speaker.
+    if (candidate.isAfterThat && !hasCode) {
+      const statement = (candidate.text.split(/[,;]\s|\s[—–]\s/u, 1)[0] ?? '').replace(/[.!]+$/u, '').trim();
+      if (isStandingPremise(statement, { needsBehaviour: true })) return statement;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -110,6 +181,20 @@ function isBehaviour(text: string): boolean {
   return BOUND.test(text) && (BEHAVIOUR_VERB.test(text) || PERMISSION.test(text));
 }
 
+// A premise that reads as a standing fact about the product: present tense, no speaker, not about
+// the code, the tests or a failure; with `needsBehaviour`, one that also states how the product behaves.
+function isStandingPremise(premise: string, options: { needsBehaviour: boolean }): boolean {
+  const words = wordsIn(premise);
+  if (words < 4 || words > 30 || isQuestionLike(premise)) return false;
+  if (SPEAKER_WORD.test(premise) || PREMISE_PAST.test(premise) || PREMISE_FAILURE.test(premise)) return false;
+  if (CODE_PREMISE.test(premise) || DEVELOPMENT_SUBJECT.test(premise)) return false;
+  return !options.needsBehaviour || isBehaviour(plainOf(premise)) || isObligationStatement(premise) || isProductDescription(premise);
+}
+
+function wordsIn(text: string): number {
+  return text.match(/\p{L}+/gu)?.length ?? 0;
+}
+
 function plainOf(sentence: string): string {
   return sentence.replace(/\*\*|__/gu, '').trim();
 }
@@ -125,6 +210,40 @@ function isSystemSubject(subject: string): boolean {
   return !PRONOUN_SUBJECT.test(words[0] ?? '') && !words.some((word) => RELATIVE_PRONOUN.test(word));
 }
 
+// "Since/Because/Given that <premise>, I|we …": a reason, then the speaker's own action.
+const LEADING_PREMISE = /^(?:(?:and|so|also|now)[,]?\s+)*(?:since|because(?! of\b)|given that|seeing that|now that)\s+([^,;:]{10,200}?),\s+(?:(?:so|then)\s+)?(?:i|we)(?:['’](?:ve|ll|m|d))?\s/iu;
+// "To keep <the product> <working so>, I|we …": the state the work must preserve, then the work.
+const PURPOSE_PREMISE = /^(?:(?:and|so|also)[,]?\s+)*(?:to|in order to)\s+(?:keep|make sure|ensure|guarantee)\s+((?:that\s+)?[^,;:]{10,200}?),?\s+(?:i|we)(?:['’](?:ve|ll|m|d))?\s/iu;
+// "<premise>, so I|we …": a fact, then what the speaker did about it; "<premise>, which is why …":
+// a fact given as the reason for anything.
+const TRAILING_PREMISE = /^(?!(?:i|we|you|let['’]s|let me)\b)([^,;:]{10,200}?),\s+(?:which is why|that['’]s why|that is why|so)\s+(?:i|we)(?:['’](?:ve|ll|m|d))?\s/iu;
+const REASON_PREMISE = /^(?!(?:i|we|you|let['’]s|let me)\b)([^,;:]{10,200}?),\s+(?:which is why|that['’]s why|that is why)\s/iu;
+// "Since <premise>, <anything>": a reason for a result that is not the speaker's work; the premise
+// must then describe how the product behaves.
+const LEADING_REASON = /^(?:(?:and|so|also|now)[,]?\s+)*(?:since|because(?! of\b)|given that|seeing that)\s+([^,;:]{10,200}?),\s+\S/iu;
+const PREMISE_SHAPES: readonly { pattern: RegExp; needsBehaviour: boolean }[] = [
+  { pattern: LEADING_PREMISE, needsBehaviour: false },
+  { pattern: PURPOSE_PREMISE, needsBehaviour: false },
+  { pattern: TRAILING_PREMISE, needsBehaviour: false },
+  { pattern: REASON_PREMISE, needsBehaviour: false },
+  { pattern: LEADING_REASON, needsBehaviour: true },
+];
+// "<behaviour>, because <standing reason>."
+const JUSTIFIED_BEHAVIOUR = /^(?!(?:i|we|you|let['’]s|let me)\b)([^,;:]{10,200}?),?\s+because\s+(?!of\b)([^,;:]{10,200}?)[.!]?$/iu;
+// Words of a lead looked past before a premise.
+const MAX_LEAD_WORDS = 12;
+// Leads that report an observation or a guess rather than restate what holds.
+// Leads that report an observation or a guess, or plan the speaker's next step, rather than restate what holds.
+const INFERENCE_LEAD = /\b(?:notic\w*|see|saw|seen|found|find|think|thought|suspect\w*|guess\w*|believe\w*|looks?|seems?|appears?|verif\w*|check\w*|confirm\w*|reali[sz]\w*|hop(?:e|ed|ing)|wonder\w*|doubt\w*|sure|possible|likely|means?|so|need\w*|ensur\w*|want\w*|plan\w*|try\w*|will|going|let)\b/iu;
+const CLAUSE_OPENING = /^(?:since|because|given|seeing|to|in order|the|a|an|every|each|all|any|no|our|their|its|both|new)\s/iu;
+const SPEAKER_WORD = /(?<![\p{L}\p{N}_'’])(?:i(?:['’](?:ve|ll|m|d))?|me|my|we(?:['’](?:ve|ll|re|d))?|us|our|you(?:['’](?:ve|ll|re|d))?|your|let['’]s|they|he|she|user)(?![\p{L}\p{N}_'’])/iu;
+// What happened once or what went wrong is a diagnosis, not a standing fact.
+// So is the state of the work at hand ("the file already has the fields", "the task seems done").
+const PREMISE_PAST = /\b(?:was|were|had|did|didn['’]t|wasn['’]t|weren['’]t|hasn['’]t|haven['’]t|used to|already|yet|appears?|seems?|exists?)\b/iu;
+const PREMISE_FAILURE = /\b(?:wrong|broken|crash\w*|fail(?:s|ed|ing|ures?)?|bug\w*|flaky|stuck|missing|undefined|null|exception|regression|typo)\b/iu;
+// A premise about a piece of code describes the code as it is now: "`load` returns null", "the helper is only called once".
+// So is one about the agent's instructions and tasks, or one that names a file.
+const CODE_PREMISE = /`|\b[\w-]+\.[a-z]{1,4}\b|^(?:(?:but|and|so|also)\s+)?(?:(?:the|this|that|these|those|its|their|no)\s+)?(?:[\p{L}\p{N}.-]+\s+)?(?:function|method|class|file|module|variable|helper|constant|loop|branch|diff|change|patch|import|type|caller|callers|signature|code|codebase|snippet|line|lines|task|todo|instruction|edit|step)s?\b|^(?:(?:but|and|so|also)\s+)?(?:it|this|that|these|those|there)\b/iu;
 // "The ticket says …", "the spec requires that …", "I double-checked the requirements: …".
 const ATTRIBUTION = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|docs?|documentation|design|rfc|product owner|client|customer|pm)\s+(?:says?|states?|specifies|requires|mentions|spells out|is clear)(?:\s+that)?|(?:keep(?:ing)?|bear(?:ing)?) in mind(?:\s+that)?|remember(?:ing)?(?:\s+that)?|(?:just\s+)?to (?:confirm|be clear|recap)(?:\s+the\s+[\p{L}-]+)?|for (?:the record|reference|context)|(?:the|one|our)\s+(?:constraint|requirement|rule|expectation|agreement|catch)(?:\s+(?:from|in|of)\s+(?:the\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?)?\s+is\s+that)[,:]?\s+/iu;
 // A lead that names a requirement as the source: "the spec says", "the requirement is that".
@@ -156,6 +275,8 @@ const HOPE = /^(?:(?:ok(?:ay)?|so|and|now)[,]?\s+)*(?:this|that|it|these|those|t
 const PAST_NARRATION = /^(?:(?:so|and|then|earlier|yesterday)[,]?\s+)*(?:i|we)\s+(?:\p{L}+ed|ran|wrote|made|saw|found|did|had|was|were)\b|\b(?:was|were)\s+(?:\p{L}+ed|supposed)\b.*\b(?:but|until)\b/iu;
 // "<subject> must/should/needs to <verb>": captures the subject and the verb.
 const OBLIGATION = /^(?:(?:also|and|plus|so|note|remember|ideally)[,:]?\s+)*((?:(?!(?:must|should|shall|needs?|has|have|is|are|ought|cannot|can['’]t|may|can)\b)[\p{L}\p{N}`'’./_-]+\s+){1,8})(?:must|should|shall|needs? to|has to|have to|(?:is|are) (?:required|expected|supposed|meant|obliged) to|(?:is|are) to(?= be\b)|ought to|cannot|can['’]t|can only|may only|may not|must not|mustn['’]t|shouldn['’]t|should not|never|always)\s+(?:not\s+|never\s+|always\s+|only\s+|still\s+|also\s+)*(\p{L}+)/iu;
+// "<subject> must/has to/is expected to <verb>": an obligation without the softer "should".
+const FIRM_OBLIGATION = /^(?:(?:also|and|plus|so|note|remember)[,:]?\s+)*((?:(?!(?:must|should|shall|needs?|has|have|is|are|ought|cannot|can['’]t|may|can)\b)[\p{L}\p{N}'’./_-]+\s+){1,8})(?:must|needs? to|has to|have to|(?:is|are) (?:required|expected|obliged) to|cannot|can['’]t|can only|may only|may not|must not|mustn['’]t)(?!\s+have\s+(?:been|\p{L}+(?:ed|en))\b)\s+(?:not\s+|never\s+|always\s+|only\s+|still\s+|also\s+)*(\p{L}+)/iu;
 // Verbs a speaker uses about looking into things, not about how software behaves.
 const INSPECTION_VERB = /^(?:check|look|see|try|investigate|read|dig|figure|find|ask|wait|think|guess|mention|probably|maybe)$/iu;
 const ACCEPTANCE = /^(?:acceptance criteria|definition of done|done when|requirements?|spec|given\b.*\bwhen\b.*\bthen)\b|^(?:users?|customers?|admins?|visitors?|clients?|callers?)\s+(?:must|should|need to|have to)\s+be able to\b|^it (?:must|should|has to|needs to) be possible to\b/iu;
@@ -173,9 +294,13 @@ const QUANTIFIED_BEHAVIOUR = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|
 const NAMED_INTERFACE = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|he|she|they|here)\b)(?:[\p{L}-]+\s+){0,2}[\p{L}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|took|takes|take|looks?|seems?|went|got|ran|made|hit|came|saw|said)\b)(?![\p{L}]+ed\b)\p{Ll}{3,}\b[^.;:]{0,50}?\b(?:through|via|using|with|in|from|by)\s+(?:the|a|an)\s+(?:`[^`]+`|[A-Z][\w]*[-_][\w-]+|[A-Z]{2,}\w*)\s+(?:header|cookie|query (?:parameter|param|string)|param(?:eter)?|flag|claim|scope|env(?:ironment)? var(?:iable)?)\b/iu;
 // A subject made of a few words after a determiner, then a verb in the present tense.
 const PRESENT_DESCRIPTION = /^(?:the|every|each|all|our|new)\s+(?!(?:i|we|you|it|this|that|these|those|there)\b)(?:[\p{L}-]+\s+){0,3}?(?!(?:is|was|has|does|looks|seems|keeps|needs|goes|gets)\b)\p{Ll}{2,}(?:s|es)\s+\p{L}/iu;
+// A subject of plural things without a determiner, then a verb in the base form and at least three
+// more words: "exported sheets open with a header row", "overdue invoices move to the collections queue".
+const BARE_PLURAL_DESCRIPTION = /^(?:(?:also|and|oh|ah|plus)[,]?\s+)*(?!(?:i|we|you|it|this|that|these|those|there|they|things|people|guys|folks|thanks|tests|specs|logs|errors|warnings|builds|numbers|results)\b)(?:\p{L}[\p{L}-]*\s+){0,2}?\p{L}\p{Ll}+[^s\s]s\s+(?!(?:are|were|have|had|do|did|can|could|will|would|should|must|may|might|need|look|seem|feel|appear|still|also|just|now|then|keep|get|got|and|but|nor|yet|for|the|with|from|into|than|not)\b)(\p{Ll}{3,}(?<!ed|ly|s))\s+(?=(?:\S+\s+)*?(?:the|an|with|to|of|for|in|on|by|from|at|after|before|every|each|through)\s)(?:\S+\s+){2,}\S/iu;
+const PURPOSE_OR_RESULT = /\s(?:so(?: that)?|because|since|which|in order to)\s/iu;
 const ANAPHOR = /\b(?:this|that|it|them|these|those)\b/iu;
 // Words that report a failure rather than describe how a thing works.
-const SYMPTOM = /\b(?:wrong|broken|blank|empty|errors?|crash\w*|fail\w*|anymore|still|again|nothing|weird|strange|stuck|slow|bug\w*|instead of|since|doesn['’]t|don['’]t|won['’]t|can['’]t|isn['’]t|never)\b/iu;
+const SYMPTOM = /\b(?:wrong|broken|blank|empty|errors?|crash\w*|fail\w*|hangs?|freezes?|leaks?|stalls?|times? out|complain\w*|confus\w*|annoy\w*|anymore|still|again|nothing|weird|strange|stuck|slow\w*|bug\w*|instead of|since|doesn['’]t|don['’]t|won['’]t|can['’]t|isn['’]t|never)\b/iu;
 // A verb in the past tense: what happened once, not how the software behaves.
 const PAST_WORD = /(?<![\p{L}-])(?:\p{L}{2,}ed|grew|took|ran|went|got|made|hit|came|saw|said|was|were|had|did|found|fell|rose|left|became|began|broke|built|threw|wrote|spent|stood|brought|thought|told)(?![\p{L}-])/iu;
 // The tools of development are not the software: "the test fails when …" is a diagnosis.
@@ -190,5 +315,8 @@ const BEHAVIOUR_VERB = /\b(?:(?:is|are|get|gets)\s+(?:automatically\s+)?(?:\p{L}
 const SET_TO = /^(?:(?:please|also|and|so|just)[,]?\s+)*(?:set|configure|change|bump|raise|lower|increase|decrease|reduce|make)\s+(?:the\s+)?(?:[\p{L}\p{N}`'’./_-]+\s+){0,4}?(?:to|=)\s+(?:`[^`]+`|"[^"]+"|'[^']+'|\d)/iu;
 // An upper-case name, a flag or a code span given a value.
 const NAMED_SETTING = /(?:\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|(?<![\p{L}\p{N}])--?[a-z][\w-]+|`[^`\s]{2,40}`)\s*(?:=|:|is|are|should be|must be|stays at|stays|defaults to|to)\s*(?:`[^`\n]*[\d"'][^`\n]*`|`(?:true|false|on|off|none|null)`|"[^"]+"|'[^']+'|\d|true\b|false\b|on\b|off\b)/u;
+// A thing of the product given a new named value: "the export formats become CSV and XLSX",
+// "printing moves to A4 paper", "the default region is now EU-West".
+const CHANGED_TO_VALUE = /^(?:(?:[Tt]he|[Oo]ur|[Aa]ll|[Ee]very|[Ee]ach)\s+)?(?!(?:I|[Ww]e|[Yy]ou|[Ii]t|[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Tt]here|[Hh]e|[Ss]he|[Tt]hey)\b)(?:[\p{L}\p{N}-]+\s+){0,4}?(?:becomes?|moves? to|switch(?:es)? to|changes? to|(?:is|are) now)\s+(?:`[^`]+`|"[^"]+"|[A-Z][\p{L}\p{N}-]*[A-Z0-9][\p{L}\p{N}-]*|\p{Lu}\p{Ll}+(?![\p{L}\p{N}_-]))/u;
 // "[the] <words> <setting noun> [for/of/on <words>] is/are <value>".
 const SETTING_NOUN_VALUE = /^(?:(?:also|and|plus|so|note)[,:]?\s+)*(?:the\s+|our\s+|all\s+|every\s+|default\s+)?(?:[\p{L}\p{N}`./_-]+\s+){0,3}?(?:timeouts?|limits?|size|sizes|ttl|intervals?|thresholds?|retries|retry count|ports?|concurrency|delays?|expiry|cap|quota|budget|level|depth|window|length|rate|capacity|workers|batch|page size|pool size)(?:\s+(?:for|of|on|in|per)(?:\s+[\p{L}\p{N}`./_-]+){1,4}?)?\s+(?:is|are|should be|must be|stays at|stays|defaults to|goes to|becomes)\s+(?:now\s+|always\s+|still\s+)?(?:`[^`]+`|\d[\d.,]*\s*(?:\p{L}{1,7}|%)?)(?=[\s.,;!)]|$)/iu;

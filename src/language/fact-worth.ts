@@ -1,4 +1,5 @@
 import type { Entry } from '../types.js';
+import { withoutAttribution } from './behaviour-statement.js';
 import { countSpecifics } from './salience.js';
 
 /** Why {@link judgeFact} keeps a sentence out of the facts tier. */
@@ -141,7 +142,9 @@ export function judgeFact(options: {
   if (ASKS_USER.test(plain) && !TAG_QUESTION.test(plain)) return 'question';
   // A report of finished work that names what was chosen ("… moved the archive to S3 Glacier with a
   // 90 day cutoff") is a decision; one that only praises the work is narration.
-  if (!hasFinding && !CHOICE_MADE.test(plain) && isNarration(plain, role)) return 'narration';
+  // A short label before a statement ("Now that the value changed: list calls return 100 rows")
+  // does not make the statement narration.
+  if (!hasFinding && !CHOICE_MADE.test(plain) && isNarration(plain, role) && isNarration(withoutAttribution(plain), role)) return 'narration';
   if (!hasFinding && line !== undefined && (isPlanStep(line, plain) || isPlanOpening(options.layout, line, sentence))) return 'plan-step';
   // An instruction in a list the assistant gives without a command, path, value or flag to remember
   // is a step of its current work.

@@ -87,7 +87,10 @@ export function scoreSalience(
   if (isOutput) penalty += 3;
   if (/:\**\s*$/u.test(text)) penalty += 2;
   if (isHeading(text)) penalty += 3;
-  if (role !== 'user' && PAST_LEAD.test(text) && !ADJECTIVE_LEAD.test(text) && !isFix) penalty += 1;
+  // A short label before a new value ("Changed as requested: the formats become CSV and XLSX")
+  // leads a setting; it does not narrate it.
+  const isLabelledSetting = withoutAttribution(text) !== text && isSettingStatement(text);
+  if (role !== 'user' && PAST_LEAD.test(text) && !ADJECTIVE_LEAD.test(text) && !isFix && !isLabelledSetting) penalty += 1;
   // A terse instruction from the user about a piece of code (no `any`, no `&&`) is still one.
   if (words < 3 && !(role === 'user' && specifics > 0 && cueTotal > 0)) penalty += 2;
 

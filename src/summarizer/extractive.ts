@@ -189,6 +189,14 @@ const ANSWER_SALIENCE = 3.5;
 const USER_STATEMENT_BONUS = 4;
 /** Weight a note in the user's own words gains over narration when summaries are consolidated. */
 const USER_SPEECH_WEIGHT = 2;
+/** Salience of a user's statement kept as a note (see `isUserStatement`). */
+const USER_STATEMENT_SALIENCE = 1;
+/** Fewest words of a user's note read as a statement. */
+const MIN_STATEMENT_WORDS = 6;
+// The speakers themselves ("I think …", "you could …"): about the conversation, not the work.
+const SPEAKERS = /(?<![\p{L}\p{N}_'’])(?:i|i['’](?:m|ve|ll|d)|me|my|you|you['’](?:re|ve|ll|d)|your)(?![\p{L}\p{N}_'’])/iu;
+// A sentence that opens with a pointer to what came before ("That came up in review").
+const LEANING_START = /^(?:(?:and|but|so|also|oh|ah)[,]?\s+)*(?:it|it['’]s|this|that|that['’]s|these|those|there|there['’]s|here|here['’]s)\b/iu;
 const COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'args', 'query', 'pattern', 'path', 'url'];
 
 function summarizeChunk(request: SummarizeRequest, language: Language): SummarizeResult {
@@ -294,14 +302,17 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     }
     if (analysis.retention === 'chit-chat' || analysis.retention === 'task-status') return;
     const identifiers = extractIdentifiers(analysis.text);
+    // A fact-like sentence judgeFact() kept out of T2 stays a note by what it names, not by its cues.
+    const salience = category === undefined ? analysis.salience : 0;
     state.notes.push({
       text: analysis.text,
       order,
       isUser: role === 'user',
       isIntention: analysis.isIntention || analysis.isQuestion,
       identifiers,
-      // A fact-like sentence judgeFact() kept out of T2 stays a note by what it names, not by its cues.
-      salience: category === undefined ? analysis.salience : 0,
+      // What the user states about the work (not asks, hedges or says about themselves) says what
+      // must hold even without a name or a value in it: it outranks their questions and asides.
+      salience: role === 'user' && isUserStatement(analysis, sentences[position] ?? analysis.text, isWorthAFact) ? Math.max(salience, USER_STATEMENT_SALIENCE) : salience,
     });
   });
   weighByMessage(state.facts, { first: firstFact, sentences: analyses.length, role });
@@ -309,6 +320,19 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   if (completion !== undefined) recordCompletion(state, { completion, order });
   const commit = COMMIT_NOTE.exec(entry.text);
   if (commit?.[1] !== undefined && role === 'assistant') addCompleted(state, { text: `Committed "${commit[1]}"`, order });
+}
+
+/**
+ * Whether a user's sentence that became a note states something rather than asks, plans, hedges,
+ * talks about the speakers or leans on what came before: "exported sheets open with a header row"
+ * is a statement; "is `load` still used?", "I think it's in `db.ts`", "that came up last week" and
+ * "one more thing" are not.
+ */
+function isUserStatement(analysis: SentenceAnalysis, sentence: string, isWorthAFact: (sentence: string) => boolean): boolean {
+  if (analysis.isQuestion || analysis.isIntention || analysis.isDeadEnd || analysis.isTaskRequest) return false;
+  const text = analysis.text.replace(/`[^`\n]*`/gu, 'code');
+  if (wordsIn(text) < MIN_STATEMENT_WORDS || /[:?]\s*$/u.test(text) || SPEAKERS.test(text) || LEANING_START.test(text)) return false;
+  return isWorthAFact(sentence);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { englishPatterns } from '../../src/boundaries/patterns/en.js';
 import { analyzeSentence, factCategoryFor, splitSentences } from '../../src/graduation/retention.js';
-import { isBehaviourStatement, isProductDescription, isSettingStatement, turnShapeOf, withoutAttribution } from '../../src/language/behaviour-statement.js';
+import { isBehaviourStatement, isObligationStatement, isProductDescription, isSettingStatement, premiseOf, turnShapeOf, withoutAttribution } from '../../src/language/behaviour-statement.js';
 import type { TurnShape } from '../../src/language/behaviour-statement.js';
 
 // Sentences written fresh for this test, by both speakers: statements of how the software must
@@ -76,6 +76,9 @@ describe('isSettingStatement', () => {
     '`MAX_BODY_BYTES` is 1048576 in production.',
     'change the batch size to 500',
     'CACHE_TTL_SECONDS = 600 for the catalogue service.',
+    'The invoice language becomes German for Austrian customers.',
+    'As agreed, shipping labels move to DHL Express.',
+    'Done as asked: the default currency is now CHF.',
   ])('gives a setting a value: %s', (sentence) => {
     expect(isSettingStatement(sentence)).toBe(true);
   });
@@ -87,6 +90,8 @@ describe('isSettingStatement', () => {
     'I set the timeout to 5s while debugging and then reverted it.',
     'The suite took 40 seconds.',
     'When `strictMode` is true, the parser rejects trailing commas.',
+    'It becomes Friday before anyone reviews it.',
+    'The run becomes slower when the cache is cold.',
   ])('does not: %s', (sentence) => {
     expect(isSettingStatement(sentence)).toBe(false);
   });
@@ -97,6 +102,9 @@ describe('isProductDescription', () => {
     'The order history page lists cancelled orders at the bottom, greyed out.',
     'Every invoice carries the customer reference in its footer.',
     'The weekly digest groups mentions by project.',
+    'Printed labels carry the warehouse code in the top corner.',
+    'Oh, and archived boards stay readable for the whole team.',
+    'The copy customers read lives in content/strings.json so it can be reviewed by legal.',
   ])('describes the product: %s', (sentence) => {
     expect(isProductDescription(sentence)).toBe(true);
   });
@@ -108,6 +116,13 @@ describe('isProductDescription', () => {
     'The suite passes locally.',
     'It shows the same output over and over.',
     'The dashboard showed two charts before the redesign.',
+    'Builds take ages on the shared runner.',
+    'Logs show a spike at midnight.',
+    'Customers complain about the new checkout.',
+    'Requests hang now and then on staging.',
+    'Things look fine from here.',
+    'Most mornings work better for me.',
+    'Consulte os registros de auditoria para ver quem fez a solicitação.',
   ])('does not: %s', (sentence) => {
     expect(isProductDescription(sentence)).toBe(false);
   });
@@ -214,5 +229,94 @@ describe('prose after a closing code fence', () => {
     expect(splitSentences(text)).toContain("That's the whole change, the cap stays at 40 MB.");
     const other = "Patch:\n```\nx = 1\n``` Don't drop the 40 MB cap when you refactor.";
     expect(splitSentences(other)).toContain("Don't drop the 40 MB cap when you refactor.");
+  });
+});
+
+describe('premiseOf', () => {
+  it.each([
+    ['Since the kiosk has to keep taking orders without a network, I buffer them in IndexedDB.', 'the kiosk has to keep taking orders without a network'],
+    ['Because refunds are capped at the original charge, we clamp the amount before calling the processor.', 'refunds are capped at the original charge'],
+    ['Given that receipts are printed in Czech and Danish, I moved every label into the translation table.', 'receipts are printed in Czech and Danish'],
+    ['Partners receive a signed callback for every payout, which is why I added one signing helper for all of them.', 'Partners receive a signed callback for every payout'],
+    ['Tenants never see each other\'s invoices, so I put the tenant filter into the base query.', 'Tenants never see each other\'s invoices'],
+    ['To keep the checkout usable on a keyboard alone, I gave every control a focus outline and a tab stop.', 'the checkout usable on a keyboard alone'],
+    ['For the record: since the archive stays readable for seven years, we write it as plain JSON lines.', 'the archive stays readable for seven years'],
+    ['What holds the design together is that because the storefront follows the visitor\'s language, I load the copy per locale.', 'the storefront follows the visitor\'s language'],
+    ['I am working on the assumption that the scanner app runs on shared tablets, which is why the login screen forgets the last user.', 'the scanner app runs on shared tablets'],
+    ['Because the interface mirrors the operating system font size, we measure text at runtime.', 'the interface mirrors the operating system font size'],
+    ['Since the kiosk flow runs on wall-mounted screens, the buttons grow to thumb size.', 'the kiosk flow runs on wall-mounted screens'],
+    ['I have kept in mind that the invoice view hides the bank details from guests, and the print view does too.', 'the invoice view hides the bank details from guests'],
+    ['For the record, the onboarding tour waits for a first click, because popups on load are ruled out for this product.', 'the onboarding tour waits for a first click'],
+  ])('finds the standing fact behind the work: %s', (sentence, premise) => {
+    expect(premiseOf(sentence)).toBe(premise);
+  });
+
+  it.each([
+    'Since the helper is only called from one place, I inlined it.',
+    'Since `parseRow` returns null on blank lines, I added a guard.',
+    'Because the pool was closed too early, I moved the teardown into afterAll.',
+    'Since the test suite is slow, I ran only the billing specs.',
+    'Since the import already has the columns, I should mark the step as done.',
+    'The report totals are wrong, so I traced them back to the rounding.',
+    'Since you asked for a shorter version, I trimmed the summary.',
+    'Since it works now, I will move on to the next item.',
+    'Now that I have read the config, I understand the layout.',
+    'Since the settings.py file defines the cache, I edited it there.',
+    'Because of the merge conflict, I rebased the branch.',
+    'The mapper builds its rows by hand, which is why `total` is handled apart from the other fields.',
+    'Since the cache is cold, the first request is slow.',
+    'The page renders slowly because the cache is cold.',
+    'The parser returns early because the input is empty.',
+    'Because the nightly sync never finishes, the dashboard is stuck on yesterday.',
+    'I noticed that the poller sleeps between every shard.',
+    'I need to make sure that all imports point at the shared package.',
+    'The search could use: ranking that favours recent posts over old ones.',
+  ])('leaves out work, code, failures and the agent\'s own state: %s', (sentence) => {
+    expect(premiseOf(sentence)).toBeUndefined();
+  });
+
+  it('makes the restated requirement a fact, from either speaker', () => {
+    const assistant = 'Since the kiosk has to keep taking orders without a network, I buffer them in IndexedDB and replay them later.';
+    const user = 'Because every receipt goes out in Czech and Danish, we keep the wording in one catalogue.';
+    expect(analyzeSentence(assistant, { role: 'assistant', patterns: englishPatterns }).retention).toBe('requirement');
+    expect(isKept(user, 'user')).toBe(true);
+    expect(isKept('Since the helper is only called from one place, I inlined it.', 'assistant')).toBe(false);
+  });
+});
+
+describe('isObligationStatement', () => {
+  it.each([
+    'The booking widget is expected to keep working when the tab goes offline.',
+    'Nightly exports have to carry the tenant name in every row.',
+    'The partner feed must not expose internal ids.',
+    'Archived projects can only be reopened by an owner.',
+    'Also, the mobile client needs to keep its drafts across restarts.',
+  ])('reads a firm obligation on the product: %s', (sentence) => {
+    expect(isObligationStatement(sentence)).toBe(true);
+  });
+
+  it.each([
+    'The dashboard should load faster now.',
+    'This must be the stale cache again.',
+    'The tests have to pass before we merge.',
+    'I need to check the retry helper first.',
+    'It has to be something in the serializer.',
+    'The page must have been cached by the proxy.',
+    'Do the exports have to include archived rows?',
+  ])('leaves out hopes, plans, guesses and questions: %s', (sentence) => {
+    expect(isObligationStatement(sentence)).toBe(false);
+  });
+
+  it('keeps an assistant\'s obligation on the product without a value, even with a completion word in it', () => {
+    expect(isKept('The booking widget is expected to keep working when the tab goes offline.', 'assistant')).toBe(true);
+    expect(isKept('The booking widget is expected to keep working when the tab goes offline.', 'assistant', 'report')).toBe(true);
+    expect(isKept('The widget works again after the reload.', 'assistant')).toBe(false);
+  });
+});
+
+describe('a labelled new value from the assistant', () => {
+  it('is a decision, while a labelled observation is not', () => {
+    expect(isKept('Switched as you asked: the invoice language becomes German.', 'assistant')).toBe(true);
+    expect(isKept('Expected: May fail - the cache keys differ.', 'assistant')).toBe(false);
   });
 });

@@ -120,6 +120,11 @@ describe('judgeFact()', () => {
       expect(verdicts).toEqual(['lead-in', 'plan-step', 'plan-step', undefined]);
     });
 
+    it('does not take a statement after a short label for narration', () => {
+      expect(judgeFact({ sentence: 'Now that the quota moved: each workspace stores up to 40 boards.', role: 'assistant' })).toBeUndefined();
+      expect(judgeFact({ sentence: 'Now that the quota moved, I have updated the tests.', role: 'assistant' })).toBe('narration');
+    });
+
     it('reads a noun that looks like a verb as the subject of a rule', () => {
       // A completion report that names nothing is not a fact (see fact-worth-shapes.test.ts).
       expect(judgeLines('assistant', ['Done, the importer is fixed.', '- build artifacts go to out/ and are never committed'])).toEqual(['completion', undefined]);

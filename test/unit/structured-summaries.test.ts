@@ -86,6 +86,20 @@ describe('structured summaries', () => {
       expect(tight.summary).not.toContain('teamLoader');
     });
 
+    it('weighs a user\'s statement above their questions, hedges and asides', () => {
+      const entries = entriesOf([
+        ['user', 'Is the `digestJob` still wired to the old queue?'],
+        ['user', 'I think the scheduler lives somewhere in `jobs/` but I am not sure.'],
+        ['user', 'That came up in the planning call last week.'],
+        ['user', 'Most of our traffic arrives through the partner widget on news sites.'],
+      ]);
+      const notes = run({ mode: 'chunk', entries, targetTokens: 300 }).sections?.find((section) => section.name === 'Notes')?.items ?? [];
+      const salienceOf = (start: string): number => notes.find((item) => item.text.startsWith(start))?.salience ?? Number.NaN;
+      const statement = salienceOf('Most of our traffic');
+      expect(statement).toBeGreaterThanOrEqual(1);
+      for (const other of ['Is the', 'I think', 'That came up']) expect(salienceOf(other)).toBeLessThan(statement);
+    });
+
     it('marks the notes that are the user\'s own words', () => {
       const entries = entriesOf([
         ['user', 'Guests on a shared board see the cards in a lighter shade than members do.'],
