@@ -298,6 +298,8 @@ export function builtInDetectors(options: { entropy: number | false }): Detector
     patternDetector({ kind: 'aws-key', minRun: 20, prefilter: AWS_KEY_PREFIX, pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}(?![A-Za-z0-9])/g }),
     patternDetector({
       kind: 'aws-secret',
+      // The secret is 40 characters of [A-Za-z0-9/+], all token characters: a run of 40 or more.
+      minRun: 40,
       prefilter: /secret/i,
       pattern: /(?:aws_?)?secret_?(?:access_?)?key(?:_id)?["']?\s*(?:=|:|=>)\s*["']?(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
     }),

@@ -169,11 +169,13 @@ export interface RedactionScope {
 /** Opens a {@link RedactionScope}; with `config: false` it returns every value unchanged. @internal */
 export function createRedactionScope(options: { config: ResolvedRedaction | false; ledger: Pick<SecretLedger, 'placeholderOf' | 'nextNumber'> }): RedactionScope {
   const { config, ledger } = options;
+  // One shared scope that changes nothing: a scope is opened for every recorded input.
+  if (config === false) return NO_REDACTION_SCOPE;
   const records: SecretRecord[] = [];
   const pending = new Map<string, string>();
   const pendingNext = new Map<string, number>();
   const reports = new Map<string, { kind: string; field: string; count: number; placeholders: string[] }>();
-  const cleanTexts = config === false ? NO_CLEAN_TEXTS : cleanTextsOf(config);
+  const cleanTexts = cleanTextsOf(config);
 
   const placeholderFor = (kind: string, secret: string): string => {
     const digest = secretDigest(secret);
@@ -188,10 +190,9 @@ export function createRedactionScope(options: { config: ResolvedRedaction | fals
   };
 
   const redact = (value: string, field: string, isWholeCredential: boolean): string => {
-    if (config === false || value.length === 0) return value;
+    if (value.length === 0) return value;
     if (!isWholeCredential && cleanTexts.has(value)) return value;
-    const credentialRank = config.detectors.findIndex((detector) => detector.kind === 'credential');
-    const extra = isWholeCredential ? [{ kind: 'credential', start: 0, end: value.length, rank: credentialRank }] : [];
+    const extra = isWholeCredential ? [{ kind: 'credential', start: 0, end: value.length, rank: config.detectors.findIndex((detector) => detector.kind === 'credential') }] : NO_CANDIDATES;
     const findings = findWith(config, value, extra);
     if (findings.length === 0) {
       if (!isWholeCredential) cleanTexts.add(value);
@@ -228,7 +229,6 @@ export function createRedactionScope(options: { config: ResolvedRedaction | fals
 
   const update = (options: { previous: string; next: string; field: string; lookaheadLines?: number | undefined }): string => {
     const { next, field } = options;
-    if (config === false) return next;
     let result = '';
     let position = 0;
     let isChanged = false;
@@ -247,11 +247,12 @@ export function createRedactionScope(options: { config: ResolvedRedaction | fals
   return {
     text: (value, field) => redact(value, field, false),
     update,
-    json: (value, field) => (config === false ? value : walk(value, field)),
+    json: (value, field) => walk(value, field),
     get records() {
       return records;
     },
     get redactions() {
+      if (reports.size === 0) return NO_REDACTIONS;
       return [...reports.values()].map((report) => Object.freeze({ ...report, placeholders: Object.freeze([...report.placeholders]) }));
     },
   };
@@ -273,7 +274,16 @@ const CLEAN_TEXT_CHARS = 4_194_304;
 const MAX_CLEAN_TEXT = 1_048_576;
 /** Shortest text remembered: a shorter one costs less to scan than to look up. */
 const MIN_CLEAN_TEXT = 64;
-const NO_CLEAN_TEXTS: CleanTexts = { has: () => false, add: () => undefined };
+const NO_CANDIDATES: readonly Candidate[] = [];
+const NO_REDACTIONS: readonly SecretRedaction[] = Object.freeze([]);
+const NO_RECORDS: readonly SecretRecord[] = Object.freeze([]);
+const NO_REDACTION_SCOPE: RedactionScope = Object.freeze({
+  text: (value: string) => value,
+  update: (options: { next: string }) => options.next,
+  json: (value: JsonValue) => value,
+  records: NO_RECORDS,
+  redactions: NO_REDACTIONS,
+});
 // Per resolved configuration (one per manager): the same detectors and allowlist give the same
 // findings for the same text. Only texts without a finding are kept, so no secret stays here.
 const cleanTextsByConfig = new WeakMap<ResolvedRedaction, CleanTexts>();

@@ -2,7 +2,7 @@ import { applyPatch, formatPatch, OMIT_HEADERS } from 'diff';
 import type { StructuredPatch, StructuredPatchHunk } from 'diff';
 import { commonPrefixLength, commonSuffixLength } from '../common-runs.js';
 import { describeValue, InvalidArgumentError } from '../errors.js';
-import { structuredLinePatch } from './line-diff.js';
+import { splitLinesKeepingBreaks, structuredLinePatchOfLines } from './line-diff.js';
 
 /** One contiguous run of changed lines between two versions of a file. */
 export interface DiffHunk {
@@ -189,10 +189,13 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
   const oldDiffed = diffStart === 0 ? oldMiddle : oldMiddle.slice(diffStart);
   const newDiffed = diffStart === 0 ? newMiddle : newMiddle.slice(diffStart);
   const maxEditLength = options.maxEditLength ?? DEFAULT_MAX_EDIT_LENGTH;
+  // Cut into lines once: the bound below and the line diff read the same lines.
+  const oldLines = isBinary ? [] : splitLinesKeepingBreaks(oldDiffed);
+  const newLines = isBinary ? [] : splitLinesKeepingBreaks(newDiffed);
   const minimal =
-    isBinary || exceedsEditLength(oldDiffed, newDiffed, maxEditLength)
+    isBinary || exceedsEditLength(oldLines, newLines, maxEditLength)
       ? undefined
-      : structuredLinePatch(oldDiffed, newDiffed, maxEditLength);
+      : structuredLinePatchOfLines(oldLines, newLines, maxEditLength);
   const structured =
     minimal === undefined
       ? shiftHunks(anchoredPatch(oldMiddle, newMiddle), isLarge ? shared.prefixLines : 0)
@@ -325,9 +328,7 @@ function commonLines(before: string, after: string): { prefixChars: number; pref
 // milliseconds for a rewritten file of a few hundred lines). Each line occurring n times on one
 // side and m times on the other can be kept at most min(n, m) times, which bounds the common
 // subsequence from above and the edit length from below. Lines as `diff` cuts them.
-function exceedsEditLength(before: string, after: string, maxEditLength: number): boolean {
-  const oldLines = splitKeepingNewlines(before);
-  const newLines = splitKeepingNewlines(after);
+function exceedsEditLength(oldLines: readonly string[], newLines: readonly string[], maxEditLength: number): boolean {
   if (oldLines.length + newLines.length <= maxEditLength) return false;
   const counts = new Map<string, number>();
   for (const line of oldLines) counts.set(line, (counts.get(line) ?? 0) + 1);
@@ -360,25 +361,14 @@ function toDiffHunk(hunk: StructuredPatchHunk): DiffHunk {
   return { newStart: hunk.newStart, oldStart: hunk.oldStart, removed, added };
 }
 
-// Splits into lines that keep their `\n`, as `diff` tokenises them; the last line lacks it
-// when the content has no final newline.
-function splitKeepingNewlines(content: string): string[] {
-  if (content === '') return [];
-  const lines = content.split('\n').map((line) => `${line}\n`);
-  const last = lines.length - 1;
-  if (content.endsWith('\n')) lines.pop();
-  else lines[last] = content.slice(content.lastIndexOf('\n') + 1);
-  return lines;
-}
-
 // A linear-time patience-style diff: lines that occur exactly once on each side anchor the
 // alignment (longest increasing run), and each gap between anchors becomes one hunk after its
 // common leading and trailing lines are trimmed. Exact, not always minimal. Follows
 // `structuredPatch`'s conventions: 1-based starts even for an empty side (`formatPatch` applies
 // the unified-format adjustment).
 function anchoredPatch(before: string, after: string): StructuredPatch {
-  const oldLines = splitKeepingNewlines(before);
-  const newLines = splitKeepingNewlines(after);
+  const oldLines = splitLinesKeepingBreaks(before);
+  const newLines = splitLinesKeepingBreaks(after);
   const hunks: StructuredPatchHunk[] = [];
   const emit = (oldFrom: number, oldTo: number, newFrom: number, newTo: number): void => {
     while (oldFrom < oldTo && newFrom < newTo && oldLines[oldFrom] === newLines[newFrom]) {

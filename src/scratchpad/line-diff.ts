@@ -9,23 +9,49 @@ import type { StructuredPatch, StructuredPatchHunk } from 'diff';
  * @internal
  */
 export function structuredLinePatch(before: string, after: string, maxEditLength: number): StructuredPatch | undefined {
-  const oldTokens = tokenizeLines(before);
-  const newTokens = tokenizeLines(after);
+  return structuredLinePatchOfLines(splitLinesKeepingBreaks(before), splitLinesKeepingBreaks(after), maxEditLength);
+}
+
+/**
+ * {@link structuredLinePatch} of two texts already cut into lines by {@link splitLinesKeepingBreaks},
+ * for a caller that needs the lines too.
+ * @internal
+ */
+export function structuredLinePatchOfLines(oldTokens: readonly string[], newTokens: readonly string[], maxEditLength: number): StructuredPatch | undefined {
   const ids = new Map<string, number>();
   const idsOf = (tokens: readonly string[]): Int32Array => {
     const result = new Int32Array(tokens.length);
-    tokens.forEach((token, index) => {
+    for (let index = 0; index < tokens.length; index += 1) {
+      const token = tokens[index] as string;
       let id = ids.get(token);
       if (id === undefined) {
         id = ids.size;
         ids.set(token, id);
       }
       result[index] = id;
-    });
+    }
     return result;
   };
   const moves = searchMoves(idsOf(oldTokens), idsOf(newTokens), maxEditLength);
   return moves === undefined ? undefined : toPatch(moves, oldTokens, newTokens);
+}
+
+/**
+ * `diff`'s line tokens: each line with its `\n` (a `\r\n` line keeps both), the last one without
+ * when the text does not end with a line break; none for `''`.
+ * @internal
+ */
+export function splitLinesKeepingBreaks(value: string): string[] {
+  const lines: string[] = [];
+  let start = 0;
+  // The same tokens as splitting on /(\n|\r\n)/ and gluing each separator to its line: a `\r`
+  // before a `\n` ends up in the line either way.
+  for (let lineBreak = value.indexOf('\n'); lineBreak !== -1; lineBreak = value.indexOf('\n', start)) {
+    lines.push(value.slice(start, lineBreak + 1));
+    start = lineBreak + 1;
+  }
+  if (start < value.length) lines.push(value.slice(start));
+  return lines;
 }
 
 // --- Internal helpers ---
@@ -34,20 +60,6 @@ const COMMON = 0;
 const ADDED = 1;
 const REMOVED = 2;
 const NO_NEWLINE_MARKER = '\\ No newline at end of file';
-
-// `diff`'s line tokens: each line with its `\n` or `\r\n`, the last one without when the text
-// does not end with a line break.
-function tokenizeLines(value: string): string[] {
-  const lines: string[] = [];
-  const parts = value.split(/(\n|\r\n)/);
-  if (!parts[parts.length - 1]) parts.pop();
-  for (let index = 0; index < parts.length; index += 1) {
-    const part = parts[index] as string;
-    if (index % 2 === 1) lines[lines.length - 1] += part;
-    else lines.push(part);
-  }
-  return lines;
-}
 
 // Grows as paths are made: path `p` came from path `parent[p]` by one move (`move[p]`) and then
 // followed `common[p]` equal lines. Path 0 is the start: `common[0]` equal lines from the top.

@@ -1,7 +1,7 @@
 import { structuredPatch } from 'diff';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { structuredLinePatch } from '../../src/scratchpad/line-diff.js';
+import { splitLinesKeepingBreaks, structuredLinePatch } from '../../src/scratchpad/line-diff.js';
 import { PROPERTY_RUNS } from '../helpers.js';
 
 // Few distinct lines (some with `\r`, some empty), both line breaks, with or without a final one:
@@ -26,5 +26,28 @@ describe('structuredLinePatch()', () => {
     const patch = structuredLinePatch('a\nb\nb\nc\n', 'a\nb\nb\nb\nc\n', 1_000);
     expect(patch).toEqual(structuredPatch('', '', 'a\nb\nb\nc\n', 'a\nb\nb\nb\nc\n', undefined, undefined, { context: 0, maxEditLength: 1_000 }));
     expect(patch?.hunks).toEqual([{ oldStart: 4, oldLines: 0, newStart: 4, newLines: 1, lines: ['+b'] }]);
+  });
+});
+
+describe('splitLinesKeepingBreaks()', () => {
+  // The reference: how `diff` cuts lines (a split on the line breaks, each glued to its line).
+  const byRegExp = (value: string): string[] => {
+    const lines: string[] = [];
+    const parts = value.split(/(\n|\r\n)/);
+    if (!parts[parts.length - 1]) parts.pop();
+    parts.forEach((part, index) => {
+      if (index % 2 === 1) lines[lines.length - 1] += part;
+      else lines.push(part);
+    });
+    return lines;
+  };
+
+  it('cuts every text into the lines diff cuts it into', () => {
+    fc.assert(
+      fc.property(fc.oneof(text, fc.string({ unit: fc.constantFrom('a', '\n', '\r', ' ', 'é') })), (value) => {
+        expect(splitLinesKeepingBreaks(value)).toEqual(byRegExp(value));
+      }),
+      { numRuns: PROPERTY_RUNS * 3 },
+    );
   });
 });

@@ -52,6 +52,13 @@ describe('findSecrets()', () => {
       });
     }
 
+    it('finds an AWS secret key whose 40 characters are a run of their own, quoted or next to other run characters', () => {
+      const secret = fakeRun(`${ALNUM}/+`, 40, 50);
+      for (const text of [`AWS_SECRET_ACCESS_KEY="${secret}"`, `secret_key: ${secret}-rotated`, `aws_secret_key=>${secret}`]) {
+        expect(findSecrets(text).map((finding) => [finding.kind, text.slice(finding.start, finding.end)])).toEqual([['aws-secret', secret]]);
+      }
+    });
+
     it('lists every kind it can report in SECRET_KINDS', () => {
       const reported = new Set([...cases.map(([kind]) => kind), ...plantedSecrets(3).map((planted) => planted.kind)]);
       expect([...reported].sort()).toEqual([...SECRET_KINDS].sort());
