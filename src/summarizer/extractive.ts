@@ -23,7 +23,7 @@ import type { SummarizeRequest, SummarizeResult, Summarizer } from './summarizer
 import { fileItemText, plainTextSections, renderSections, sectionsOf, STILL_FAILING, SUMMARY_SECTIONS } from './summary-sections.js';
 import { relayedUserSpeech } from '../language/relayed-speech.js';
 import { isProse } from '../language/prose.js';
-import { turnShapeOf } from '../language/behaviour-statement.js';
+import { isProductNarration, turnShapeOf } from '../language/behaviour-statement.js';
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
@@ -191,6 +191,8 @@ const USER_STATEMENT_BONUS = 4;
 const USER_SPEECH_WEIGHT = 2;
 /** Salience of a user's statement kept as a note (see `isUserStatement`). */
 const USER_STATEMENT_SALIENCE = 1;
+/** Salience of the agent's description of how the product works, kept as a note (see `isProductNarration`). */
+const PRODUCT_NARRATION_SALIENCE = 2;
 /** Fewest words of a user's note read as a statement. */
 const MIN_STATEMENT_WORDS = 6;
 // The speakers themselves ("I think …", "you could …"): about the conversation, not the work.
@@ -303,7 +305,10 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     if (analysis.retention === 'chit-chat' || analysis.retention === 'task-status') return;
     const identifiers = extractIdentifiers(analysis.text);
     // A fact-like sentence judgeFact() kept out of T2 stays a note by what it names, not by its cues.
-    const salience = category === undefined ? analysis.salience : 0;
+    const judged = category === undefined ? analysis.salience : 0;
+    // The agent saying how the product works (no code, no speaker, present tense) outranks its
+    // narration of the code, but not the user's own statements.
+    const salience = role !== 'user' && judged < PRODUCT_NARRATION_SALIENCE && isProductNarration(analysis.text) ? PRODUCT_NARRATION_SALIENCE : judged;
     state.notes.push({
       text: analysis.text,
       order,
