@@ -233,7 +233,7 @@ const CODE_LIKE = /[`_]|\b\w+\.\w+\b|\b\p{Ll}+\p{Lu}/u;
 // A present-tense copula before what the thing is or how it is treated: "are gated on", "is wired to".
 const PRESENT_COPULA = /\b(?:is|are)\s+(?:not\s+|only\s+|always\s+|never\s+)?\p{L}/iu;
 // The state of the work at hand rather than of the product: "is now simpler", "is done", "is green".
-const WORK_STATE = /\b(?:now|done|finished|ready|green|red|passing|fine|good|ok(?:ay)?|clean|cleaner|simpler|better|easier|harder|faster|slower|unused|unchanged|covered|up to date|in place|inconsistent|consistent|messy|manageable|naming|logging)\b/iu;
+const WORK_STATE = /\b(?:now|done|finished|ready|green|red|passing|fine|good|ok(?:ay)?|clean|cleaner|simpler|better|easier|harder|faster|slower|unused|unchanged|covered|up to date|in place|inconsistent|consistent|messy|manageable)\b/iu;
 // "Since/Because/Given that <premise>, I|we …": a reason, then the speaker's own action.
 const LEADING_PREMISE = /^(?:(?:and|so|also|now)[,]?\s+)*(?:since|because(?! of\b)|given that|seeing that|now that)\s+([^,;:]{10,200}?),\s+(?:(?:so|then)\s+)?(?:i|we)(?:['’](?:ve|ll|m|d))?\s/iu;
 // "To keep <the product> <working so>, I|we …": the state the work must preserve, then the work.
