@@ -139,6 +139,8 @@ interface Note {
   readonly identifiers: readonly string[];
   /** How much durable content it carries (see `scoreSalience`). */
   readonly salience: number;
+  /** The agent describing how the product works (see `isProductNarration`). */
+  readonly isProductStatement?: boolean;
 }
 
 /** A failure and what happened until the next green run. */
@@ -192,7 +194,7 @@ const USER_SPEECH_WEIGHT = 2;
 /** Salience of a user's statement kept as a note (see `isUserStatement`). */
 const USER_STATEMENT_SALIENCE = 1;
 /** Salience of the agent's description of how the product works, kept as a note (see `isProductNarration`). */
-const PRODUCT_NARRATION_SALIENCE = 2;
+const PRODUCT_NARRATION_SALIENCE = 2.5;
 /** Fewest words of a user's note read as a statement. */
 const MIN_STATEMENT_WORDS = 6;
 // The speakers themselves ("I think …", "you could …"): about the conversation, not the work.
@@ -308,13 +310,15 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     const judged = category === undefined ? analysis.salience : 0;
     // The agent saying how the product works (no code, no speaker, present tense) outranks its
     // narration of the code, but not the user's own statements.
-    const salience = role !== 'user' && judged < PRODUCT_NARRATION_SALIENCE && isProductNarration(analysis.text) ? PRODUCT_NARRATION_SALIENCE : judged;
+    const isProductStatement = role !== 'user' && isProductNarration(analysis.text);
+    const salience = isProductStatement ? Math.max(judged, PRODUCT_NARRATION_SALIENCE) : judged;
     state.notes.push({
       text: analysis.text,
       order,
       isUser: role === 'user',
       isIntention: analysis.isIntention || analysis.isQuestion,
       identifiers,
+      ...(isProductStatement ? { isProductStatement } : {}),
       // What the user states about the work (not asks, hedges or says about themselves) says what
       // must hold even without a name or a value in it: it outranks their questions and asides.
       salience: role === 'user' && isUserStatement(analysis, sentences[position] ?? analysis.text, isWorthAFact) ? Math.max(salience, USER_STATEMENT_SALIENCE) : salience,
@@ -636,7 +640,12 @@ function selectNotes(
     picked.push({
       section: 'Notes',
       text: clip(note.text),
-      detail: { source: range(note.order), salience: note.salience, ...(note.isUser ? { isUserSpeech: true } : {}) },
+      detail: {
+        source: range(note.order),
+        salience: note.salience,
+        ...(note.isUser ? { isUserSpeech: true } : {}),
+        ...(note.isProductStatement === true ? { isProductStatement: true } : {}),
+      },
       priority: 4 + round / 100,
       order: note.order,
       isEssential: false,
@@ -1068,7 +1077,8 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
     .sort((a, b) => weight(b) - weight(a) || a.priority - b.priority || a.order - b.order);
   // The user's own statements also come before files only read and commands (tool output).
   notes.forEach((item, rank) => {
-    const base = item.detail.isUserSpeech === true ? USER_SPEECH_PRIORITY : CONSOLIDATE_PRIORITY.Notes;
+    // The agent's descriptions of the product rank with the user's words (by weight, below their statements).
+    const base = item.detail.isUserSpeech === true || item.detail.isProductStatement === true ? USER_SPEECH_PRIORITY : CONSOLIDATE_PRIORITY.Notes;
     items.push({ ...item, priority: base + rank / (notes.length + 1) });
   });
   for (const [path, file] of files) {
@@ -1128,6 +1138,7 @@ function byName(sections: readonly SummarySectionData[]): Map<SummarySectionName
 function mergeInto(item: Item, other: SummaryItem): Item {
   const salience = Math.max(item.detail.salience ?? Number.NEGATIVE_INFINITY, other.salience ?? Number.NEGATIVE_INFINITY);
   const isUserSpeech = item.detail.isUserSpeech === true || other.isUserSpeech === true;
+  const isProductStatement = item.detail.isProductStatement === true || other.isProductStatement === true;
   return {
     ...item,
     detail: {
@@ -1135,6 +1146,7 @@ function mergeInto(item: Item, other: SummaryItem): Item {
       source: union(item.detail.source, other.source),
       ...(Number.isFinite(salience) ? { salience } : {}),
       ...(isUserSpeech ? { isUserSpeech } : {}),
+      ...(isProductStatement ? { isProductStatement } : {}),
     },
   };
 }
