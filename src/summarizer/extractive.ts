@@ -193,6 +193,8 @@ const USER_STATEMENT_BONUS = 4;
 const USER_SPEECH_WEIGHT = 2;
 /** Salience of a user's statement kept as a note (see `isUserStatement`). */
 const USER_STATEMENT_SALIENCE = 1;
+/** Score the agent's description of the product gains when a chunk's notes are picked (below `USER_STATEMENT_BONUS`). */
+const PRODUCT_STATEMENT_BONUS = 3;
 /** Salience of the agent's description of how the product works, kept as a note (see `isProductNarration`). */
 const PRODUCT_NARRATION_SALIENCE = 2.5;
 /** Fewest words of a user's note read as a statement. */
@@ -622,7 +624,9 @@ function selectNotes(
       // The user's statements (what they want, how it should behave) are rare next to narration:
       // they rank above a narrated sentence that adds one fresh identifier.
       const userBonus = note.isUser && (words >= 5 || note.identifiers.length > 0) ? (note.isIntention ? 2 : USER_STATEMENT_BONUS) : 0;
-      const score = fresh + userBonus + note.salience - words / 12 - (note.isIntention ? 3 : 0);
+      // The agent's descriptions of the product come next, level with a narrated sentence that adds a name.
+      const productBonus = note.isProductStatement === true ? PRODUCT_STATEMENT_BONUS : 0;
+      const score = fresh + userBonus + productBonus + note.salience - words / 12 - (note.isIntention ? 3 : 0);
       // Sentences that add no identifier are kept only for the user's own words or what they carry.
       if (fresh === 0 && userBonus === 0 && note.salience < 1) return;
       if (score > bestScore) {
