@@ -115,6 +115,7 @@ describe('structured summaries', () => {
       const entries = entriesOf([
         ['assistant', 'Wholesale prices are reserved for buyers with a trade licence, so the cart asks for it before showing them.'],
         ['assistant', 'The `mergeBaskets` helper in src/cart/merge.ts walks both lists before it sorts them.'],
+        ['user', 'Loyalty points are credited once the parcel is marked as delivered.'],
       ]);
       const notes = run({ mode: 'chunk', entries, targetTokens: 300 }).sections?.find((section) => section.name === 'Notes')?.items ?? [];
       const product = notes.find((item) => item.text.startsWith('Wholesale prices'));
@@ -123,6 +124,10 @@ describe('structured summaries', () => {
       expect(product?.isUserSpeech).toBeUndefined();
       expect(code?.isProductStatement).toBeUndefined();
       expect(product?.salience ?? 0).toBeGreaterThan(code?.salience ?? 0);
+      // The user's own description keeps its rank as the user's words.
+      const spoken = notes.find((item) => item.text.startsWith('Loyalty points'));
+      expect(spoken?.isUserSpeech).toBe(true);
+      expect(spoken?.isProductStatement).toBeUndefined();
     });
 
   describe('consolidate', () => {
