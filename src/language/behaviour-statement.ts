@@ -86,8 +86,8 @@ export function isProductDescription(sentence: string): boolean {
 /**
  * Tells whether a sentence, in its main clause, describes how a part of the product works as a
  * standing fact: a subject that is no speaker, pronoun, piece of code, file or tool of
- * development, a verb in the present tense, and no failure ("business orders on invoice are
- * gated on a customer number, so …", "staging talks to the sandbox only"). What follows a
+ * development, a verb in the present tense, and no failure ("trial accounts are limited to three
+ * projects, so …", "partner payouts are batched monthly"). What follows a
  * comma and a connective ("…, so the form checks it first") is left out of the judgement.
  * Narration of the work ("the loop is now simpler", "`load` returns null") is not one.
  */
@@ -238,6 +238,7 @@ const MAIN_CLAUSE_END = /[;:]|,\s+(?:so|which|and|but|because|since|while|wherea
 const TEST_WORD = /\b(?:tests?|specs?|fixtures?|mocks?|fakes?|stubs?)\b/iu;
 // The layers of the code: "the repository layer builds its SQL by hand".
 const CODE_NOUN = /\b(?:repository|repositories|layer|sql|query|queries|schema|columns?|handlers?|mappers?|logger|logging|middleware|callers?|imports?)\b/iu;
+// A clause with a verb or "there" before a colon: "there's a catch: …", "the naming is off: …".
 const CLAUSE_BEFORE_COLON = /^[^:]*(?:\b(?:is|are|was|were|there)\b|['’]s\b)[^:]*:/iu;
 // "Yes, …", "No, …": an answer about the work at hand.
 const ANSWER_LEAD = /^(?:yes|no|yeah|yep|nope)\b/iu;
@@ -247,7 +248,7 @@ const PROGRESSIVE = /\b(?:is|are)\s+(?:now\s+|still\s+|being\s+)?\p{L}{2,}ing\b|
 const LABEL_LEAD = /^(?![^:]*(?:\b(?:is|are|was|were|there)\b|['’]s\b))[^:;`]{3,60}:\s+(?=\p{Ll})/iu;
 // Names in the form of code: a code span, a dotted or snake_case name, a camelCase word.
 const CODE_LIKE = /[`_]|\b\w+\.\w+\b|\b\p{Ll}+\p{Lu}/u;
-// A present-tense copula before what the thing is or how it is treated: "are gated on", "is wired to".
+// A present-tense copula before what the thing is or how it is treated: "are limited to", "is kept in".
 const PRESENT_COPULA = /\b(?:is|are)\s+(?:not\s+|only\s+|always\s+|never\s+)?\p{L}/iu;
 // The state of the work at hand rather than of the product: "is now simpler", "is done", "is green".
 const WORK_STATE = /\b(?:now|done|finished|ready|green|red|passing|fine|good|ok(?:ay)?|clean|cleaner|simpler|better|easier|harder|faster|slower|unused|unchanged|covered|up to date|in place|inconsistent|consistent|messy|manageable|normal|expected|looks?|problem|issue|finding|risk)\b/iu;
