@@ -194,6 +194,8 @@ export interface SummaryItem {
   readonly salience?: number | undefined;
   /** `Notes`: the user's own words (what they asked for, how it should behave); outranks narration when consolidating. */
   readonly isUserSpeech?: boolean | undefined;
+  /** `Notes`: the agent describing how the product works; ranks with the user's words when consolidating, below their statements. */
+  readonly isProductStatement?: boolean | undefined;
   /** `Files`: the file's path. */
   readonly path?: string | undefined;
   /** `Files`: edits counted to the file (0 or absent: only read). */

@@ -84,6 +84,28 @@ export function isProductDescription(sentence: string): boolean {
 }
 
 /**
+ * Tells whether a sentence, in its main clause, describes how a part of the product works as a
+ * standing fact: a subject that is no speaker, pronoun, piece of code, file or tool of
+ * development, a verb in the present tense, and no failure ("trial accounts are limited to three
+ * projects, so …", "partner payouts are batched monthly"). What follows a
+ * comma and a connective ("…, so the form checks it first") is left out of the judgement.
+ * Narration of the work ("the loop is now simpler", "`load` returns null") is not one.
+ */
+export function isProductNarration(sentence: string): boolean {
+  // A clause before a colon ("There's a catch: …") is the statement itself, not a lead to look past.
+  const stated = CLAUSE_BEFORE_COLON.test(sentence) ? plainOf(sentence) : plainOf(withoutAttribution(sentence));
+  // A short label before a colon ("One thing this relies on: …") introduces the statement.
+  const label = LABEL_LEAD.exec(stated);
+  const text = label === null ? stated : stated.slice(label[0].length);
+  const main = (text.split(MAIN_CLAUSE_END, 1)[0] ?? text).trim();
+  // A statement ends with a full stop; headings, list labels and exclamations are not descriptions.
+  if (!/[\p{L}\p{N})"'’]\.$/u.test(text) || ANSWER_LEAD.test(text) || PROGRESSIVE.test(main) || TEST_WORD.test(main) || CODE_NOUN.test(main)) return false;
+  if (isQuestionLike(text) || CODE_LIKE.test(main) || SYMPTOM.test(main) || HOPE.test(main) || ANAPHOR.test(main) || WORK_STATE.test(main)) return false;
+  if (!isStandingPremise(main, { needsBehaviour: false })) return false;
+  return PRESENT_COPULA.test(main) || PRESENT_DESCRIPTION.test(main) || BARE_PLURAL_DESCRIPTION.test(main);
+}
+
+/**
  * Tells whether a sentence gives a named setting a value: "set MAX_RETRIES to 5", "timeouts are
  * 30s", "the page size for listings is 50", "`--workers` defaults to 4". The value must be a
  * number, a quoted string, a boolean or a code span holding one; the setting an upper-case name,
@@ -210,6 +232,26 @@ function isSystemSubject(subject: string): boolean {
   return !PRONOUN_SUBJECT.test(words[0] ?? '') && !words.some((word) => RELATIVE_PRONOUN.test(word));
 }
 
+// Where the main clause of a description ends: a clause of result, reason or contrast, a semicolon or a colon.
+const MAIN_CLAUSE_END = /[;:]|,\s+(?:so|which|and|but|because|since|while|whereas|as|then)\s|\s(?:so that|because|since)\s/iu;
+// The tests and their fixtures are the work, not the product: "the fake clock in the tests is fixed".
+const TEST_WORD = /\b(?:tests?|specs?|fixtures?|mocks?|fakes?|stubs?)\b/iu;
+// The layers of the code: "the repository layer builds its SQL by hand".
+const CODE_NOUN = /\b(?:repository|repositories|layer|sql|query|queries|schema|columns?|handlers?|mappers?|logger|logging|middleware|callers?|imports?)\b/iu;
+// A clause with a verb or "there" before a colon: "there's a catch: …", "the naming is off: …".
+const CLAUSE_BEFORE_COLON = /^[^:]*(?:\b(?:is|are|was|were|there)\b|['’]s\b)[^:]*:/iu;
+// "Yes, …", "No, …": an answer about the work at hand.
+const ANSWER_LEAD = /^(?:yes|no|yeah|yep|nope)\b/iu;
+// "is working", "are being parsed": the state of things right now, not how they are meant to work.
+const PROGRESSIVE = /\b(?:is|are)\s+(?:now\s+|still\s+|being\s+)?\p{L}{2,}ing\b|\b(?:is|are)\s+being\b/iu;
+// A label of a few words ending in a colon, followed by a sentence in lower case.
+const LABEL_LEAD = /^(?![^:]*(?:\b(?:is|are|was|were|there)\b|['’]s\b))[^:;`]{3,60}:\s+(?=\p{Ll})/iu;
+// Names in the form of code: a code span, a dotted or snake_case name, a camelCase word.
+const CODE_LIKE = /[`_]|\b\w+\.\w+\b|\b\p{Ll}+\p{Lu}/u;
+// A present-tense copula before what the thing is or how it is treated: "are limited to", "is kept in".
+const PRESENT_COPULA = /\b(?:is|are)\s+(?:not\s+|only\s+|always\s+|never\s+)?\p{L}/iu;
+// The state of the work at hand rather than of the product: "is now simpler", "is done", "is green".
+const WORK_STATE = /\b(?:now|done|finished|ready|green|red|passing|fine|good|ok(?:ay)?|clean|cleaner|simpler|better|easier|harder|faster|slower|unused|unchanged|covered|up to date|in place|inconsistent|consistent|messy|manageable|normal|expected|looks?|problem|issue|finding|risk)\b/iu;
 // "Since/Because/Given that <premise>, I|we …": a reason, then the speaker's own action.
 const LEADING_PREMISE = /^(?:(?:and|so|also|now)[,]?\s+)*(?:since|because(?! of\b)|given that|seeing that|now that)\s+([^,;:]{10,200}?),\s+(?:(?:so|then)\s+)?(?:i|we)(?:['’](?:ve|ll|m|d))?\s/iu;
 // "To keep <the product> <working so>, I|we …": the state the work must preserve, then the work.

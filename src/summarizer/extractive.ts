@@ -23,7 +23,7 @@ import type { SummarizeRequest, SummarizeResult, Summarizer } from './summarizer
 import { fileItemText, plainTextSections, renderSections, sectionsOf, STILL_FAILING, SUMMARY_SECTIONS } from './summary-sections.js';
 import { relayedUserSpeech } from '../language/relayed-speech.js';
 import { isProse } from '../language/prose.js';
-import { turnShapeOf } from '../language/behaviour-statement.js';
+import { isProductNarration, turnShapeOf } from '../language/behaviour-statement.js';
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
@@ -139,6 +139,8 @@ interface Note {
   readonly identifiers: readonly string[];
   /** How much durable content it carries (see `scoreSalience`). */
   readonly salience: number;
+  /** The agent describing how the product works (see `isProductNarration`). */
+  readonly isProductStatement?: boolean;
 }
 
 /** A failure and what happened until the next green run. */
@@ -191,6 +193,10 @@ const USER_STATEMENT_BONUS = 4;
 const USER_SPEECH_WEIGHT = 2;
 /** Salience of a user's statement kept as a note (see `isUserStatement`). */
 const USER_STATEMENT_SALIENCE = 1;
+/** Score the agent's description of the product gains when a chunk's notes are picked (below `USER_STATEMENT_BONUS`). */
+const PRODUCT_STATEMENT_BONUS = 3;
+/** Salience of the agent's description of how the product works, kept as a note (see `isProductNarration`). */
+const PRODUCT_NARRATION_SALIENCE = 2.5;
 /** Fewest words of a user's note read as a statement. */
 const MIN_STATEMENT_WORDS = 6;
 // The speakers themselves ("I think …", "you could …"): about the conversation, not the work.
@@ -303,13 +309,18 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     if (analysis.retention === 'chit-chat' || analysis.retention === 'task-status') return;
     const identifiers = extractIdentifiers(analysis.text);
     // A fact-like sentence judgeFact() kept out of T2 stays a note by what it names, not by its cues.
-    const salience = category === undefined ? analysis.salience : 0;
+    const judged = category === undefined ? analysis.salience : 0;
+    // The agent saying how the product works (no code, no speaker, present tense) outranks its
+    // narration of the code, but not the user's own statements.
+    const isProductStatement = role !== 'user' && isProductNarration(analysis.text);
+    const salience = isProductStatement ? Math.max(judged, PRODUCT_NARRATION_SALIENCE) : judged;
     state.notes.push({
       text: analysis.text,
       order,
       isUser: role === 'user',
       isIntention: analysis.isIntention || analysis.isQuestion,
       identifiers,
+      ...(isProductStatement ? { isProductStatement } : {}),
       // What the user states about the work (not asks, hedges or says about themselves) says what
       // must hold even without a name or a value in it: it outranks their questions and asides.
       salience: role === 'user' && isUserStatement(analysis, sentences[position] ?? analysis.text, isWorthAFact) ? Math.max(salience, USER_STATEMENT_SALIENCE) : salience,
@@ -613,7 +624,9 @@ function selectNotes(
       // The user's statements (what they want, how it should behave) are rare next to narration:
       // they rank above a narrated sentence that adds one fresh identifier.
       const userBonus = note.isUser && (words >= 5 || note.identifiers.length > 0) ? (note.isIntention ? 2 : USER_STATEMENT_BONUS) : 0;
-      const score = fresh + userBonus + note.salience - words / 12 - (note.isIntention ? 3 : 0);
+      // The agent's descriptions of the product come next, level with a narrated sentence that adds a name.
+      const productBonus = note.isProductStatement === true ? PRODUCT_STATEMENT_BONUS : 0;
+      const score = fresh + userBonus + productBonus + note.salience - words / 12 - (note.isIntention ? 3 : 0);
       // Sentences that add no identifier are kept only for the user's own words or what they carry.
       if (fresh === 0 && userBonus === 0 && note.salience < 1) return;
       if (score > bestScore) {
@@ -631,7 +644,12 @@ function selectNotes(
     picked.push({
       section: 'Notes',
       text: clip(note.text),
-      detail: { source: range(note.order), salience: note.salience, ...(note.isUser ? { isUserSpeech: true } : {}) },
+      detail: {
+        source: range(note.order),
+        salience: note.salience,
+        ...(note.isUser ? { isUserSpeech: true } : {}),
+        ...(note.isProductStatement === true ? { isProductStatement: true } : {}),
+      },
       priority: 4 + round / 100,
       order: note.order,
       isEssential: false,
@@ -1063,7 +1081,8 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
     .sort((a, b) => weight(b) - weight(a) || a.priority - b.priority || a.order - b.order);
   // The user's own statements also come before files only read and commands (tool output).
   notes.forEach((item, rank) => {
-    const base = item.detail.isUserSpeech === true ? USER_SPEECH_PRIORITY : CONSOLIDATE_PRIORITY.Notes;
+    // The agent's descriptions of the product rank with the user's words (by weight, below their statements).
+    const base = item.detail.isUserSpeech === true || item.detail.isProductStatement === true ? USER_SPEECH_PRIORITY : CONSOLIDATE_PRIORITY.Notes;
     items.push({ ...item, priority: base + rank / (notes.length + 1) });
   });
   for (const [path, file] of files) {
@@ -1123,6 +1142,7 @@ function byName(sections: readonly SummarySectionData[]): Map<SummarySectionName
 function mergeInto(item: Item, other: SummaryItem): Item {
   const salience = Math.max(item.detail.salience ?? Number.NEGATIVE_INFINITY, other.salience ?? Number.NEGATIVE_INFINITY);
   const isUserSpeech = item.detail.isUserSpeech === true || other.isUserSpeech === true;
+  const isProductStatement = item.detail.isProductStatement === true || other.isProductStatement === true;
   return {
     ...item,
     detail: {
@@ -1130,6 +1150,7 @@ function mergeInto(item: Item, other: SummaryItem): Item {
       source: union(item.detail.source, other.source),
       ...(Number.isFinite(salience) ? { salience } : {}),
       ...(isUserSpeech ? { isUserSpeech } : {}),
+      ...(isProductStatement ? { isProductStatement } : {}),
     },
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { englishPatterns } from '../../src/boundaries/patterns/en.js';
 import { analyzeSentence, factCategoryFor, splitSentences } from '../../src/graduation/retention.js';
-import { isBehaviourStatement, isObligationStatement, isProductDescription, isSettingStatement, premiseOf, turnShapeOf, withoutAttribution } from '../../src/language/behaviour-statement.js';
+import { isBehaviourStatement, isObligationStatement, isProductDescription, isProductNarration, isSettingStatement, premiseOf, turnShapeOf, withoutAttribution } from '../../src/language/behaviour-statement.js';
 import type { TurnShape } from '../../src/language/behaviour-statement.js';
 
 // Sentences written fresh for this test, by both speakers: statements of how the software must
@@ -318,5 +318,32 @@ describe('a labelled new value from the assistant', () => {
   it('is a decision, while a labelled observation is not', () => {
     expect(isKept('Switched as you asked: the invoice language becomes German.', 'assistant')).toBe(true);
     expect(isKept('Expected: May fail - the cache keys differ.', 'assistant')).toBe(false);
+  });
+});
+
+describe('isProductNarration', () => {
+  it.each([
+    'Wholesale buyers are held to a minimum basket of forty units, so the cart refuses smaller orders for them.',
+    'Partner payouts are batched on the first working day of the month.',
+    'Something the next release relies on: gift cards are redeemable in every store of the chain, and the tests cover it.',
+    'Guest reviewers see the documents in read-only mode for the whole review period.',
+    'Archived workspaces are read-only for everyone except the owner.',
+  ])('reads %j as a description of the product', (sentence) => {
+    expect(isProductNarration(sentence)).toBe(true);
+  });
+
+  it.each([
+    'The `mergeBaskets` helper walks both lists before it sorts them.',
+    'The loop in src/cart/merge.ts is now simpler.',
+    'I moved the rounding into the payout job.',
+    'The tests are green again.',
+    'It also makes the next change easier, since the data is already normalized.',
+    'The totals look normal, so the rounding is not the problem.',
+    'The export is broken for empty carts.',
+    'Are payouts batched monthly?',
+    'The retry count was set to five yesterday.',
+    'The naming is inconsistent: some handlers return early and others throw.',
+  ])('does not read %j as one', (sentence) => {
+    expect(isProductNarration(sentence)).toBe(false);
   });
 });

@@ -111,6 +111,25 @@ describe('structured summaries', () => {
     });
   });
 
+    it('keeps the agent\'s description of how the product works as a marked note ahead of its code narration', () => {
+      const entries = entriesOf([
+        ['assistant', 'Wholesale prices are reserved for buyers with a trade licence, so the cart asks for it before showing them.'],
+        ['assistant', 'The `mergeBaskets` helper in src/cart/merge.ts walks both lists before it sorts them.'],
+        ['user', 'Loyalty points are credited once the parcel is marked as delivered.'],
+      ]);
+      const notes = run({ mode: 'chunk', entries, targetTokens: 300 }).sections?.find((section) => section.name === 'Notes')?.items ?? [];
+      const product = notes.find((item) => item.text.startsWith('Wholesale prices'));
+      const code = notes.find((item) => item.text.includes('mergeBaskets'));
+      expect(product?.isProductStatement).toBe(true);
+      expect(product?.isUserSpeech).toBeUndefined();
+      expect(code?.isProductStatement).toBeUndefined();
+      expect(product?.salience ?? 0).toBeGreaterThan(code?.salience ?? 0);
+      // The user's own description keeps its rank as the user's words.
+      const spoken = notes.find((item) => item.text.startsWith('Loyalty points'));
+      expect(spoken?.isUserSpeech).toBe(true);
+      expect(spoken?.isProductStatement).toBeUndefined();
+    });
+
   describe('consolidate', () => {
     const older = summaryWith('s1', [
       { name: 'Files', items: [{ text: 'src/a.ts (2 edits)', path: 'src/a.ts', edits: 2, source: { from: 1, to: 4 } }] },
@@ -166,6 +185,41 @@ describe('structured summaries', () => {
       expect(tight.summary).not.toContain('walks every shard');
       const kept = tight.sections?.find((section) => section.name === 'Notes')?.items.find((item) => item.text.startsWith('Shop owners'));
       expect(kept?.isUserSpeech).toBe(true);
+    });
+
+    it('ranks the agent\'s description of the product below the user\'s statements and above code narration', () => {
+      const first = summaryWith('s1', [
+        { name: 'Notes', items: [
+          { text: 'The parser in `readLedgerRows` buffers the whole page before it splits the lines.', salience: 1.9, source: { from: 1, to: 1 } },
+          { text: 'Trial accounts are limited to three projects, and the dashboard greys out the create button at that point.', salience: 2.5, isProductStatement: true, source: { from: 2, to: 2 } },
+          { text: 'Team leads approve every holiday request before it shows on the shared calendar.', salience: 1, isUserSpeech: true, source: { from: 3, to: 3 } },
+        ] },
+      ], 1, 9);
+      const full = run({ mode: 'consolidate', summaries: [first], targetTokens: 300 });
+      const parser = countTokens('- The parser in `readLedgerRows` buffers the whole page before it splits the lines.\n');
+      const tight = run({ mode: 'consolidate', summaries: [first], targetTokens: countTokens(full.summary) - Math.ceil(parser / 2) });
+      expect(tight.summary).toContain('Trial accounts are limited to three projects');
+      expect(tight.summary).toContain('Team leads approve every holiday request');
+      expect(tight.summary).not.toContain('buffers the whole page');
+      const product = countTokens('- Trial accounts are limited to three projects, and the dashboard greys out the create button at that point.\n');
+      const tighter = run({ mode: 'consolidate', summaries: [first], targetTokens: countTokens(tight.summary) - Math.ceil(product / 2) });
+      expect(tighter.summary).toContain('Team leads approve every holiday request');
+      expect(tighter.summary).not.toContain('Trial accounts');
+      const kept = tight.sections?.find((section) => section.name === 'Notes')?.items.find((item) => item.text.startsWith('Trial accounts'));
+      expect(kept?.isProductStatement).toBe(true);
+    });
+
+    it('keeps the agent\'s description of the product over a user\'s aside with nothing in it', () => {
+      const only = summaryWith('s1', [
+        { name: 'Notes', items: [
+          { text: 'Back from lunch, sorry about that.', salience: 0, isUserSpeech: true, source: { from: 1, to: 1 } },
+          { text: 'Trial accounts are limited to three projects at a time.', salience: 2.5, isProductStatement: true, source: { from: 2, to: 2 } },
+        ] },
+      ], 1, 9);
+      const note = countTokens('Notes:\n') + countTokens('- Trial accounts are limited to three projects at a time.\n');
+      const result = run({ mode: 'consolidate', summaries: [only], targetTokens: note + 2 });
+      expect(result.summary).toContain('Trial accounts are limited to three projects');
+      expect(result.summary).not.toContain('Back from lunch');
     });
 
     it('keeps a note in the user\'s own words before files only read and commands run', () => {
