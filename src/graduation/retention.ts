@@ -4,6 +4,7 @@ import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
 import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
 import { isBehaviourStatement, isObligationStatement, isProductDescription, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
+import { letterRunCount, wordCount } from '../language/prose.js';
 
 export { extractIdentifiers };
 
@@ -427,7 +428,7 @@ function analyze(sentence: string, options: AnalyzeOptions): SentenceAnalysis {
   const clauses = clausesOf(whole.text, options.matcher);
   // A question mark belongs to the last clause; the ones before it are part of the question.
   for (const clause of whole.isQuestion ? clauses.slice(-1) : clauses) {
-    if ((clause.match(/\p{L}+/gu)?.length ?? 0) < MIN_CLAUSE_WORDS) continue;
+    if (letterRunCount(clause) < MIN_CLAUSE_WORDS) continue;
     const part = analyzeWhole(clause, options);
     if (FACT_RETENTION_CLASSES.includes(part.retention) && !part.isDeadEnd) {
       return { ...whole, retention: part.retention, salience: part.salience, isUpdate: whole.isUpdate || part.isUpdate };
@@ -449,7 +450,7 @@ function behaviourClauseOf(whole: SentenceAnalysis, options: AnalyzeOptions): Se
     // A consequence ("…, so callers need not change") leans on the clause before it; an
     // assistant's clause after its own narration ("I kept …, so …") belongs to the narration.
     if (CONSEQUENCE.test(clause) || (options.role !== 'user' && FIRST_PERSON.test(before))) continue;
-    if ((clause.match(/\p{L}+/gu)?.length ?? 0) < MIN_CLAUSE_WORDS || !isBehaviourStatement(clause)) continue;
+    if (letterRunCount(clause) < MIN_CLAUSE_WORDS || !isBehaviourStatement(clause)) continue;
     const part = analyzeWhole(clause, options);
     if (FACT_RETENTION_CLASSES.includes(part.retention) && !part.isIntention && !part.isDeadEnd) {
       return { ...whole, retention: part.retention, salience: part.salience };
@@ -652,10 +653,6 @@ function isAbbreviation(line: string, dotIndex: number, words: WordSets): boolea
   const before = /([\p{L}.]+)$/u.exec(line.slice(0, dotIndex));
   if (before === null) return false;
   return words.abbreviation.has((before[1] ?? '').toLowerCase());
-}
-
-function wordCount(text: string): number {
-  return text.split(/\s+/u).filter((word) => word.length > 0).length;
 }
 
 function stemWord(word: string): string {

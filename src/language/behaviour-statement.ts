@@ -3,6 +3,8 @@
 // named setting given a value. They carry a requirement even without the cue words of a pattern
 // pack, and are told from plans, narration, questions and chatter by their grammar alone.
 
+import { letterRunCount } from './prose.js';
+
 /**
  * The shape of the message a sentence sits in. A request or instruction turn carries what the
  * speaker wants; a report narrates work done; a question asks; chatter is small talk.
@@ -136,10 +138,10 @@ export function premiseOf(sentence: string): string | undefined {
   // of this is that because …", "I'm working on the understanding that …").
   const candidates: { text: string; isAfterThat: boolean }[] = [{ text, isAfterThat: false }];
   const lead = /^[^,;:]{3,80}[,:]\s+/u.exec(text);
-  if (lead !== null && wordsIn(lead[0]) <= MAX_LEAD_WORDS) candidates.push({ text: text.slice(lead[0].length), isAfterThat: false });
+  if (lead !== null && letterRunCount(lead[0]) <= MAX_LEAD_WORDS) candidates.push({ text: text.slice(lead[0].length), isAfterThat: false });
   for (const that of text.matchAll(/\bthat\s+/giu)) {
     const before = text.slice(0, that.index);
-    if (wordsIn(before) > MAX_LEAD_WORDS) break;
+    if (letterRunCount(before) > MAX_LEAD_WORDS) break;
     // "I noticed that …", "it looks like …": what follows is an observation, not a standing fact.
     // After a noun, "that" opens a relative clause ("extraction that preserves …"): what follows
     // it must open a clause of its own, with a determiner or a reason.
@@ -206,15 +208,11 @@ function isBehaviour(text: string): boolean {
 // A premise that reads as a standing fact about the product: present tense, no speaker, not about
 // the code, the tests or a failure; with `needsBehaviour`, one that also states how the product behaves.
 function isStandingPremise(premise: string, options: { needsBehaviour: boolean }): boolean {
-  const words = wordsIn(premise);
+  const words = letterRunCount(premise);
   if (words < 4 || words > 30 || isQuestionLike(premise)) return false;
   if (SPEAKER_WORD.test(premise) || PREMISE_PAST.test(premise) || PREMISE_FAILURE.test(premise)) return false;
   if (CODE_PREMISE.test(premise) || DEVELOPMENT_SUBJECT.test(premise)) return false;
   return !options.needsBehaviour || isBehaviour(plainOf(premise)) || isObligationStatement(premise) || isProductDescription(premise);
-}
-
-function wordsIn(text: string): number {
-  return text.match(/\p{L}+/gu)?.length ?? 0;
 }
 
 function plainOf(sentence: string): string {

@@ -1,3 +1,13 @@
+/** Words of a text, as pieces between whitespace. */
+export function wordCount(text: string): number {
+  return text.split(/\s+/u).filter((word) => word.length > 0).length;
+}
+
+/** Runs of letters in a text: words without numbers, code punctuation or contractions' tails counted apart. */
+export function letterRunCount(text: string): number {
+  return text.match(/\p{L}+/gu)?.length ?? 0;
+}
+
 /**
  * Tells whether a string reads as prose written to a person (sentences, perhaps around code
  * blocks) rather than code, a path or data. Agents also talk through tools: a plan, a question or

@@ -22,7 +22,7 @@ import type {
 import type { SummarizeRequest, SummarizeResult, Summarizer } from './summarizer.js';
 import { fileItemText, plainTextSections, renderSections, sectionsOf, STILL_FAILING, SUMMARY_SECTIONS } from './summary-sections.js';
 import { relayedUserSpeech } from '../language/relayed-speech.js';
-import { isProse } from '../language/prose.js';
+import { isProse, wordCount } from '../language/prose.js';
 import { isProductNarration, turnShapeOf } from '../language/behaviour-statement.js';
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
@@ -296,7 +296,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     }
     if (episode !== undefined && role !== 'user' && !analysis.isQuestion && !analysis.isIntention) {
       // While a failure is open, a short lead ("Aha.", "Got it:") announces the cause.
-      if (wordsIn(analysis.text) <= 3 && (analysis.retention === 'chit-chat' || analysis.isDiagnosis)) {
+      if (wordCount(analysis.text) <= 3 && (analysis.retention === 'chit-chat' || analysis.isDiagnosis)) {
         episode.isExpectingCause = true;
         return;
       }
@@ -342,7 +342,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
 function isUserStatement(analysis: SentenceAnalysis, sentence: string, isWorthAFact: (sentence: string) => boolean): boolean {
   if (analysis.isQuestion || analysis.isIntention || analysis.isDeadEnd || analysis.isTaskRequest) return false;
   const text = analysis.text.replace(/`[^`\n]*`/gu, 'code');
-  if (wordsIn(text) < MIN_STATEMENT_WORDS || /[:?]\s*$/u.test(text) || SPEAKERS.test(text) || LEANING_START.test(text)) return false;
+  if (wordCount(text) < MIN_STATEMENT_WORDS || /[:?]\s*$/u.test(text) || SPEAKERS.test(text) || LEANING_START.test(text)) return false;
   return isWorthAFact(sentence);
 }
 
@@ -443,7 +443,7 @@ function joinLeadIns(sentences: readonly string[], matcher: PatternMatcher): str
   for (let index = 0; index < sentences.length; index += 1) {
     const sentence = sentences[index] ?? '';
     const next = sentences[index + 1];
-    const leadWords = wordsIn(sentence);
+    const leadWords = wordCount(sentence);
     const isLeadIn = /[^:]:\s*$/u.test(sentence) && leadWords >= 3 && leadWords <= MAX_LEAD_IN_WORDS && !sentence.includes('`');
     // A lead-in that binds ("acceptance for this one:", "two rules for the webhooks:") binds each
     // short item after it: every item is read together with it.
@@ -453,7 +453,7 @@ function joinLeadIns(sentences: readonly string[], matcher: PatternMatcher): str
       index += items;
       continue;
     }
-    if (next !== undefined && isLeadIn && !/:\s*$/u.test(next) && wordsIn(next) >= 4 && leadWords + wordsIn(next) <= MAX_ITEM_WORDS) {
+    if (next !== undefined && isLeadIn && !/:\s*$/u.test(next) && wordCount(next) >= 4 && leadWords + wordCount(next) <= MAX_ITEM_WORDS) {
       joined.push(`${sentence} ${next}`);
       index += 1;
     } else {
@@ -469,7 +469,7 @@ function boundItems(sentences: readonly string[], start: number, leadWords: numb
   while (count < MAX_BOUND_ITEMS) {
     const item = sentences[start + count];
     if (item === undefined || /:\s*$/u.test(item)) break;
-    const words = wordsIn(item);
+    const words = wordCount(item);
     if (words < 2 || leadWords + words > MAX_ITEM_WORDS) break;
     count += 1;
   }
@@ -620,7 +620,7 @@ function selectNotes(
       const fresh = note.identifiers
         .filter((identifier) => !covered.has(identifier))
         .reduce((sum, identifier) => sum + (COUNTED.test(identifier) ? 1 : 3), 0);
-      const words = wordsIn(note.text);
+      const words = wordCount(note.text);
       // The user's statements (what they want, how it should behave) are rare next to narration:
       // they rank above a narrated sentence that adds one fresh identifier.
       const userBonus = note.isUser && (words >= 5 || note.identifiers.length > 0) ? (note.isIntention ? 2 : USER_STATEMENT_BONUS) : 0;
@@ -715,10 +715,6 @@ function closeEpisode(state: ChunkState, options: { episode: Episode; order: num
   } else if (files.length > 0) {
     state.problems.push({ text: `${episode.failure} → fixed in ${files}`, order, firstOrder: episode.order });
   }
-}
-
-function wordsIn(text: string): number {
-  return text.split(/\s+/u).filter((word) => word.length > 0).length;
 }
 
 function openTask(state: ChunkState, options: { title: string; order: number }): void {
