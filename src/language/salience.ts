@@ -89,8 +89,7 @@ export function scoreSalience(
   if (isHeading(text)) penalty += 3;
   // A short label before a new value ("Changed as requested: the formats become CSV and XLSX")
   // leads a setting; it does not narrate it.
-  const isLabelledSetting = withoutAttribution(text) !== text && isSettingStatement(text);
-  if (role !== 'user' && PAST_LEAD.test(text) && !ADJECTIVE_LEAD.test(text) && !isFix && !isLabelledSetting) penalty += 1;
+  if (role !== 'user' && PAST_LEAD.test(text) && !ADJECTIVE_LEAD.test(text) && !isFix && !isLabelledSetting(text)) penalty += 1;
   // A terse instruction from the user about a piece of code (no `any`, no `&&`) is still one.
   if (words < 3 && !(role === 'user' && specifics > 0 && cueTotal > 0)) penalty += 2;
 
@@ -234,6 +233,11 @@ const PAST_LEAD = /^(?:\*\*)?[A-Z][a-z]+ed\b/u;
 // "Shared constants are kept in …": the participle describes the subject of a statement.
 const ADJECTIVE_LEAD = /^(?:\*\*)?[A-Z][a-z]+ed\s+(?:[\p{L}-]+\s+(?:are|is)|[\p{L}-]+s\s+(?:live|go|sit|belong|stay|must|should|need|use))\b/u;
 const CODE_SUBJECT = /^(?:`[^`]+`|[a-z]+[A-Z]\w*|[\w.-]+\/[\w./-]+)/u;
+// A setting after a short label: read only for sentences that would otherwise pay the past-lead penalty.
+function isLabelledSetting(text: string): boolean {
+  return withoutAttribution(text) !== text && isSettingStatement(text);
+}
+
 const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:I|I['’](?:m|ve|ll|d)|me|my)(?![\p{L}\p{N}_'’])/u;
 const FILE_PATH = /(?:[\w.-]+\/)+[\w.-]+\.\w{1,5}\b|\b[\w-]+\.(?:ts|tsx|js|jsx|py|go|rs|java|rb|sql|json|ya?ml|toml|md|css)\b/u;
 // Capitalised words, CamelCase names and acronyms; `I` and one-letter words are left out.
