@@ -102,7 +102,7 @@ export function isProductNarration(sentence: string): boolean {
   const main = (text.split(MAIN_CLAUSE_END, 1)[0] ?? text).trim();
   // A statement ends with a full stop; headings, list labels and exclamations are not descriptions.
   if (!/[\p{L}\p{N})"'’]\.$/u.test(text) || ANSWER_LEAD.test(text) || PROGRESSIVE.test(main) || TEST_WORD.test(main) || CODE_NOUN.test(main)) return false;
-  if (isQuestionLike(text) || CODE_LIKE.test(main) || SYMPTOM.test(main) || HOPE.test(main) || ANAPHOR.test(main) || WORK_STATE.test(main)) return false;
+  if (isQuestionLike(text) || CODE_LIKE.test(main) || SYMPTOM.test(main) || HOPE.test(main) || ANAPHOR.test(main) || WORK_STATE.test(main) || FINISHED_STATE.test(main)) return false;
   if (!isStandingPremise(main, { needsBehaviour: false })) return false;
   return PRESENT_COPULA.test(main) || PRESENT_DESCRIPTION.test(main) || BARE_PLURAL_DESCRIPTION.test(main);
 }
@@ -250,6 +250,9 @@ const CODE_LIKE = /[`_]|\b\w+\.\w+\b|\b\p{Ll}+\p{Lu}/u;
 const PRESENT_COPULA = /\b(?:is|are)\s+(?:not\s+|only\s+|always\s+|never\s+)?\p{L}/iu;
 // The state of the work at hand rather than of the product: "is now simpler", "is done", "is green".
 const WORK_STATE = /\b(?:now|done|finished|ready|green|red|passing|fine|good|ok(?:ay)?|clean|cleaner|simpler|better|easier|harder|faster|slower|unused|unchanged|covered|up to date|in place|inconsistent|consistent|messy|manageable|normal|expected|looks?|problem|issue|finding|risk)\b/iu;
+// A thing said to be finished or working as a whole reports on the work: "the refactor is complete",
+// "everything is wired up", "the export works end to end".
+const FINISHED_STATE = /\b(?:is|are)\s+(?:now\s+|all\s+|fully\s+)?(?:complete|completed|wired|hooked)\b|\bworks?\s+(?:now|again|fine|correctly|as expected|end[- ]to[- ]end)\b|^(?:everything|all of it|the rest)\b/iu;
 // "Since/Because/Given that <premise>, I|we …": a reason, then the speaker's own action.
 const LEADING_PREMISE = /^(?:(?:and|so|also|now)[,]?\s+)*(?:since|because(?! of\b)|given that|seeing that|now that)\s+([^,;:]{10,200}?),\s+(?:(?:so|then)\s+)?(?:i|we)(?:['’](?:ve|ll|m|d))?\s/iu;
 // "To keep <the product> <working so>, I|we …": the state the work must preserve, then the work.
