@@ -104,7 +104,7 @@ export function isProductNarration(sentence: string): boolean {
   if (!/[\p{L}\p{N})"'’]\.$/u.test(text) || ANSWER_LEAD.test(text) || PROGRESSIVE.test(main) || TEST_WORD.test(main) || CODE_NOUN.test(main)) return false;
   if (isQuestionLike(text) || CODE_LIKE.test(main) || SYMPTOM.test(main) || HOPE.test(main) || ANAPHOR.test(main) || WORK_STATE.test(main) || FINISHED_STATE.test(main)) return false;
   if (!isStandingPremise(main, { needsBehaviour: false })) return false;
-  return PRESENT_COPULA.test(main) || PRESENT_DESCRIPTION.test(main) || BARE_PLURAL_DESCRIPTION.test(main);
+  return PRESENT_COPULA.test(main) || PRESENT_DESCRIPTION.test(main) || BARE_PLURAL_DESCRIPTION.test(main) || (CAPABILITY.test(main) && !OCCASION.test(main));
 }
 
 /**
@@ -202,6 +202,7 @@ function isBehaviour(text: string): boolean {
     if (match !== null && !DEVELOPMENT_SUBJECT.test(text) && !PAST_WORD.test(match[0])) return true;
   }
   if (RULE_FOR_KIND.test(text) || (RESPONSE_AND_CONDITION.test(text) && !DEVELOPMENT_SUBJECT.test(text))) return true;
+  if (PROHIBITION.test(text) && !DEVELOPMENT_SUBJECT.test(text.replace(/^no\s+/iu, ''))) return true;
   return BOUND.test(text) && (BEHAVIOUR_VERB.test(text) || PERMISSION.test(text));
 }
 
@@ -246,6 +247,11 @@ const PROGRESSIVE = /\b(?:is|are)\s+(?:now\s+|still\s+|being\s+)?\p{L}{2,}ing\b|
 const LABEL_LEAD = /^(?![^:]*(?:\b(?:is|are|was|were|there)\b|['’]s\b))[^:;`]{3,60}:\s+(?=\p{Ll})/iu;
 // Names in the form of code: a code span, a dotted or snake_case name, a camelCase word.
 const CODE_LIKE = /[`_]|\b\w+\.\w+\b|\b\p{Ll}+\p{Lu}/u;
+// A thing of the product and what it can or may do: "a gift card can cover part of an order",
+// "each workspace may hold three projects".
+const CAPABILITY = /^(?:the|a|an|every|each|any|all|our)\s+(?!(?:i|we|you|it|this|that|these|those|there)\b)(?:[\p{L}-]+\s+){0,3}?(?:can|may|must|cannot)\s+(?:only\s+|also\s+|not\s+)?(?!(?:be|have|get|do|see|help|try|check|look|use)\b)\p{L}{3,}/iu;
+// What may happen now or now and then ("the cache can return stale data here") is a finding, not a capability.
+const OCCASION = /\b(?:here|sometimes|occasionally|currently|potentially|in theory|at times|right now)\b/iu;
 // A present-tense copula before what the thing is or how it is treated: "are limited to", "is kept in".
 const PRESENT_COPULA = /\b(?:is|are)\s+(?:not\s+|only\s+|always\s+|never\s+)?\p{L}/iu;
 // The state of the work at hand rather than of the product: "is now simpler", "is done", "is green".
@@ -264,12 +270,17 @@ const REASON_PREMISE = /^(?!(?:i|we|you|let['’]s|let me)\b)([^,;:]{10,200}?),\
 // "Since <premise>, <anything>": a reason for a result that is not the speaker's work; the premise
 // must then describe how the product behaves.
 const LEADING_REASON = /^(?:(?:and|so|also|now)[,]?\s+)*(?:since|because(?! of\b)|given that|seeing that)\s+([^,;:]{10,200}?),\s+\S/iu;
+// "I|We <did something> since|because <premise>": the speaker's work, then the standing reason for
+// it; the premise must then describe how the product behaves ("I checked the layout at 360 px
+// since the screens have to hold up on small phones").
+const ACTION_AND_REASON = /^(?:(?:so|and|also|now)[,]?\s+)*(?:i|we)(?:['’](?:ve|ll|d))?\s+[^,;:]{3,150}?\s(?:since|because(?! of\b)|given that)\s+([^,;:]{10,200}?)[.!]?$/iu;
 const PREMISE_SHAPES: readonly { pattern: RegExp; needsBehaviour: boolean }[] = [
   { pattern: LEADING_PREMISE, needsBehaviour: false },
   { pattern: PURPOSE_PREMISE, needsBehaviour: false },
   { pattern: TRAILING_PREMISE, needsBehaviour: false },
   { pattern: REASON_PREMISE, needsBehaviour: false },
   { pattern: LEADING_REASON, needsBehaviour: true },
+  { pattern: ACTION_AND_REASON, needsBehaviour: true },
 ];
 // "<behaviour>, because <standing reason>."
 const JUSTIFIED_BEHAVIOUR = /^(?!(?:i|we|you|let['’]s|let me)\b)([^,;:]{10,200}?),?\s+because\s+(?!of\b)([^,;:]{10,200}?)[.!]?$/iu;
@@ -325,6 +336,8 @@ const INSPECTION_VERB = /^(?:check|look|see|try|investigate|read|dig|figure|find
 const ACCEPTANCE = /^(?:acceptance criteria|definition of done|done when|requirements?|spec|given\b.*\bwhen\b.*\bthen)\b|^(?:users?|customers?|admins?|visitors?|clients?|callers?)\s+(?:must|should|need to|have to)\s+be able to\b|^it (?:must|should|has to|needs to) be possible to\b/iu;
 // "When/if X, the system responds": a condition, then the response in the present tense.
 const CONDITION_AND_RESPONSE = /^(?:(?:also|and|plus|so)[,]?\s+)*(?:when|whenever|if|once|after|before|unless|on)\s+(?!(?:i|we|you)\b)(?:[^,]{3,90},\s*(?:the\s+|a\s+|an\s+|every\s+|each\s+|all\s+|its\s+|their\s+)?|[^,]{3,90}?\s+(?:the|a|an|every|each|all|its|their)\s+)(?!(?:i|we|you|it|this|that)\b)[\p{L}\p{N}`'’./_-]+(?:\s+[\p{L}\p{N}`'’./_-]+){0,3}\s+(?:returns?|responds?|answers?|shows?|displays?|rejects?|refuses?|redirects?|logs?\s+(?:them|the|it|users?)|expires?|retries?|queues?|blocks?|exits?|throws?|raises?|falls back|times out|locks?|sends?|emails?|notifies|fails?|aborts?|stops?|keeps?|stays?|gets?\s+\p{L}+ed|(?:is|are)\s+(?:\p{L}+ed|kept|sent|shown|held|thrown|rejected|dropped)|(?<=(?:^|[\s,])(?:the|a|an|every|each|all|its|their)\s+(?:[\p{L}\p{N}`'’./_-]+\s+){0,2}[\p{L}\p{N}`'’./_-]+\s+)\p{L}{3,}s)\b/iu;
+// What nothing of a kind may do: "no batch may run on a holiday", "no invoice can be edited after it is sent".
+const PROHIBITION = /^(?:(?:and|so|also)[,]?\s+)*no\s+(?!(?:one|idea|problem|worries|need|way|longer|matter)\b)(?:[\p{L}-]+\s+){1,4}?(?:may|can|is allowed to|are allowed to|gets? to)\s+(?:ever\s+)?\p{L}{3,}/iu;
 // A rule for every thing of a kind: "clients that miss the heartbeat are disconnected".
 const RULE_FOR_KIND = /^(?:(?:any|all|every|each|the)\s+)?(?:[\p{L}-]+\s+)?\p{L}{3,}s\s+(?:that|which|who|whose)\s+[^,.;]{3,80}?\s+(?:are|get|will be)\s+(?:automatically\s+|immediately\s+)?\p{L}{3,}(?:ed|en)\b/iu;
 // The system's response, then its condition: "the form locks people out once they fail five times".
