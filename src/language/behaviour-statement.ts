@@ -273,7 +273,7 @@ const LEADING_REASON = /^(?:(?:and|so|also|now)[,]?\s+)*(?:since|because(?! of\b
 // "I|We <did something> since|because <premise>": the speaker's work, then the standing reason for
 // it; the premise must then describe how the product behaves ("I checked the layout at 360 px
 // since the screens have to hold up on small phones").
-const ACTION_AND_REASON = /^(?:(?:so|and|also|now)[,]?\s+)*(?:i|we)(?:['’](?:ve|ll|d))?\s+[^,;:]{3,150}?\s(?:since|because(?! of\b)|given that)\s+([^,;:]{10,200}?)[.!]?$/iu;
+const ACTION_AND_REASON = /^(?:(?:so|and|also|now)[,]?\s+)*(?:i|we)(?:['’](?:ve|ll|d))?\s+(?:[^,;:]|(?<=\d):(?=\d)){3,150}?\s(?:since|because(?! of\b)|given that)\s+([^,;:]{10,200}?)[.!]?$/iu;
 const PREMISE_SHAPES: readonly { pattern: RegExp; needsBehaviour: boolean }[] = [
   { pattern: LEADING_PREMISE, needsBehaviour: false },
   { pattern: PURPOSE_PREMISE, needsBehaviour: false },
@@ -337,7 +337,7 @@ const ACCEPTANCE = /^(?:acceptance criteria|definition of done|done when|require
 // "When/if X, the system responds": a condition, then the response in the present tense.
 const CONDITION_AND_RESPONSE = /^(?:(?:also|and|plus|so)[,]?\s+)*(?:when|whenever|if|once|after|before|unless|on)\s+(?!(?:i|we|you)\b)(?:[^,]{3,90},\s*(?:the\s+|a\s+|an\s+|every\s+|each\s+|all\s+|its\s+|their\s+)?|[^,]{3,90}?\s+(?:the|a|an|every|each|all|its|their)\s+)(?!(?:i|we|you|it|this|that)\b)[\p{L}\p{N}`'’./_-]+(?:\s+[\p{L}\p{N}`'’./_-]+){0,3}\s+(?:returns?|responds?|answers?|shows?|displays?|rejects?|refuses?|redirects?|logs?\s+(?:them|the|it|users?)|expires?|retries?|queues?|blocks?|exits?|throws?|raises?|falls back|times out|locks?|sends?|emails?|notifies|fails?|aborts?|stops?|keeps?|stays?|gets?\s+\p{L}+ed|(?:is|are)\s+(?:\p{L}+ed|kept|sent|shown|held|thrown|rejected|dropped)|(?<=(?:^|[\s,])(?:the|a|an|every|each|all|its|their)\s+(?:[\p{L}\p{N}`'’./_-]+\s+){0,2}[\p{L}\p{N}`'’./_-]+\s+)\p{L}{3,}s)\b/iu;
 // What nothing of a kind may do: "no batch may run on a holiday", "no invoice can be edited after it is sent".
-const PROHIBITION = /^(?:(?:and|so|also)[,]?\s+)*no\s+(?!(?:one|idea|problem|worries|need|way|longer|matter)\b)(?:[\p{L}-]+\s+){1,4}?(?:may|can|is allowed to|are allowed to|gets? to)\s+(?:ever\s+)?\p{L}{3,}/iu;
+const PROHIBITION = /^(?:(?:and|so|also)[,]?\s+)*no\s+(?!(?:one|idea|problem|worries|need|way|longer|matter)\b)(?:[\p{L}-]+\s+){1,4}?(?:may|can|is allowed to|are allowed to|gets? to)\s+(?:ever\s+)?(?:be\s+)?\p{L}{3,}/iu;
 // A rule for every thing of a kind: "clients that miss the heartbeat are disconnected".
 const RULE_FOR_KIND = /^(?:(?:any|all|every|each|the)\s+)?(?:[\p{L}-]+\s+)?\p{L}{3,}s\s+(?:that|which|who|whose)\s+[^,.;]{3,80}?\s+(?:are|get|will be)\s+(?:automatically\s+|immediately\s+)?\p{L}{3,}(?:ed|en)\b/iu;
 // The system's response, then its condition: "the form locks people out once they fail five times".

@@ -347,3 +347,57 @@ describe('isProductNarration', () => {
     expect(isProductNarration(sentence)).toBe(false);
   });
 });
+
+describe('a standing reason after the speaker\'s own work', () => {
+  it.each([
+    ['I kept the sidebar collapsible because the dashboard has to stay usable on a 13-inch laptop.', 'the dashboard has to stay usable on a 13-inch laptop'],
+    ['We throttle the importer since the vendor feed must not be polled more than once an hour.', 'the vendor feed must not be polled more than once an hour'],
+    ['I set the nightly window to 02:00 since no export may start during store hours.', 'no export may start during store hours'],
+  ])('finds the premise in %j', (sentence, premise) => {
+    expect(premiseOf(sentence)).toBe(premise);
+  });
+
+  it.each([
+    'I added a guard because the input can be empty.',
+    'I kept the old signature since the callers rely on it.',
+    'We renamed it because the old name was confusing.',
+    'I moved the check into the route because the service is shared.',
+    'I wrapped the call in a retry since the partner endpoint may drop connections under load.',
+  ])('leaves %j to the work', (sentence) => {
+    expect(premiseOf(sentence)).toBeUndefined();
+  });
+
+  it('makes the premise a requirement from either speaker', () => {
+    expect(isKept('I kept the sidebar collapsible because the dashboard has to stay usable on a 13-inch laptop.', 'assistant')).toBe(true);
+    expect(isKept('We throttle the importer since the vendor feed must not be polled more than once an hour.', 'user')).toBe(true);
+  });
+});
+
+describe('what nothing of a kind may do', () => {
+  it('is a statement of behaviour, while "no one" and findings about the tests are not', () => {
+    expect(isBehaviourStatement('No refund may exceed the amount originally charged.')).toBe(true);
+    expect(isBehaviourStatement('no draft can be published without a second reviewer')).toBe(true);
+    expect(isBehaviourStatement('No one can reproduce it on staging.')).toBe(false);
+    expect(isBehaviourStatement('No test can cover the empty case yet.')).toBe(false);
+  });
+});
+
+describe('isProductNarration: capabilities and finished work', () => {
+  it.each([
+    'A voucher can pay for the delivery fee but not for the items themselves.',
+    'Each workspace may hold up to three active projects on the free plan.',
+    'Returning customers complete the purchase with a saved card and one click.',
+  ])('reads %j as a description of the product', (sentence) => {
+    expect(isProductNarration(sentence)).toBe(true);
+  });
+
+  it.each([
+    'The refactor is complete.',
+    'Everything is wired up.',
+    'The invoice flow works end to end.',
+    'The cache can return stale data here.',
+    'The function can be simplified.',
+  ])('does not read %j as one', (sentence) => {
+    expect(isProductNarration(sentence)).toBe(false);
+  });
+});
