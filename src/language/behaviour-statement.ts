@@ -104,7 +104,7 @@ export function isProductNarration(sentence: string): boolean {
   if (!/[\p{L}\p{N})"'’]\.$/u.test(text) || ANSWER_LEAD.test(text) || PROGRESSIVE.test(main) || TEST_WORD.test(main) || CODE_NOUN.test(main)) return false;
   if (isQuestionLike(text) || CODE_LIKE.test(main) || SYMPTOM.test(main) || HOPE.test(main) || ANAPHOR.test(main) || WORK_STATE.test(main) || FINISHED_STATE.test(main)) return false;
   if (!isStandingPremise(main, { needsBehaviour: false })) return false;
-  return PRESENT_COPULA.test(main) || PRESENT_DESCRIPTION.test(main) || BARE_PLURAL_DESCRIPTION.test(main) || (CAPABILITY.test(main) && !OCCASION.test(main));
+  return PRESENT_COPULA.test(main) || PRESENT_DESCRIPTION.test(main) || BARE_PLURAL_DESCRIPTION.test(main) || (CAPABILITY.test(main) && !OCCASION.test(main)) || isQualifiedSubjectDescription(main);
 }
 
 /**
@@ -206,6 +206,14 @@ function isBehaviour(text: string): boolean {
   return BOUND.test(text) && (BEHAVIOUR_VERB.test(text) || PERMISSION.test(text));
 }
 
+// A subject qualified by a phrase of place or kind, then a verb in the present tense: "dates in the
+// API travel as ISO strings", "the billing run for each region settles in local currency".
+function isQualifiedSubjectDescription(main: string): boolean {
+  const match = QUALIFIED_SUBJECT.exec(main);
+  const verb = match?.[1] ?? '';
+  return match !== null && !IMPERATIVE_OPENING.test(main) && !PAST_WORD.test(verb) && !/(?:ly|ing)$/iu.test(verb) && !OCCASION.test(main);
+}
+
 // A premise that reads as a standing fact about the product: present tense, no speaker, not about
 // the code, the tests or a failure; with `needsBehaviour`, one that also states how the product behaves.
 function isStandingPremise(premise: string, options: { needsBehaviour: boolean }): boolean {
@@ -250,6 +258,8 @@ const CODE_LIKE = /[`_]|\b\w+\.\w+\b|\b\p{Ll}+\p{Lu}/u;
 // A thing of the product and what it can or may do: "a gift card can cover part of an order",
 // "each workspace may hold three projects".
 const CAPABILITY = /^(?:the|a|an|every|each|any|all|our)\s+(?!(?:i|we|you|it|this|that|these|those|there)\b)(?:[\p{L}-]+\s+){0,3}?(?:can|may|must|cannot)\s+(?:only\s+|also\s+|not\s+)?(?!(?:be|have|get|do|see|help|try|check|look|use)\b)\p{L}{3,}/iu;
+// "[the] <noun> <in|of|for …> [the] <words> <verb> <two or more words>".
+const QUALIFIED_SUBJECT = /^(?:(?:the|every|each|all|our|any)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|they|one|most|some|none|all|any|each|part|rest)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}[\p{L}-]+\s+(?:in|of|on|for|from|at|under|across)\s+(?:(?:the|a|an|each|every|any|our|their|its)\s+)?(?:[\p{L}\p{N}-]+\s+){0,2}?[\p{L}\p{N}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|can|could|will|would|should|must|may|might|looks?|seems?|and|or|but|than|that|which|who|to|as|so|the|a|an)\b)(\p{Ll}{3,})\s+(?:\S+\s+)+\S/iu;
 // What may happen now or now and then ("the cache can return stale data here") is a finding, not a capability.
 const OCCASION = /\b(?:here|sometimes|occasionally|currently|potentially|in theory|at times|right now)\b/iu;
 // A present-tense copula before what the thing is or how it is treated: "are limited to", "is kept in".
@@ -258,7 +268,7 @@ const PRESENT_COPULA = /\b(?:is|are)\s+(?:not\s+|only\s+|always\s+|never\s+)?\p{
 const WORK_STATE = /\b(?:now|done|finished|ready|green|red|passing|fine|good|ok(?:ay)?|clean|cleaner|simpler|better|easier|harder|faster|slower|unused|unchanged|covered|up to date|in place|inconsistent|consistent|messy|manageable|normal|expected|looks?|problem|issue|finding|risk)\b/iu;
 // A thing said to be finished or working as a whole reports on the work: "the refactor is complete",
 // "everything is wired up", "the export works end to end".
-const FINISHED_STATE = /\b(?:is|are)\s+(?:now\s+|all\s+|fully\s+)?(?:complete|completed|wired|hooked)\b|\bworks?\s+(?:now|again|fine|correctly|as expected|end[- ]to[- ]end)\b|^(?:everything|all of it|the rest)\b/iu;
+const FINISHED_STATE = /\b(?:is|are)\s+(?:now\s+|all\s+|fully\s+)?(?:complete|completed|(?:wired|hooked)\s+up(?!\s+(?:to|with)\b))\b|\bworks?\s+(?:now|again|fine|correctly|as expected|end[- ]to[- ]end)\b|^(?:everything|all of it|the rest)\b/iu;
 // "Since/Because/Given that <premise>, I|we …": a reason, then the speaker's own action.
 const LEADING_PREMISE = /^(?:(?:and|so|also|now)[,]?\s+)*(?:since|because(?! of\b)|given that|seeing that|now that)\s+([^,;:]{10,200}?),\s+(?:(?:so|then)\s+)?(?:i|we)(?:['’](?:ve|ll|m|d))?\s/iu;
 // "To keep <the product> <working so>, I|we …": the state the work must preserve, then the work.

@@ -387,6 +387,9 @@ describe('isProductNarration: capabilities and finished work', () => {
     'A voucher can pay for the delivery fee but not for the items themselves.',
     'Each workspace may hold up to three active projects on the free plan.',
     'Returning customers complete the purchase with a saved card and one click.',
+    'Weights on the packing slip print in kilograms with one decimal.',
+    'The payout batch for each merchant settles on the last business day of the month.',
+    'The demo tenant is wired to the sandbox mail relay, so nothing reaches a real inbox.',
   ])('reads %j as a description of the product', (sentence) => {
     expect(isProductNarration(sentence)).toBe(true);
   });
@@ -397,6 +400,9 @@ describe('isProductNarration: capabilities and finished work', () => {
     'The invoice flow works end to end.',
     'The cache can return stale data here.',
     'The function can be simplified.',
+    'The settings page is wired up.',
+    'Implement reminders for overdue loans and renewals.',
+    'Most of the slowness here comes from building the rows twice.',
   ])('does not read %j as one', (sentence) => {
     expect(isProductNarration(sentence)).toBe(false);
   });
