@@ -390,6 +390,8 @@ describe('isProductNarration: capabilities and finished work', () => {
     'Weights on the packing slip print in kilograms with one decimal.',
     'The payout batch for each merchant settles on the last business day of the month.',
     'The demo tenant is wired to the sandbox mail relay, so nothing reaches a real inbox.',
+    'Address changes are confirmed by a mail to the old address as well.',
+    'Order lines are grouped by warehouse on the packing slip.',
   ])('reads %j as a description of the product', (sentence) => {
     expect(isProductNarration(sentence)).toBe(true);
   });
@@ -403,6 +405,8 @@ describe('isProductNarration: capabilities and finished work', () => {
     'The settings page is wired up.',
     'Implement reminders for overdue loans and renewals.',
     'Most of the slowness here comes from building the rows twice.',
+    'The last change is small enough to review on its own.',
+    'This edit keeps the old behaviour for empty carts.',
   ])('does not read %j as one', (sentence) => {
     expect(isProductNarration(sentence)).toBe(false);
   });
