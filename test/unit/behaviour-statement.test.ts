@@ -411,3 +411,17 @@ describe('isProductNarration: capabilities and finished work', () => {
     expect(isProductNarration(sentence)).toBe(false);
   });
 });
+
+describe('quantities of money, shares and people', () => {
+  it.each([
+    'Free delivery starts at 30 dollars per basket.',
+    'Referral bonuses pay out 4 percent of the first order.',
+    'Starter plans allow 3 seats per workspace.',
+  ])('make %j a statement of behaviour', (sentence) => {
+    expect(isBehaviourStatement(sentence)).toBe(true);
+  });
+
+  it('leaves a past amount to the story', () => {
+    expect(isBehaviourStatement('The invoice grew by 30 dollars last month.')).toBe(false);
+  });
+});
