@@ -108,6 +108,18 @@ export function isProductNarration(sentence: string): boolean {
 }
 
 /**
+ * Tells whether a sentence says that something follows the way things are already done in the
+ * project: "I put the new screen behind a flag, the same way the other features shipped", "the
+ * new log line is JSON like every other line in the service". Said of something named, that is a
+ * convention, whoever says it. Sentences about pieces of code (a code span, a path) are not.
+ */
+export function isFollowingPractice(sentence: string): boolean {
+  const text = plainOf(sentence);
+  if (isQuestionLike(text) || /`|\b[\w-]+\/[\w./-]+|\b[\w-]+\.[a-z]{1,4}\b/u.test(text) || HOPE.test(text)) return false;
+  return CONFORMITY.test(text);
+}
+
+/**
  * Tells whether a sentence gives a named setting a value: "set MAX_RETRIES to 5", "timeouts are
  * 30s", "the page size for listings is 50", "`--workers` defaults to 4". The value must be a
  * number, a quoted string, a boolean or a code span holding one; the setting an upper-case name,
@@ -260,6 +272,8 @@ const CODE_LIKE = /[`_]|\b\w+\.\w+\b|\b\p{Ll}+\p{Lu}/u;
 const CAPABILITY = /^(?:the|a|an|every|each|any|all|our)\s+(?!(?:i|we|you|it|this|that|these|those|there)\b)(?:[\p{L}-]+\s+){0,3}?(?:can|may|must|cannot)\s+(?:only\s+|also\s+|not\s+)?(?!(?:be|have|get|do|see|help|try|check|look|use)\b)\p{L}{3,}/iu;
 // "[the] <noun> <in|of|for …> [the] <words> <verb> <two or more words>".
 const QUALIFIED_SUBJECT = /^(?:(?:the|every|each|all|our|any)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|they|one|most|some|none|all|any|each|part|rest)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}[\p{L}-]+\s+(?:in|of|on|for|from|at|under|across)\s+(?:(?:the|a|an|each|every|any|our|their|its)\s+)?(?:[\p{L}\p{N}-]+\s+){0,2}?[\p{L}\p{N}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|can|could|will|would|should|must|may|might|looks?|seems?|and|or|but|than|that|which|who|to|as|so|the|a|an)\b)(\p{Ll}{3,})\s+(?:\S+\s+)+\S/iu;
+// Doing something as it is done elsewhere in the project.
+const CONFORMITY = /\b(?:(?:the )?same way (?:as )?(?:the|we|our|every|all|everything)|like (?:every|each|all|any) (?:of the )?other|like (?:the|all the) (?:rest|others?)\b|as (?:(?:in|for) )?(?:the rest|every other|all other|everywhere else)|(?:matching|to match|in line with|consistent with) (?:the rest|every other|all (?:the )?other|the existing|how (?:the|we|our))|like everywhere else|which is how (?:the|we|our|every|all))/iu;
 // What may happen now or now and then ("the cache can return stale data here") is a finding, not a capability.
 const OCCASION = /\b(?:here|sometimes|occasionally|currently|potentially|in theory|at times|right now)\b/iu;
 // A present-tense copula before what the thing is or how it is treated: "are limited to", "is kept in".

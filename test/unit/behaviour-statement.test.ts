@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { englishPatterns } from '../../src/boundaries/patterns/en.js';
 import { analyzeSentence, factCategoryFor, splitSentences } from '../../src/graduation/retention.js';
-import { isBehaviourStatement, isObligationStatement, isProductDescription, isProductNarration, isSettingStatement, premiseOf, turnShapeOf, withoutAttribution } from '../../src/language/behaviour-statement.js';
+import { isBehaviourStatement, isFollowingPractice, isObligationStatement, isProductDescription, isProductNarration, isSettingStatement, premiseOf, turnShapeOf, withoutAttribution } from '../../src/language/behaviour-statement.js';
 import type { TurnShape } from '../../src/language/behaviour-statement.js';
 
 // Sentences written fresh for this test, by both speakers: statements of how the software must
@@ -423,5 +423,29 @@ describe('quantities of money, shares and people', () => {
 
   it('leaves a past amount to the story', () => {
     expect(isBehaviourStatement('The invoice grew by 30 dollars last month.')).toBe(false);
+  });
+});
+
+describe('isFollowingPractice', () => {
+  it.each([
+    'I wrote the audit events to Kafka, the same way the billing service publishes its events.',
+    'The new report is a Parquet file like all the other exports.',
+    'We version the webhook payloads in the URL, consistent with the existing public endpoints.',
+  ])('reads %j as following the project\'s way', (sentence) => {
+    expect(isFollowingPractice(sentence)).toBe(true);
+  });
+
+  it.each([
+    'The naming now matches `src/orders/list.ts`, like the rest of the module.',
+    'Is this done the same way as the other exports?',
+    'The totals look different from the rest of the page.',
+  ])('does not read %j as one', (sentence) => {
+    expect(isFollowingPractice(sentence)).toBe(false);
+  });
+
+  it('makes a named practice a convention from either speaker', () => {
+    const assistant = analyzeSentence('I wrote the audit events to Kafka, the same way the billing service publishes its events.', { role: 'assistant', patterns: englishPatterns });
+    expect(assistant.retention).toBe('convention');
+    expect(isKept('The new report is a Parquet file like all the other exports.', 'user')).toBe(true);
   });
 });
