@@ -279,7 +279,8 @@ const OCCASION = /\b(?:here|sometimes|occasionally|currently|potentially|in theo
 // A present-tense copula before what the thing is or how it is treated: "are limited to", "is kept in".
 const PRESENT_COPULA = /\b(?:is|are)\s+(?:not\s+|only\s+|always\s+|never\s+)?\p{L}/iu;
 // The state of the work at hand rather than of the product: "is now simpler", "is done", "is green".
-const WORK_STATE = /\b(?:now|done|finished|ready|green|red|passing|fine|good|ok(?:ay)?|clean|cleaner|simpler|better|easier|harder|faster|slower|unused|unchanged|covered|up to date|in place|inconsistent|consistent|messy|manageable|normal|expected|looks?|problem|issue|finding|risk)\b/iu;
+// "Now" after another verb dates a standing description ("requests go through undici now").
+const WORK_STATE = /\b(?:(?:is|are)\s+now|now\s+(?:is|are)|for now|done|finished|ready|green|red|passing|fine|good|ok(?:ay)?|clean|cleaner|simpler|better|easier|harder|faster|slower|unused|unchanged|covered|up to date|in place|inconsistent|consistent|messy|manageable|normal|expected|looks?|problem|issue|finding|risk)\b/iu;
 // A thing said to be finished or working as a whole reports on the work: "the refactor is complete",
 // "everything is wired up", "the export works end to end".
 const FINISHED_STATE = /\b(?:is|are)\s+(?:now\s+|all\s+|fully\s+)?(?:complete|completed|(?:wired|hooked)\s+up(?!\s+(?:to|with)\b))\b|\bworks?\s+(?:now|again|fine|correctly|as expected|end[- ]to[- ]end)\b|^(?:everything|all of it|the rest)\b/iu;
@@ -379,7 +380,7 @@ const NAMED_INTERFACE = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|you|i
 const PRESENT_DESCRIPTION = /^(?:the|every|each|all|our|new)\s+(?!(?:i|we|you|it|this|that|these|those|there)\b)(?:[\p{L}-]+\s+){0,3}?(?!(?:is|was|has|does|looks|seems|keeps|needs|goes|gets)\b)\p{Ll}{2,}(?:s|es)\s+\p{L}/iu;
 // A subject of plural things without a determiner, then a verb in the base form and at least three
 // more words: "exported sheets open with a header row", "overdue invoices move to the collections queue".
-const BARE_PLURAL_DESCRIPTION = /^(?:(?:also|and|oh|ah|plus)[,]?\s+)*(?!(?:i|we|you|it|this|that|these|those|there|they|things|people|guys|folks|thanks|tests|specs|logs|errors|warnings|builds|numbers|results)\b)(?:\p{L}[\p{L}-]*\s+){0,2}?\p{L}\p{Ll}+[^s\s]s\s+(?!(?:are|were|have|had|do|did|can|could|will|would|should|must|may|might|need|look|seem|feel|appear|still|also|just|now|then|keep|get|got|and|but|nor|yet|for|the|with|from|into|than|not)\b)(\p{Ll}{3,}(?<!ed|ly|s))\s+(?=(?:\S+\s+)*?(?:the|an|with|to|of|for|in|on|by|from|at|after|before|every|each|through)\s)(?:\S+\s+){2,}\S/iu;
+const BARE_PLURAL_DESCRIPTION = /^(?:(?:also|and|oh|ah|plus)[,]?\s+)*(?!(?:i|we|you|it|this|that|these|those|there|they|things|people|guys|folks|thanks|tests|specs|logs|errors|warnings|builds|numbers|results)\b)(?:\p{L}[\p{L}-]*\s+){0,2}?\p{L}\p{Ll}+[^s\s]s\s+(?!(?:are|were|have|had|do|did|can|could|will|would|should|must|may|might|need|look|seem|feel|appear|still|also|just|now|then|keep|get|got|and|but|nor|yet|for|the|with|from|into|than|not)\b)((?:go|\p{Ll}{3,})(?<!ed|ly|s))\s+(?=(?:\S+\s+)*?(?:the|an|with|to|of|for|in|on|by|from|at|after|before|every|each|through)\s)(?:\S+\s+){2,}\S/iu;
 const PURPOSE_OR_RESULT = /\s(?:so(?: that)?|because|since|which|in order to)\s/iu;
 const ANAPHOR = /\b(?:this|that|it|them|these|those)\b/iu;
 // Words that report a failure rather than describe how a thing works.

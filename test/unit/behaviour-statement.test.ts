@@ -392,6 +392,7 @@ describe('isProductNarration: capabilities and finished work', () => {
     'The demo tenant is wired to the sandbox mail relay, so nothing reaches a real inbox.',
     'Address changes are confirmed by a mail to the old address as well.',
     'Order lines are grouped by warehouse on the packing slip.',
+    'Outbound webhooks go through the relay queue now, which replaced the direct calls.',
   ])('reads %j as a description of the product', (sentence) => {
     expect(isProductNarration(sentence)).toBe(true);
   });
@@ -407,6 +408,8 @@ describe('isProductNarration: capabilities and finished work', () => {
     'Most of the slowness here comes from building the rows twice.',
     'The last change is small enough to review on its own.',
     'This edit keeps the old behaviour for empty carts.',
+    'For now, the plain approach is taken.',
+    'The list is now sorted by date.',
   ])('does not read %j as one', (sentence) => {
     expect(isProductNarration(sentence)).toBe(false);
   });
