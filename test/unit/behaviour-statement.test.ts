@@ -393,6 +393,7 @@ describe('isProductNarration: capabilities and finished work', () => {
     'Address changes are confirmed by a mail to the old address as well.',
     'Order lines are grouped by warehouse on the packing slip.',
     'Outbound webhooks go through the relay queue now, which replaced the direct calls.',
+    'Everyone outside the finance group sees the invoices without the bank details.',
   ])('reads %j as a description of the product', (sentence) => {
     expect(isProductNarration(sentence)).toBe(true);
   });
@@ -410,6 +411,7 @@ describe('isProductNarration: capabilities and finished work', () => {
     'This edit keeps the old behaviour for empty carts.',
     'For now, the plain approach is taken.',
     'The list is now sorted by date.',
+    'Anyone with access to the logs can see it.',
   ])('does not read %j as one', (sentence) => {
     expect(isProductNarration(sentence)).toBe(false);
   });
