@@ -104,7 +104,7 @@ export function isProductNarration(sentence: string): boolean {
   if (!/[\p{L}\p{N})"'’]\.$/u.test(text) || ANSWER_LEAD.test(text) || PROGRESSIVE.test(main) || TEST_WORD.test(main) || CODE_NOUN.test(main)) return false;
   if (isQuestionLike(text) || CODE_LIKE.test(main) || SYMPTOM.test(main) || HOPE.test(main) || ANAPHOR.test(main) || WORK_STATE.test(main) || FINISHED_STATE.test(main)) return false;
   if (!isStandingPremise(main, { needsBehaviour: false })) return false;
-  return PRESENT_COPULA.test(main) || PRESENT_DESCRIPTION.test(main) || BARE_PLURAL_DESCRIPTION.test(main) || (CAPABILITY.test(main) && !OCCASION.test(main)) || isQualifiedSubjectDescription(main) || PEOPLE_OF_A_KIND.test(main);
+  return PRESENT_COPULA.test(main) || PRESENT_DESCRIPTION.test(main) || BARE_PLURAL_DESCRIPTION.test(main) || (CAPABILITY.test(main) && !OCCASION.test(main)) || isQualifiedSubjectDescription(main) || PEOPLE_OF_A_KIND.test(main) || EVERY_ONE_HAS.test(main);
 }
 
 /**
@@ -277,6 +277,9 @@ const CONFORMITY = /\b(?:(?:the )?same way (?:as )?(?:the|we|our|every|all|every
 // Everyone of a kind and what they have or may do: "anyone with a staff role has two-factor
 // sign-in turned on", "everyone on a team sees the shared folder".
 const PEOPLE_OF_A_KIND = /^(?:anyone|anybody|everyone|everybody|nobody)\s+(?:with|in|on|who|from|at|outside|inside)\s+[^,;]{3,60}?\s+(?:has|have|gets?|can|may|sees?|must|needs?|keeps?|receives?|is|are)\b/iu;
+// What every thing of a kind has or needs: "every pull request description has a testing
+// checklist", "each tenant gets its own schema".
+const EVERY_ONE_HAS = /^(?:every|each|all)\s+(?!(?:of|time|one|day|week)\b)(?:[\p{L}-]+\s+){0,3}?(?:has|have|gets?|needs?|carries|carry|keeps?)\s+(?:(?:a|an|the|its|their|one|two|three|own)\s+)?\p{L}/iu;
 // What may happen now or now and then ("the cache can return stale data here") is a finding, not a capability.
 const OCCASION = /\b(?:here|sometimes|occasionally|currently|potentially|in theory|at times|right now)\b/iu;
 // A present-tense copula before what the thing is or how it is treated: "are limited to", "is kept in".

@@ -394,6 +394,8 @@ describe('isProductNarration: capabilities and finished work', () => {
     'Order lines are grouped by warehouse on the packing slip.',
     'Outbound webhooks go through the relay queue now, which replaced the direct calls.',
     'Everyone outside the finance group sees the invoices without the bank details.',
+    'Every shipment label carries the return address of the regional depot.',
+    'Each tenant gets its own invoice numbering sequence.',
   ])('reads %j as a description of the product', (sentence) => {
     expect(isProductNarration(sentence)).toBe(true);
   });
@@ -412,6 +414,8 @@ describe('isProductNarration: capabilities and finished work', () => {
     'For now, the plain approach is taken.',
     'The list is now sorted by date.',
     'Anyone with access to the logs can see it.',
+    'Every time the job runs it has to reload the whole file.',
+    'Each of these tests has its own fixture.',
   ])('does not read %j as one', (sentence) => {
     expect(isProductNarration(sentence)).toBe(false);
   });
