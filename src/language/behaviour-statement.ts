@@ -98,7 +98,11 @@ export function isProductNarration(sentence: string): boolean {
   const stated = CLAUSE_BEFORE_COLON.test(sentence) ? plainOf(sentence) : plainOf(withoutAttribution(sentence));
   // A short label before a colon ("One thing this relies on: …") introduces the statement.
   const label = LABEL_LEAD.exec(stated);
-  const text = label === null ? stated : stated.slice(label[0].length);
+  const labelled = label === null ? stated : stated.slice(label[0].length);
+  // So does a short lead ending in "that" ("Worth noting that …"), unless it infers or reports.
+  const that = THAT_LEAD.exec(labelled);
+  const isLeadPast = that !== null && !INFERENCE_LEAD.test(that[1] ?? '') && CLAUSE_OPENING.test(labelled.slice(that[0].length));
+  const text = isLeadPast ? labelled.slice(that[0].length) : labelled;
   const main = (text.split(MAIN_CLAUSE_END, 1)[0] ?? text).trim();
   // A statement ends with a full stop; headings, list labels and exclamations are not descriptions.
   if (!/[\p{L}\p{N})"'’]\.$/u.test(text) || ANSWER_LEAD.test(text) || PROGRESSIVE.test(main) || TEST_WORD.test(main) || CODE_NOUN.test(main)) return false;
@@ -280,6 +284,8 @@ const PEOPLE_OF_A_KIND = /^(?:anyone|anybody|everyone|everybody|nobody)\s+(?:wit
 // What every thing of a kind has or needs: "every pull request description has a testing
 // checklist", "each tenant gets its own schema".
 const EVERY_ONE_HAS = /^(?:every|each|all)\s+(?!(?:of|time|one|day|week)\b)(?:[\p{L}-]+\s+){0,3}?(?:has|have|gets?|needs?|carries|carry|keeps?)\s+(?:(?:a|an|the|its|their|one|two|three|own)\s+)?\p{L}/iu;
+// A lead of a few words, none of them a verb of being, ending in "that".
+const THAT_LEAD = /^((?:(?!(?:is|are|was|were|be|been|so|such|now)\b)[\p{L}'’-]+\s+){1,4}?)that\s+/iu;
 // What may happen now or now and then ("the cache can return stale data here") is a finding, not a capability.
 const OCCASION = /\b(?:here|sometimes|occasionally|currently|potentially|in theory|at times|right now)\b/iu;
 // A present-tense copula before what the thing is or how it is treated: "are limited to", "is kept in".

@@ -396,6 +396,7 @@ describe('isProductNarration: capabilities and finished work', () => {
     'Everyone outside the finance group sees the invoices without the bank details.',
     'Every shipment label carries the return address of the regional depot.',
     'Each tenant gets its own invoice numbering sequence.',
+    'Bear in mind that every refund request carries the original order number.',
   ])('reads %j as a description of the product', (sentence) => {
     expect(isProductNarration(sentence)).toBe(true);
   });
@@ -416,6 +417,7 @@ describe('isProductNarration: capabilities and finished work', () => {
     'Anyone with access to the logs can see it.',
     'Every time the job runs it has to reload the whole file.',
     'Each of these tests has its own fixture.',
+    'I noticed that every retry request carries the original order number.',
   ])('does not read %j as one', (sentence) => {
     expect(isProductNarration(sentence)).toBe(false);
   });
