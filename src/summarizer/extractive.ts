@@ -1080,7 +1080,7 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
   const notes = queued
     .filter((item) => item.section === 'Notes')
     .sort((a, b) => weight(b) - weight(a) || a.priority - b.priority || a.order - b.order);
-  // The user's own statements also come before files only read and commands (tool output).
+  // The user's own statements also come before edited files, files only read and commands (tool output).
   notes.forEach((item, rank) => {
     // The agent's descriptions of the product rank with the user's words (by weight, below their statements).
     const base = item.detail.isUserSpeech === true || item.detail.isProductStatement === true ? USER_SPEECH_PRIORITY : CONSOLIDATE_PRIORITY.Notes;
@@ -1107,8 +1107,12 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
   return { summary: renderSections(sections), sections };
 }
 
-/** Priority of the user's own statements when consolidating: after edited files, before reads and commands. */
-const USER_SPEECH_PRIORITY = 4;
+/**
+ * Priority of the user's own statements and the agent's descriptions of the product when
+ * consolidating: after solved problems, before the list of edited files (the files themselves stay
+ * in the Scratchpad), reads and commands; the least weighty of them come level with edited files.
+ */
+const USER_SPEECH_PRIORITY = 1.5;
 
 const CONSOLIDATE_PRIORITY: Readonly<Record<SummarySection, number>> = {
   Completed: 0,

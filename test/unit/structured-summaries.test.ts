@@ -245,6 +245,20 @@ describe('structured summaries', () => {
       expect(result.summary).not.toContain('Back from lunch');
     });
 
+    it('keeps the agent\'s description of the product before the list of edited files', () => {
+      const older = summaryWith('s1', [
+        { name: 'Files', items: [
+          { text: 'src/billing/ledger.ts (4 edits)', path: 'src/billing/ledger.ts', edits: 4, source: { from: 1, to: 3 } },
+          { text: 'src/billing/export.ts (2 edits)', path: 'src/billing/export.ts', edits: 2, source: { from: 2, to: 4 } },
+        ] },
+        { name: 'Notes', items: [{ text: 'Credit notes always reference the invoice they correct.', salience: 2.5, isProductStatement: true, source: { from: 5, to: 5 } }] },
+      ], 1, 9);
+      const note = countTokens('Notes:\n') + countTokens('- Credit notes always reference the invoice they correct.\n');
+      const result = run({ mode: 'consolidate', summaries: [older], targetTokens: note + 2 });
+      expect(result.summary).toContain('Credit notes always reference the invoice');
+      expect(result.summary).not.toContain('src/billing/ledger.ts');
+    });
+
     it('keeps a note in the user\'s own words before files only read and commands run', () => {
       const older = summaryWith('s1', [
         { name: 'Files', items: [{ text: 'src/reports/weekly.ts', path: 'src/reports/weekly.ts', edits: 0, source: { from: 1, to: 1 } }] },
