@@ -3,7 +3,7 @@ import { defaultPatterns } from '../boundaries/patterns/default.js';
 import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
 import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
-import { isBehaviourStatement, isObligationStatement, isProductDescription, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
+import { isBehaviourStatement, isFollowingPractice, isObligationStatement, isProductDescription, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
 
 export { extractIdentifiers };
@@ -548,6 +548,10 @@ function analyzeWhole(
   const rest = { ...base, isDiagnosis, salience: salience.score };
   if (!isDeadEnd && !isQuestion && !isIntention && !isCompletion && isStatedBehaviour(text, { role, turn, salience, hasSubstance })) {
     return { ...rest, retention: 'requirement', salience: Math.max(salience.score, DURABLE_SCORE) };
+  }
+  // Something named, done the way the project already does it, is a convention.
+  if (!isDeadEnd && !isQuestion && !isIntention && salience.specifics > 0 && turn !== 'question' && isFollowingPractice(text)) {
+    return { ...rest, retention: 'convention', salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   if (isTaskRequest) return { ...rest, retention: 'task-status' };
   if ((matcher.test('leaving', prose) || matcher.test('chitChat', prose)) && identifierCount === 0) {

@@ -98,13 +98,29 @@ export function isProductNarration(sentence: string): boolean {
   const stated = CLAUSE_BEFORE_COLON.test(sentence) ? plainOf(sentence) : plainOf(withoutAttribution(sentence));
   // A short label before a colon ("One thing this relies on: …") introduces the statement.
   const label = LABEL_LEAD.exec(stated);
-  const text = label === null ? stated : stated.slice(label[0].length);
+  const labelled = label === null ? stated : stated.slice(label[0].length);
+  // So does a short lead ending in "that" ("Worth noting that …"), unless it infers or reports.
+  const that = THAT_LEAD.exec(labelled);
+  const isLeadPast = that !== null && !INFERENCE_LEAD.test(that[1] ?? '') && CLAUSE_OPENING.test(labelled.slice(that[0].length));
+  const text = isLeadPast ? labelled.slice(that[0].length) : labelled;
   const main = (text.split(MAIN_CLAUSE_END, 1)[0] ?? text).trim();
   // A statement ends with a full stop; headings, list labels and exclamations are not descriptions.
   if (!/[\p{L}\p{N})"'’]\.$/u.test(text) || ANSWER_LEAD.test(text) || PROGRESSIVE.test(main) || TEST_WORD.test(main) || CODE_NOUN.test(main)) return false;
-  if (isQuestionLike(text) || CODE_LIKE.test(main) || SYMPTOM.test(main) || HOPE.test(main) || ANAPHOR.test(main) || WORK_STATE.test(main)) return false;
+  if (isQuestionLike(text) || CODE_LIKE.test(main) || SYMPTOM.test(main) || HOPE.test(main) || ANAPHOR.test(main) || WORK_STATE.test(main) || FINISHED_STATE.test(main)) return false;
   if (!isStandingPremise(main, { needsBehaviour: false })) return false;
-  return PRESENT_COPULA.test(main) || PRESENT_DESCRIPTION.test(main) || BARE_PLURAL_DESCRIPTION.test(main);
+  return PRESENT_COPULA.test(main) || PRESENT_DESCRIPTION.test(main) || BARE_PLURAL_DESCRIPTION.test(main) || (CAPABILITY.test(main) && !OCCASION.test(main)) || isQualifiedSubjectDescription(main) || PEOPLE_OF_A_KIND.test(main) || EVERY_ONE_HAS.test(main);
+}
+
+/**
+ * Tells whether a sentence says that something follows the way things are already done in the
+ * project: "I put the new screen behind a flag, the same way the other features shipped", "the
+ * new log line is JSON like every other line in the service". Said of something named, that is a
+ * convention, whoever says it. Sentences about pieces of code (a code span, a path) are not.
+ */
+export function isFollowingPractice(sentence: string): boolean {
+  const text = plainOf(sentence);
+  if (isQuestionLike(text) || /`|\b[\w-]+\/[\w./-]+|\b[\w-]+\.[a-z]{1,4}\b/u.test(text) || HOPE.test(text)) return false;
+  return CONFORMITY.test(text);
 }
 
 /**
@@ -202,7 +218,16 @@ function isBehaviour(text: string): boolean {
     if (match !== null && !DEVELOPMENT_SUBJECT.test(text) && !PAST_WORD.test(match[0])) return true;
   }
   if (RULE_FOR_KIND.test(text) || (RESPONSE_AND_CONDITION.test(text) && !DEVELOPMENT_SUBJECT.test(text))) return true;
+  if (PROHIBITION.test(text) && !DEVELOPMENT_SUBJECT.test(text.replace(/^no\s+/iu, ''))) return true;
   return BOUND.test(text) && (BEHAVIOUR_VERB.test(text) || PERMISSION.test(text));
+}
+
+// A subject qualified by a phrase of place or kind, then a verb in the present tense: "dates in the
+// API travel as ISO strings", "the billing run for each region settles in local currency".
+function isQualifiedSubjectDescription(main: string): boolean {
+  const match = QUALIFIED_SUBJECT.exec(main);
+  const verb = match?.[1] ?? '';
+  return match !== null && !IMPERATIVE_OPENING.test(main) && !PAST_WORD.test(verb) && !/(?:ly|ing)$/iu.test(verb) && !OCCASION.test(main);
 }
 
 // A premise that reads as a standing fact about the product: present tense, no speaker, not about
@@ -246,10 +271,31 @@ const PROGRESSIVE = /\b(?:is|are)\s+(?:now\s+|still\s+|being\s+)?\p{L}{2,}ing\b|
 const LABEL_LEAD = /^(?![^:]*(?:\b(?:is|are|was|were|there)\b|['’]s\b))[^:;`]{3,60}:\s+(?=\p{Ll})/iu;
 // Names in the form of code: a code span, a dotted or snake_case name, a camelCase word.
 const CODE_LIKE = /[`_]|\b\w+\.\w+\b|\b\p{Ll}+\p{Lu}/u;
+// A thing of the product and what it can or may do: "a gift card can cover part of an order",
+// "each workspace may hold three projects".
+const CAPABILITY = /^(?:the|a|an|every|each|any|all|our)\s+(?!(?:i|we|you|it|this|that|these|those|there)\b)(?:[\p{L}-]+\s+){0,3}?(?:can|may|must|cannot)\s+(?:only\s+|also\s+|not\s+)?(?!(?:be|have|get|do|see|help|try|check|look|use)\b)\p{L}{3,}/iu;
+// "[the] <noun> <in|of|for …> [the] <words> <verb> <two or more words>".
+const QUALIFIED_SUBJECT = /^(?:(?:the|every|each|all|our|any)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|they|one|most|some|none|all|any|each|part|rest)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}[\p{L}-]+\s+(?:in|of|on|for|from|at|under|across)\s+(?:(?:the|a|an|each|every|any|our|their|its)\s+)?(?:[\p{L}\p{N}-]+\s+){0,2}?[\p{L}\p{N}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|can|could|will|would|should|must|may|might|looks?|seems?|and|or|but|than|that|which|who|to|as|so|the|a|an)\b)(\p{Ll}{3,})\s+(?:\S+\s+)+\S/iu;
+// Doing something as it is done elsewhere in the project.
+const CONFORMITY = /\b(?:(?:the )?same way (?:as )?(?:the|we|our|every|all|everything)|like (?:every|each|all|any) (?:of the )?other|like (?:the|all the) (?:rest|others?)\b|as (?:(?:in|for) )?(?:the rest|every other|all other|everywhere else)|(?:matching|to match|in line with|consistent with) (?:the rest|every other|all (?:the )?other|the existing|how (?:the|we|our))|like everywhere else|which is how (?:the|we|our|every|all))/iu;
+// Everyone of a kind and what they have or may do: "anyone with a staff role has two-factor
+// sign-in turned on", "everyone on a team sees the shared folder".
+const PEOPLE_OF_A_KIND = /^(?:anyone|anybody|everyone|everybody|nobody)\s+(?:with|in|on|who|from|at|outside|inside)\s+[^,;]{3,60}?\s+(?:has|have|gets?|can|may|sees?|must|needs?|keeps?|receives?|is|are)\b/iu;
+// What every thing of a kind has or needs: "every pull request description has a testing
+// checklist", "each tenant gets its own schema".
+const EVERY_ONE_HAS = /^(?:every|each|all)\s+(?!(?:of|time|one|day|week)\b)(?:[\p{L}-]+\s+){0,3}?(?:has|have|gets?|needs?|carries|carry|keeps?)\s+(?:(?:a|an|the|its|their|one|two|three|own)\s+)?\p{L}/iu;
+// A lead of a few words, none of them a verb of being, ending in "that".
+const THAT_LEAD = /^((?:(?!(?:is|are|was|were|be|been|so|such|now)\b)[\p{L}'’-]+\s+){1,4}?)that\s+/iu;
+// What may happen now or now and then ("the cache can return stale data here") is a finding, not a capability.
+const OCCASION = /\b(?:here|sometimes|occasionally|currently|potentially|in theory|at times|right now)\b/iu;
 // A present-tense copula before what the thing is or how it is treated: "are limited to", "is kept in".
 const PRESENT_COPULA = /\b(?:is|are)\s+(?:not\s+|only\s+|always\s+|never\s+)?\p{L}/iu;
 // The state of the work at hand rather than of the product: "is now simpler", "is done", "is green".
-const WORK_STATE = /\b(?:now|done|finished|ready|green|red|passing|fine|good|ok(?:ay)?|clean|cleaner|simpler|better|easier|harder|faster|slower|unused|unchanged|covered|up to date|in place|inconsistent|consistent|messy|manageable|normal|expected|looks?|problem|issue|finding|risk)\b/iu;
+// "Now" after another verb dates a standing description ("requests go through undici now").
+const WORK_STATE = /\b(?:(?:is|are)\s+now|now\s+(?:is|are)|for now|done|finished|ready|green|red|passing|fine|good|ok(?:ay)?|clean|cleaner|simpler|better|easier|harder|faster|slower|unused|unchanged|covered|up to date|in place|inconsistent|consistent|messy|manageable|normal|expected|looks?|problem|issue|finding|risk)\b/iu;
+// A thing said to be finished or working as a whole reports on the work: "the refactor is complete",
+// "everything is wired up", "the export works end to end".
+const FINISHED_STATE = /\b(?:is|are)\s+(?:now\s+|all\s+|fully\s+)?(?:complete|completed|(?:wired|hooked)\s+up(?!\s+(?:to|with)\b))\b|\bworks?\s+(?:now|again|fine|correctly|as expected|end[- ]to[- ]end)\b|^(?:everything|all of it|the rest)\b/iu;
 // "Since/Because/Given that <premise>, I|we …": a reason, then the speaker's own action.
 const LEADING_PREMISE = /^(?:(?:and|so|also|now)[,]?\s+)*(?:since|because(?! of\b)|given that|seeing that|now that)\s+([^,;:]{10,200}?),\s+(?:(?:so|then)\s+)?(?:i|we)(?:['’](?:ve|ll|m|d))?\s/iu;
 // "To keep <the product> <working so>, I|we …": the state the work must preserve, then the work.
@@ -261,12 +307,17 @@ const REASON_PREMISE = /^(?!(?:i|we|you|let['’]s|let me)\b)([^,;:]{10,200}?),\
 // "Since <premise>, <anything>": a reason for a result that is not the speaker's work; the premise
 // must then describe how the product behaves.
 const LEADING_REASON = /^(?:(?:and|so|also|now)[,]?\s+)*(?:since|because(?! of\b)|given that|seeing that)\s+([^,;:]{10,200}?),\s+\S/iu;
+// "I|We <did something> since|because <premise>": the speaker's work, then the standing reason for
+// it; the premise must then describe how the product behaves ("I checked the layout at 360 px
+// since the screens have to hold up on small phones").
+const ACTION_AND_REASON = /^(?:(?:so|and|also|now)[,]?\s+)*(?:i|we)(?:['’](?:ve|ll|d))?\s+(?:[^,;:]|(?<=\d):(?=\d)){3,150}?\s(?:since|because(?! of\b)|given that)\s+([^,;:]{10,200}?)[.!]?$/iu;
 const PREMISE_SHAPES: readonly { pattern: RegExp; needsBehaviour: boolean }[] = [
   { pattern: LEADING_PREMISE, needsBehaviour: false },
   { pattern: PURPOSE_PREMISE, needsBehaviour: false },
   { pattern: TRAILING_PREMISE, needsBehaviour: false },
   { pattern: REASON_PREMISE, needsBehaviour: false },
   { pattern: LEADING_REASON, needsBehaviour: true },
+  { pattern: ACTION_AND_REASON, needsBehaviour: true },
 ];
 // "<behaviour>, because <standing reason>."
 const JUSTIFIED_BEHAVIOUR = /^(?!(?:i|we|you|let['’]s|let me)\b)([^,;:]{10,200}?),?\s+because\s+(?!of\b)([^,;:]{10,200}?)[.!]?$/iu;
@@ -283,7 +334,10 @@ const PREMISE_PAST = /\b(?:was|were|had|did|didn['’]t|wasn['’]t|weren['’]t
 const PREMISE_FAILURE = /\b(?:wrong|broken|crash\w*|fail(?:s|ed|ing|ures?)?|bug\w*|flaky|stuck|missing|undefined|null|exception|regression|typo)\b/iu;
 // A premise about a piece of code describes the code as it is now: "`load` returns null", "the helper is only called once".
 // So is one about the agent's instructions and tasks, or one that names a file.
-const CODE_PREMISE = /`|\b[\w-]+\.[a-z]{1,4}\b|^(?:(?:but|and|so|also)\s+)?(?:(?:the|this|that|these|those|its|their|no)\s+)?(?:[\p{L}\p{N}.-]+\s+)?(?:function|method|class|file|module|variable|helper|constant|loop|branch|diff|change|patch|import|type|caller|callers|signature|code|codebase|snippet|line|lines|task|todo|instruction|edit|step)s?\b|^(?:(?:but|and|so|also)\s+)?(?:it|this|that|these|those|there)\b/iu;
+// Nouns that name the work only ("change", "edit", "line", "step") also name things of the product
+// after a noun of the product ("price edits", "order lines", "checkout step"): they count as code
+// alone or after a word about the work ("the last change", "this edit").
+const CODE_PREMISE = /`|\b[\w-]+\.[a-z]{1,4}\b|^(?:(?:but|and|so|also)\s+)?(?:(?:the|this|that|these|those|its|their|no)\s+)?(?:[\p{L}\p{N}.-]+\s+)?(?:function|method|class|file|module|variable|helper|constant|loop|branch|diff|patch|import|caller|callers|signature|code|codebase|snippet)s?\b|^(?:(?:but|and|so|also)\s+)?(?:(?:the|this|that|these|those|its|their|no|my|your|our)\s+)?(?:(?:last|previous|new|first|next|same|whole|small|big|latest|recent|current|other|remaining|one|two|code|config|test|type|import)\s+)?(?:change|type|line|lines|task|todo|instruction|edit|step)s?\b|^(?:(?:but|and|so|also)\s+)?(?:it|this|that|these|those|there)\b/iu;
 // "The ticket says …", "the spec requires that …", "I double-checked the requirements: …".
 const ATTRIBUTION = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|docs?|documentation|design|rfc|product owner|client|customer|pm)\s+(?:says?|states?|specifies|requires|mentions|spells out|is clear)(?:\s+that)?|(?:keep(?:ing)?|bear(?:ing)?) in mind(?:\s+that)?|remember(?:ing)?(?:\s+that)?|(?:just\s+)?to (?:confirm|be clear|recap)(?:\s+the\s+[\p{L}-]+)?|for (?:the record|reference|context)|(?:the|one|our)\s+(?:constraint|requirement|rule|expectation|agreement|catch)(?:\s+(?:from|in|of)\s+(?:the\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?)?\s+is\s+that)[,:]?\s+/iu;
 // A lead that names a requirement as the source: "the spec says", "the requirement is that".
@@ -322,13 +376,15 @@ const INSPECTION_VERB = /^(?:check|look|see|try|investigate|read|dig|figure|find
 const ACCEPTANCE = /^(?:acceptance criteria|definition of done|done when|requirements?|spec|given\b.*\bwhen\b.*\bthen)\b|^(?:users?|customers?|admins?|visitors?|clients?|callers?)\s+(?:must|should|need to|have to)\s+be able to\b|^it (?:must|should|has to|needs to) be possible to\b/iu;
 // "When/if X, the system responds": a condition, then the response in the present tense.
 const CONDITION_AND_RESPONSE = /^(?:(?:also|and|plus|so)[,]?\s+)*(?:when|whenever|if|once|after|before|unless|on)\s+(?!(?:i|we|you)\b)(?:[^,]{3,90},\s*(?:the\s+|a\s+|an\s+|every\s+|each\s+|all\s+|its\s+|their\s+)?|[^,]{3,90}?\s+(?:the|a|an|every|each|all|its|their)\s+)(?!(?:i|we|you|it|this|that)\b)[\p{L}\p{N}`'’./_-]+(?:\s+[\p{L}\p{N}`'’./_-]+){0,3}\s+(?:returns?|responds?|answers?|shows?|displays?|rejects?|refuses?|redirects?|logs?\s+(?:them|the|it|users?)|expires?|retries?|queues?|blocks?|exits?|throws?|raises?|falls back|times out|locks?|sends?|emails?|notifies|fails?|aborts?|stops?|keeps?|stays?|gets?\s+\p{L}+ed|(?:is|are)\s+(?:\p{L}+ed|kept|sent|shown|held|thrown|rejected|dropped)|(?<=(?:^|[\s,])(?:the|a|an|every|each|all|its|their)\s+(?:[\p{L}\p{N}`'’./_-]+\s+){0,2}[\p{L}\p{N}`'’./_-]+\s+)\p{L}{3,}s)\b/iu;
+// What nothing of a kind may do: "no batch may run on a holiday", "no invoice can be edited after it is sent".
+const PROHIBITION = /^(?:(?:and|so|also)[,]?\s+)*no\s+(?!(?:one|idea|problem|worries|need|way|longer|matter)\b)(?:[\p{L}-]+\s+){1,4}?(?:may|can|is allowed to|are allowed to|gets? to)\s+(?:ever\s+)?(?:be\s+)?\p{L}{3,}/iu;
 // A rule for every thing of a kind: "clients that miss the heartbeat are disconnected".
 const RULE_FOR_KIND = /^(?:(?:any|all|every|each|the)\s+)?(?:[\p{L}-]+\s+)?\p{L}{3,}s\s+(?:that|which|who|whose)\s+[^,.;]{3,80}?\s+(?:are|get|will be)\s+(?:automatically\s+|immediately\s+)?\p{L}{3,}(?:ed|en)\b/iu;
 // The system's response, then its condition: "the form locks people out once they fail five times".
 const RESPONSE_AND_CONDITION = /^(?:(?:the|a|an|every|each|any|all)\s+)(?!(?:i|we|you|it|this|that)\b)(?:[\p{L}\p{N}`'’./_-]+\s+){0,3}?(?:(?!(?:was|has|is|does|uses)\b)\p{L}{3,}s|(?:is|are)\s+\p{L}{3,}ed)\b[^,;]{0,60}?\s(?:when|whenever|once|if|unless|as soon as)\s+(?:the|a|an|any|every|each|its|their|they|it|he|she|someone|somebody|no|\p{L}{3,}s)\b/iu;
 // A thing of the product doing something in the present tense, with a quantity: "drafts autosave
 // every 30 seconds", "invites stop working 48 hours after they are sent".
-const QUANTIFIED_BEHAVIOUR = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|he|she|they|here)\b)(?:[\p{L}-]+\s+){0,2}[\p{L}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|took|takes|take|looks?|seems?|went|got|ran|made|hit|came|saw|said)\b)(?![\p{L}]+ed\b)\p{Ll}{3,}\b[^.;:]{0,50}?(?<![\p{L}\p{N}_.])\d+(?:\.\d+)?\s?(?:ms|milliseconds?|s|secs?|seconds?|minutes?|mins?|hours?|h|days?|weeks?|months?|years?|[KMGT]i?B|%|items?|rows?|requests?|retries|times|attempts|characters|digits)(?![\p{L}\p{N}_])/iu;
+const QUANTIFIED_BEHAVIOUR = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|he|she|they|here)\b)(?:[\p{L}-]+\s+){0,2}[\p{L}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|took|takes|take|looks?|seems?|went|got|ran|made|hit|came|saw|said)\b)(?![\p{L}]+ed\b)\p{Ll}{3,}\b[^.;:]{0,50}?(?<![\p{L}\p{N}_.])\d+(?:\.\d+)?\s?(?:ms|milliseconds?|s|secs?|seconds?|minutes?|mins?|hours?|h|days?|weeks?|months?|years?|[KMGT]i?B|%|items?|rows?|requests?|retries|times|attempts|characters|digits|percent|per ?cent|euros?|dollars?|pounds?|cents?|points?|pixels?|px|seats?|users?)(?![\p{L}\p{N}_])/iu;
 // The same with a named header, cookie, parameter or flag: "clients pick the version through the
 // `X-Api-Version` header".
 const NAMED_INTERFACE = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|he|she|they|here)\b)(?:[\p{L}-]+\s+){0,2}[\p{L}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|took|takes|take|looks?|seems?|went|got|ran|made|hit|came|saw|said)\b)(?![\p{L}]+ed\b)\p{Ll}{3,}\b[^.;:]{0,50}?\b(?:through|via|using|with|in|from|by)\s+(?:the|a|an)\s+(?:`[^`]+`|[A-Z][\w]*[-_][\w-]+|[A-Z]{2,}\w*)\s+(?:header|cookie|query (?:parameter|param|string)|param(?:eter)?|flag|claim|scope|env(?:ironment)? var(?:iable)?)\b/iu;
@@ -336,7 +392,7 @@ const NAMED_INTERFACE = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|you|i
 const PRESENT_DESCRIPTION = /^(?:the|every|each|all|our|new)\s+(?!(?:i|we|you|it|this|that|these|those|there)\b)(?:[\p{L}-]+\s+){0,3}?(?!(?:is|was|has|does|looks|seems|keeps|needs|goes|gets)\b)\p{Ll}{2,}(?:s|es)\s+\p{L}/iu;
 // A subject of plural things without a determiner, then a verb in the base form and at least three
 // more words: "exported sheets open with a header row", "overdue invoices move to the collections queue".
-const BARE_PLURAL_DESCRIPTION = /^(?:(?:also|and|oh|ah|plus)[,]?\s+)*(?!(?:i|we|you|it|this|that|these|those|there|they|things|people|guys|folks|thanks|tests|specs|logs|errors|warnings|builds|numbers|results)\b)(?:\p{L}[\p{L}-]*\s+){0,2}?\p{L}\p{Ll}+[^s\s]s\s+(?!(?:are|were|have|had|do|did|can|could|will|would|should|must|may|might|need|look|seem|feel|appear|still|also|just|now|then|keep|get|got|and|but|nor|yet|for|the|with|from|into|than|not)\b)(\p{Ll}{3,}(?<!ed|ly|s))\s+(?=(?:\S+\s+)*?(?:the|an|with|to|of|for|in|on|by|from|at|after|before|every|each|through)\s)(?:\S+\s+){2,}\S/iu;
+const BARE_PLURAL_DESCRIPTION = /^(?:(?:also|and|oh|ah|plus)[,]?\s+)*(?!(?:i|we|you|it|this|that|these|those|there|they|things|people|guys|folks|thanks|tests|specs|logs|errors|warnings|builds|numbers|results)\b)(?:\p{L}[\p{L}-]*\s+){0,2}?\p{L}\p{Ll}+[^s\s]s\s+(?!(?:are|were|have|had|do|did|can|could|will|would|should|must|may|might|need|look|seem|feel|appear|still|also|just|now|then|keep|get|got|and|but|nor|yet|for|the|with|from|into|than|not)\b)((?:go|\p{Ll}{3,})(?<!ed|ly|s))\s+(?=(?:\S+\s+)*?(?:the|an|with|to|of|for|in|on|by|from|at|after|before|every|each|through)\s)(?:\S+\s+){2,}\S/iu;
 const PURPOSE_OR_RESULT = /\s(?:so(?: that)?|because|since|which|in order to)\s/iu;
 const ANAPHOR = /\b(?:this|that|it|them|these|those)\b/iu;
 // Words that report a failure rather than describe how a thing works.

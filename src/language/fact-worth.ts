@@ -226,6 +226,8 @@ const REPORT_SPECIFICS = 2;
 const LOOKING_VERBS = new Set(['see', 'get', 'go', 'take', 'do', 'dig', 'double-check', 'make', 'proceed', 'continue', 'begin', 'focus', 'first']);
 const SHORT_LEAD_IN_WORDS = 4;
 // What a lead-in says when it only points at what comes next.
+// A request to keep what follows in mind.
+const KEEP_REQUEST = /\b(?:remember|memori[sz]e|note|keep in mind|bear in mind|forget|record)\b/iu;
 const ANNOUNCES = /\b(?:here is|here's|here are|below|the following|as follows|like this|this block|these (?:changes|steps|files)|please|let me|let's|i need to|we need to|i'll need|we'll need)\b/iu;
 
 // A finding or a cause keeps a sentence a fact whatever its form.
@@ -392,7 +394,8 @@ function isLeadIn(plain: string): boolean {
 /** "Here is what I'll do: Check …": a lead-in that only points ahead, joined to what follows. */
 function isAnnouncedOnly(plain: string): boolean {
   const head = /^([^:]{3,100}):\s/u.exec(plain)?.[1];
-  return head !== undefined && ANNOUNCES.test(head) && !FINDING.test(`${head}: `);
+  // "Please keep in mind: …" asks to keep what follows; it does not point ahead to work.
+  return head !== undefined && ANNOUNCES.test(head) && !FINDING.test(`${head}: `) && !KEEP_REQUEST.test(head);
 }
 
 function isNarration(plain: string, role: Entry['role']): boolean {

@@ -306,13 +306,15 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
         return;
       }
     }
-    if (analysis.retention === 'chit-chat' || analysis.retention === 'task-status') return;
-    const identifiers = extractIdentifiers(analysis.text);
-    // A fact-like sentence judgeFact() kept out of T2 stays a note by what it names, not by its cues.
-    const judged = category === undefined ? analysis.salience : 0;
     // The agent saying how the product works (no code, no speaker, present tense) outranks its
-    // narration of the code, but not the user's own statements.
-    const isProductStatement = role !== 'user' && isProductNarration(analysis.text);
+    // narration of the code, but not the user's own statements. Its verb alone can read like a
+    // completion report ("guest shoppers complete checkout …"): it stays a note all the same.
+    const isProductStatement = role !== 'user' && !analysis.isTaskRequest && analysis.retention !== 'chit-chat' && isProductNarration(analysis.text);
+    if (analysis.retention === 'chit-chat' || (analysis.retention === 'task-status' && !isProductStatement)) return;
+    const identifiers = extractIdentifiers(analysis.text);
+    // A fact-like sentence judgeFact() kept out of T2 stays a note by what it names, not by its
+    // cues; one that changes a value keeps its weight, so the newest value outlasts the older one.
+    const judged = category === undefined || analysis.isUpdate ? analysis.salience : 0;
     const salience = isProductStatement ? Math.max(judged, PRODUCT_NARRATION_SALIENCE) : judged;
     state.notes.push({
       text: analysis.text,
@@ -1071,11 +1073,14 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
   // tie: the priority of a note already grows with its age).
   // The user's own words are rare next to the agent's narration and say what must hold: they
   // outrank it by a margin.
-  const weight = (item: Item): number => (item.detail.salience ?? 0) + (item.detail.isUserSpeech === true ? USER_SPEECH_WEIGHT : 0);
+  // The agent's standing descriptions of the product say what must hold just as well: they take
+  // the same margin, so a product statement outlasts the user's hedges and questions.
+  const weight = (item: Item): number =>
+    (item.detail.salience ?? 0) + (item.detail.isUserSpeech === true || item.detail.isProductStatement === true ? USER_SPEECH_WEIGHT : 0);
   const notes = queued
     .filter((item) => item.section === 'Notes')
     .sort((a, b) => weight(b) - weight(a) || a.priority - b.priority || a.order - b.order);
-  // The user's own statements also come before files only read and commands (tool output).
+  // The user's own statements also come before edited files, files only read and commands (tool output).
   notes.forEach((item, rank) => {
     // The agent's descriptions of the product rank with the user's words (by weight, below their statements).
     const base = item.detail.isUserSpeech === true || item.detail.isProductStatement === true ? USER_SPEECH_PRIORITY : CONSOLIDATE_PRIORITY.Notes;
@@ -1102,8 +1107,12 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
   return { summary: renderSections(sections), sections };
 }
 
-/** Priority of the user's own statements when consolidating: after edited files, before reads and commands. */
-const USER_SPEECH_PRIORITY = 4;
+/**
+ * Priority of the user's own statements and the agent's descriptions of the product when
+ * consolidating: after solved problems, before the list of edited files (the files themselves stay
+ * in the Scratchpad), reads and commands; the least weighty of them come level with edited files.
+ */
+const USER_SPEECH_PRIORITY = 1.5;
 
 const CONSOLIDATE_PRIORITY: Readonly<Record<SummarySection, number>> = {
   Completed: 0,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { englishPatterns } from '../../src/boundaries/patterns/en.js';
 import { analyzeSentence, factCategoryFor, splitSentences } from '../../src/graduation/retention.js';
-import { isBehaviourStatement, isObligationStatement, isProductDescription, isProductNarration, isSettingStatement, premiseOf, turnShapeOf, withoutAttribution } from '../../src/language/behaviour-statement.js';
+import { isBehaviourStatement, isFollowingPractice, isObligationStatement, isProductDescription, isProductNarration, isSettingStatement, premiseOf, turnShapeOf, withoutAttribution } from '../../src/language/behaviour-statement.js';
 import type { TurnShape } from '../../src/language/behaviour-statement.js';
 
 // Sentences written fresh for this test, by both speakers: statements of how the software must
@@ -345,5 +345,118 @@ describe('isProductNarration', () => {
     'The naming is inconsistent: some handlers return early and others throw.',
   ])('does not read %j as one', (sentence) => {
     expect(isProductNarration(sentence)).toBe(false);
+  });
+});
+
+describe('a standing reason after the speaker\'s own work', () => {
+  it.each([
+    ['I kept the sidebar collapsible because the dashboard has to stay usable on a 13-inch laptop.', 'the dashboard has to stay usable on a 13-inch laptop'],
+    ['We throttle the importer since the vendor feed must not be polled more than once an hour.', 'the vendor feed must not be polled more than once an hour'],
+    ['I set the nightly window to 02:00 since no export may start during store hours.', 'no export may start during store hours'],
+  ])('finds the premise in %j', (sentence, premise) => {
+    expect(premiseOf(sentence)).toBe(premise);
+  });
+
+  it.each([
+    'I added a guard because the input can be empty.',
+    'I kept the old signature since the callers rely on it.',
+    'We renamed it because the old name was confusing.',
+    'I moved the check into the route because the service is shared.',
+    'I wrapped the call in a retry since the partner endpoint may drop connections under load.',
+  ])('leaves %j to the work', (sentence) => {
+    expect(premiseOf(sentence)).toBeUndefined();
+  });
+
+  it('makes the premise a requirement from either speaker', () => {
+    expect(isKept('I kept the sidebar collapsible because the dashboard has to stay usable on a 13-inch laptop.', 'assistant')).toBe(true);
+    expect(isKept('We throttle the importer since the vendor feed must not be polled more than once an hour.', 'user')).toBe(true);
+  });
+});
+
+describe('what nothing of a kind may do', () => {
+  it('is a statement of behaviour, while "no one" and findings about the tests are not', () => {
+    expect(isBehaviourStatement('No refund may exceed the amount originally charged.')).toBe(true);
+    expect(isBehaviourStatement('no draft can be published without a second reviewer')).toBe(true);
+    expect(isBehaviourStatement('No one can reproduce it on staging.')).toBe(false);
+    expect(isBehaviourStatement('No test can cover the empty case yet.')).toBe(false);
+  });
+});
+
+describe('isProductNarration: capabilities and finished work', () => {
+  it.each([
+    'A voucher can pay for the delivery fee but not for the items themselves.',
+    'Each workspace may hold up to three active projects on the free plan.',
+    'Returning customers complete the purchase with a saved card and one click.',
+    'Weights on the packing slip print in kilograms with one decimal.',
+    'The payout batch for each merchant settles on the last business day of the month.',
+    'The demo tenant is wired to the sandbox mail relay, so nothing reaches a real inbox.',
+    'Address changes are confirmed by a mail to the old address as well.',
+    'Order lines are grouped by warehouse on the packing slip.',
+    'Outbound webhooks go through the relay queue now, which replaced the direct calls.',
+    'Everyone outside the finance group sees the invoices without the bank details.',
+    'Every shipment label carries the return address of the regional depot.',
+    'Each tenant gets its own invoice numbering sequence.',
+    'Bear in mind that every refund request carries the original order number.',
+  ])('reads %j as a description of the product', (sentence) => {
+    expect(isProductNarration(sentence)).toBe(true);
+  });
+
+  it.each([
+    'The refactor is complete.',
+    'Everything is wired up.',
+    'The invoice flow works end to end.',
+    'The cache can return stale data here.',
+    'The function can be simplified.',
+    'The settings page is wired up.',
+    'Implement reminders for overdue loans and renewals.',
+    'Most of the slowness here comes from building the rows twice.',
+    'The last change is small enough to review on its own.',
+    'This edit keeps the old behaviour for empty carts.',
+    'For now, the plain approach is taken.',
+    'The list is now sorted by date.',
+    'Anyone with access to the logs can see it.',
+    'Every time the job runs it has to reload the whole file.',
+    'Each of these tests has its own fixture.',
+    'I noticed that every retry request carries the original order number.',
+  ])('does not read %j as one', (sentence) => {
+    expect(isProductNarration(sentence)).toBe(false);
+  });
+});
+
+describe('quantities of money, shares and people', () => {
+  it.each([
+    'Free delivery starts at 30 dollars per basket.',
+    'Referral bonuses pay out 4 percent of the first order.',
+    'Starter plans allow 3 seats per workspace.',
+  ])('make %j a statement of behaviour', (sentence) => {
+    expect(isBehaviourStatement(sentence)).toBe(true);
+  });
+
+  it('leaves a past amount to the story', () => {
+    expect(isBehaviourStatement('The invoice grew by 30 dollars last month.')).toBe(false);
+  });
+});
+
+describe('isFollowingPractice', () => {
+  it.each([
+    'I wrote the audit events to Kafka, the same way the billing service publishes its events.',
+    'The new report is a Parquet file like all the other exports.',
+    'We version the webhook payloads in the URL, consistent with the existing public endpoints.',
+  ])('reads %j as following the project\'s way', (sentence) => {
+    expect(isFollowingPractice(sentence)).toBe(true);
+  });
+
+  it.each([
+    'The naming now matches `src/orders/list.ts`, like the rest of the module.',
+    'Is this done the same way as the other exports?',
+    'The totals look different from the rest of the page.',
+  ])('does not read %j as one', (sentence) => {
+    expect(isFollowingPractice(sentence)).toBe(false);
+  });
+
+  it('makes a named practice a convention from either speaker', () => {
+    const assistant = analyzeSentence('I wrote the audit events to Kafka, the same way the billing service publishes its events.', { role: 'assistant', patterns: englishPatterns });
+    expect(assistant.retention).toBe('convention');
+    expect(isKept('The new report is a Parquet file like all the other exports.', 'user')).toBe(true);
   });
 });

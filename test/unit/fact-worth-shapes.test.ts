@@ -58,3 +58,17 @@ describe('judgeFact() on shapes that do not last', () => {
     expect(judgeFact({ sentence, role })).toBeUndefined();
   });
 });
+
+describe('judgeFact() on a request to keep what follows', () => {
+  it.each([
+    ['user', 'Keep in mind: the reporting database is read-only for the app user.'],
+    ['user', 'please note: refunds go back to the original card only'],
+    ['assistant', 'Worth remembering: the staging tenant sends mail to a sandbox inbox.'],
+  ] as const)('lets %s say %j as a fact', (role, sentence) => {
+    expect(judgeFact({ sentence, role })).toBeUndefined();
+  });
+
+  it('still reads an announcement of work as a lead-in', () => {
+    expect(judgeFact({ sentence: 'Here is what I will do next: check the logs, then rerun the suite.', role: 'assistant' })).toBe('lead-in');
+  });
+});

@@ -130,6 +130,16 @@ describe('structured summaries', () => {
       expect(spoken?.isProductStatement).toBeUndefined();
     });
 
+    it('keeps the agent\'s description of the product whose verb reads like a finished task, but not a report of finished work', () => {
+      const entries = entriesOf([
+        ['assistant', 'Returning customers complete the purchase with a saved card and one click.'],
+        ['assistant', 'The refactor is complete.'],
+      ]);
+      const notes = run({ mode: 'chunk', entries, targetTokens: 300 }).sections?.find((section) => section.name === 'Notes')?.items ?? [];
+      expect(notes.find((item) => item.text.startsWith('Returning customers'))?.isProductStatement).toBe(true);
+      expect(notes.some((item) => item.text.startsWith('The refactor'))).toBe(false);
+    });
+
   describe('consolidate', () => {
     const older = summaryWith('s1', [
       { name: 'Files', items: [{ text: 'src/a.ts (2 edits)', path: 'src/a.ts', edits: 2, source: { from: 1, to: 4 } }] },
@@ -187,12 +197,12 @@ describe('structured summaries', () => {
       expect(kept?.isUserSpeech).toBe(true);
     });
 
-    it('ranks the agent\'s description of the product below the user\'s statements and above code narration', () => {
+    it('ranks the agent\'s description of the product with the user\'s statements (by what they carry) and above code narration', () => {
       const first = summaryWith('s1', [
         { name: 'Notes', items: [
           { text: 'The parser in `readLedgerRows` buffers the whole page before it splits the lines.', salience: 1.9, source: { from: 1, to: 1 } },
           { text: 'Trial accounts are limited to three projects, and the dashboard greys out the create button at that point.', salience: 2.5, isProductStatement: true, source: { from: 2, to: 2 } },
-          { text: 'Team leads approve every holiday request before it shows on the shared calendar.', salience: 1, isUserSpeech: true, source: { from: 3, to: 3 } },
+          { text: 'Team leads approve every holiday request before it shows on the shared calendar.', salience: 3, isUserSpeech: true, source: { from: 3, to: 3 } },
         ] },
       ], 1, 9);
       const full = run({ mode: 'consolidate', summaries: [first], targetTokens: 300 });
@@ -209,6 +219,19 @@ describe('structured summaries', () => {
       expect(kept?.isProductStatement).toBe(true);
     });
 
+    it('keeps the agent\'s description of the product over a user\'s hedge that names a file', () => {
+      const only = summaryWith('s1', [
+        { name: 'Notes', items: [
+          { text: 'It might be in `src/billing/run.ts`, but check the export script too.', salience: 1.5, isUserSpeech: true, source: { from: 1, to: 1 } },
+          { text: 'Late invoices move to the collections queue after fourteen days.', salience: 2.5, isProductStatement: true, source: { from: 2, to: 2 } },
+        ] },
+      ], 1, 9);
+      const note = countTokens('Notes:\n') + countTokens('- Late invoices move to the collections queue after fourteen days.\n');
+      const result = run({ mode: 'consolidate', summaries: [only], targetTokens: note + 2 });
+      expect(result.summary).toContain('Late invoices move to the collections queue');
+      expect(result.summary).not.toContain('src/billing/run.ts');
+    });
+
     it('keeps the agent\'s description of the product over a user\'s aside with nothing in it', () => {
       const only = summaryWith('s1', [
         { name: 'Notes', items: [
@@ -220,6 +243,20 @@ describe('structured summaries', () => {
       const result = run({ mode: 'consolidate', summaries: [only], targetTokens: note + 2 });
       expect(result.summary).toContain('Trial accounts are limited to three projects');
       expect(result.summary).not.toContain('Back from lunch');
+    });
+
+    it('keeps the agent\'s description of the product before the list of edited files', () => {
+      const older = summaryWith('s1', [
+        { name: 'Files', items: [
+          { text: 'src/billing/ledger.ts (4 edits)', path: 'src/billing/ledger.ts', edits: 4, source: { from: 1, to: 3 } },
+          { text: 'src/billing/export.ts (2 edits)', path: 'src/billing/export.ts', edits: 2, source: { from: 2, to: 4 } },
+        ] },
+        { name: 'Notes', items: [{ text: 'Credit notes always reference the invoice they correct.', salience: 2.5, isProductStatement: true, source: { from: 5, to: 5 } }] },
+      ], 1, 9);
+      const note = countTokens('Notes:\n') + countTokens('- Credit notes always reference the invoice they correct.\n');
+      const result = run({ mode: 'consolidate', summaries: [older], targetTokens: note + 2 });
+      expect(result.summary).toContain('Credit notes always reference the invoice');
+      expect(result.summary).not.toContain('src/billing/ledger.ts');
     });
 
     it('keeps a note in the user\'s own words before files only read and commands run', () => {
