@@ -29,7 +29,7 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
  * Creates the default token counter on `gpt-tokenizer`. Special-token strings such as
  * `<|endoftext|>` are counted as plain text, and pathological inputs (very long runs without
  * whitespace) are counted in slices so that counting stays linear. Each distinct text is counted
- * once: counts are cached by content (least recently used first out, bounded by characters), and a
+ * once: counts are cached by content (the texts not used for longest go first; bounded by characters), and a
  * long text is counted as the sum of its blocks (cut where the tokenizer always cuts), each block
  * cached, so that an edited file re-counts only the blocks that changed. The sum is exact.
  */
@@ -112,7 +112,7 @@ const BLOCK_SPLIT_MIN = 2_048;
 const BLOCK_LINES = 8;
 /** Longest text cached whole (longer ones are cached as their blocks only). */
 const MAX_WHOLE_KEY = 1_048_576;
-/** Characters of cached text (keys) kept; the least recently used go first. */
+/** Characters of cached text (keys) kept, in two generations of at most half of it each. */
 const CACHE_CHARS = 4_194_304;
 /** Cached texts kept at most, whatever their size. */
 const CACHE_ENTRIES = 65_536;
@@ -125,36 +125,50 @@ const additiveCounters = new WeakSet<TokenCounter>();
 
 type RawCount = (text: string, options: typeof NO_SPECIAL) => number;
 
-/** A least-recently-used map from text to token count, bounded by characters and entries. */
+/** A map from text to token count that forgets the texts not used for longest, bounded by characters and entries. */
 interface CountCache {
   get(text: string): number | undefined;
   set(text: string, tokens: number): void;
 }
 
+/** A cached count with its key, a flat copy of the text it was made for. */
+interface Cached {
+  readonly key: string;
+  readonly tokens: number;
+}
+
+// Two generations instead of a least-recently-used order: a hit in the young map costs one
+// lookup (re-inserting into one ordered map costs three, each comparing the whole text), a hit in
+// the old map moves the entry to the young one, and when the young map is full the old one is
+// dropped whole and the young one takes its place. A text used since the last turnover is kept.
 function createCountCache(): CountCache {
-  const counts = new Map<string, number>();
+  const maxChars = CACHE_CHARS / 2;
+  const maxEntries = CACHE_ENTRIES / 2;
+  let young = new Map<string, Cached>();
+  let old = new Map<string, Cached>();
   let chars = 0;
+  const keep = (cached: Cached): void => {
+    if (chars + cached.key.length > maxChars || young.size >= maxEntries) {
+      old = young;
+      young = new Map();
+      chars = 0;
+    }
+    young.set(cached.key, cached);
+    chars += cached.key.length;
+  };
   return {
     get(text) {
-      const tokens = counts.get(text);
-      if (tokens === undefined) return undefined;
-      // Re-inserting moves the text to the young end of the map's insertion order.
-      counts.delete(text);
-      counts.set(text, tokens);
-      return tokens;
+      const cached = young.get(text);
+      if (cached !== undefined) return cached.tokens;
+      const older = old.get(text);
+      if (older === undefined) return undefined;
+      keep(older);
+      return older.tokens;
     },
     set(text, tokens) {
-      if (text.length > CACHE_CHARS) return;
+      if (text.length > maxChars) return;
       // A copy, so that a cached block does not keep the whole text it was cut from alive.
-      const key = text.length < 16 ? text : (` ${text}`).slice(1);
-      counts.set(key, tokens);
-      chars += key.length;
-      while (chars > CACHE_CHARS || counts.size > CACHE_ENTRIES) {
-        const oldest = counts.keys().next();
-        if (oldest.done === true) break;
-        counts.delete(oldest.value);
-        chars -= oldest.value.length;
-      }
+      keep({ key: text.length < 16 ? text : (` ${text}`).slice(1), tokens });
     },
   };
 }

@@ -36,6 +36,25 @@ describe('createTokenCounter()', () => {
     expect(counter.count(text)).toBe(first);
     expect(tokenized()).toHaveLength(calls);
   });
+
+  it('keeps a text used again while others fill the cache, and forgets one left unused', () => {
+    const counter = createTokenCounter();
+    // Distinct texts under the block size, about 1,500 characters each: 1,500 of them fill more
+    // than half of the cache (4 M characters), so the cache turns over once per such run.
+    const filler = (run: number, index: number): string => `run ${run} text ${index}: ${'the build step reads the settings file and writes a report. '.repeat(25)}`;
+    const kept = `kept ${'a note on the migration plan, checked after every step. '.repeat(25)}`;
+    const dropped = `dropped ${'a remark about the old deployment script and its flags. '.repeat(25)}`;
+    const keptTokens = counter.count(kept);
+    const droppedTokens = counter.count(dropped);
+    for (let run = 0; run < 3; run += 1) {
+      for (let index = 0; index < 1_500; index += 1) counter.count(filler(run, index));
+      vi.mocked(countTokens).mockClear();
+      expect(counter.count(kept)).toBe(keptTokens);
+      expect(tokenized()).toHaveLength(0);
+    }
+    expect(counter.count(dropped)).toBe(droppedTokens);
+    expect(tokenized()).toEqual([dropped]);
+  });
 });
 
 describe('Scratchpad', () => {
