@@ -209,7 +209,9 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher): number {
     const before = tokens[index - 2];
     const isSlot =
       words.nameSlot.has(previous.word) ||
-      (before !== undefined && before.joined && words.nameSlot.has(`${before.word} ${previous.word}`));
+      (before !== undefined && before.joined && words.nameSlot.has(`${before.word} ${previous.word}`)) ||
+      // "switch … to": the verb a few words before ("switch the unit tests to vitest").
+      tokens.slice(Math.max(0, index - 6), index - 1).some((head) => words.nameSlot.has(`${head.word} … ${previous.word}`));
     // A word with a capital is counted as a name or an identifier already.
     if (!isSlot || !/^[\p{Ll}-]+$/u.test(token.raw)) continue;
     const after = tokens[index + 1];

@@ -771,11 +771,12 @@ export const englishPatterns: PatternPack = {
   qualifier: ['for', 'of', 'in', 'at', 'per', 'about', 'under', 'inside', 'within'],
   determiner: ['the', 'a', 'an', 'our', 'each', 'every', 'all', 'any'],
   abbreviation: ['e.g', 'i.e', 'etc', 'vs', 'cf', 'approx', 'mr', 'mrs', 'dr', 'no', 'fig', 'al', 'eg', 'ie'],
-  // A lower-case word right after one of these, ending its clause, is read as a tool's name.
+  // A lower-case word right after one of these, ending its clause, is read as a tool's name; "…"
+  // stands for up to five words ("switch the unit tests to vitest").
   nameSlot: [
     'with', 'via', 'use', 'uses', 'using', 'install', 'adopt', 'adopted', 'switch to', 'switched to',
     'move to', 'moved to', 'migrate to', 'migrated to', 'instead of', 'replaced by', 'powered by',
-    'built on', 'runs on',
+    'built on', 'runs on', 'switch … to', 'move … to', 'migrate … to', 'port … to', 'replace … with',
   ],
   // Ordinary words that end such a clause ("with care", "via email"); an entry starting with "-"
   // is an ending ("-ing": "using caching", "-tion": "with validation").
