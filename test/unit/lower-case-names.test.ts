@@ -23,6 +23,9 @@ describe('lower-case library and tool names', () => {
     ['The worker now runs on bullmq instead of a cron loop.', 'assistant'],
     ['We migrated to drizzle, so the old query builder is gone.', 'assistant'],
     ['Run pip install httpx before the integration suite.', 'user'],
+    ['I went with tsx for the dev server.', 'assistant'],
+    ['logs go through pino, nothing else', 'user'],
+    ['I moved the cron jobs onto graphile-worker.', 'assistant'],
   ] as const)('reads the tool in %j (%s) as a name', (text, role) => {
     expect(added(text, role)).toBe(1);
   });
@@ -38,6 +41,9 @@ describe('lower-case library and tool names', () => {
     ['it works with open(path) as before', 'user'],
     ['we can talk it over via email', 'user'],
     ['Use useEffect for the subscription.', 'user'],
+    ['I picked this because it was simpler.', 'assistant'],
+    ['we walked through it together', 'user'],
+    ['moved the handler to utils.', 'assistant'],
   ] as const)('does not read a name into %j (%s)', (text, role) => {
     expect(added(text, role)).toBe(0);
   });

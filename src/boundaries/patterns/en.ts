@@ -776,7 +776,9 @@ export const englishPatterns: PatternPack = {
   nameSlot: [
     'with', 'via', 'use', 'uses', 'using', 'install', 'adopt', 'adopted', 'switch to', 'switched to',
     'move to', 'moved to', 'migrate to', 'migrated to', 'instead of', 'replaced by', 'powered by',
-    'built on', 'runs on', 'switch … to', 'move … to', 'migrate … to', 'port … to', 'replace … with',
+    'built on', 'runs on', 'through', 'chose', 'picked', 'settled on', 'went with', 'opted for',
+    'switch … to', 'switched … to', 'move … to', 'moved … to', 'move … onto', 'moved … onto',
+    'migrate … to', 'migrated … to', 'port … to', 'ported … to', 'replace … with', 'replaced … with',
   ],
   // Ordinary words that end such a clause ("with care", "via email"); an entry starting with "-"
   // is an ending ("-ing": "using caching", "-tion": "with validation").
