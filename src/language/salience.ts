@@ -210,8 +210,11 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher): number {
     const isSlot =
       words.nameSlot.has(previous.word) ||
       (before !== undefined && before.joined && words.nameSlot.has(`${before.word} ${previous.word}`)) ||
-      // "switch … to": the verb a few words before ("switch the unit tests to vitest").
-      tokens.slice(Math.max(0, index - 6), index - 1).some((head) => words.nameSlot.has(`${head.word} … ${previous.word}`));
+      // "switch … to": the verb a few words before, then only its object ("switch the unit tests to
+      // vitest"), not another clause ("moved directory and tried to continue").
+      tokens.slice(Math.max(0, index - 6), index - 1).some((head, offset, heads) =>
+        words.nameSlot.has(`${head.word} … ${previous.word}`) &&
+        heads.slice(offset + 1).every((word) => word.joined && (words.determiner.has(word.word) || !words.stopword.has(word.word))));
     // A word with a capital is counted as a name or an identifier already.
     if (!isSlot || !/^[\p{Ll}-]+$/u.test(token.raw)) continue;
     const after = tokens[index + 1];

@@ -44,6 +44,7 @@ describe('lower-case library and tool names', () => {
     ['I picked this because it was simpler.', 'assistant'],
     ['we walked through it together', 'user'],
     ['moved the handler to utils.', 'assistant'],
+    ['I moved the folder and tried to continue, like before.', 'user'],
   ] as const)('does not read a name into %j (%s)', (text, role) => {
     expect(added(text, role)).toBe(0);
   });
