@@ -82,10 +82,17 @@ export interface PatternPack {
   readonly determiner: readonly string[];
   /** Abbreviations whose final period does not end a sentence: "e.g", "etc". */
   readonly abbreviation: readonly string[];
+  /**
+   * Words after which a lower-case word names a library or tool when the clause ends with it
+   * ("with pdfkit.", "use pnpm for …", "switch to vitest"): single words, or two as "switch to".
+   */
+  readonly nameSlot?: readonly string[];
+  /** Ordinary nouns that fill such a slot without naming a tool: "care", "context", "defaults". */
+  readonly commonWord?: readonly string[];
 }
 
 /** The name of one word list of a {@link PatternPack}: plain words compared as lower-case text. */
-export type WordListGroup = 'stopword' | 'numberWord' | 'unitWord' | 'qualifier' | 'determiner' | 'abbreviation';
+export type WordListGroup = 'stopword' | 'numberWord' | 'unitWord' | 'qualifier' | 'determiner' | 'abbreviation' | 'nameSlot' | 'commonWord';
 
 /** The name of one pattern group of a {@link PatternPack}. */
 export type PatternGroup = Exclude<keyof PatternPack, WordListGroup>;
@@ -98,6 +105,8 @@ export const WORD_LIST_GROUPS: readonly WordListGroup[] = [
   'qualifier',
   'determiner',
   'abbreviation',
+  'nameSlot',
+  'commonWord',
 ];
 
 /** Every group of a {@link PatternPack}, in declaration order. */
@@ -162,6 +171,8 @@ export const EMPTY_PATTERN_PACK: PatternPack = {
   qualifier: [],
   determiner: [],
   abbreviation: [],
+  nameSlot: [],
+  commonWord: [],
 };
 
 /** Validates `{ patterns? }` options: every group an array of non-empty phrases or regexes. @internal */

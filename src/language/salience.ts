@@ -1,4 +1,4 @@
-import { wordSetsFor, type PatternGroup, type PatternMatcher } from '../boundaries/pattern-pack.js';
+import { wordSetsFor, type PatternGroup, type PatternMatcher, type WordSets } from '../boundaries/pattern-pack.js';
 import type { Entry, FactCategory } from '../types.js';
 import { isSettingStatement, withoutAttribution } from './behaviour-statement.js';
 import { extractIdentifiers } from './identifiers.js';
@@ -54,7 +54,7 @@ export function scoreSalience(
   // said: a leading "ok" is filler in English but part of the Vietnamese "ok làm vậy".
   const prose = (options.original ?? text).replace(CODE_SPAN, '`…`');
   const identifiers = extractIdentifiers(text);
-  const specifics = specificsOf(text, { role, identifiers }) + namedByRole(prose, matcher);
+  const specifics = specificsOf(text, { role, identifiers }) + lowerCaseNames(prose, matcher);
   const cues = CUE_WEIGHTS.map(({ group, weight }) => ({ group, value: Math.min(2, matcher.count(group, prose)) * weight }));
   const markerBonus = isMarked && !cues.some((cue) => cue.group === 'factMarker' && cue.value > 0) ? MARKER_WEIGHT : 0;
   const cueTotal = cues.reduce((sum, cue) => sum + cue.value, 0) + markerBonus;
@@ -173,19 +173,67 @@ function specificsOf(text: string, options: { role: SalienceRole; identifiers: r
 
 
 /**
- * Counts lower-case names given a role by the pack's choice wording (`winston as our logger`, `valibot as
- * the validator`): the word before such a phrase names a tool, whatever its case.
+ * Counts lower-case names of libraries and tools, which a capitalised-name rule misses ("we render
+ * the PDFs with pdfkit", "use pnpm for installs", `winston as our logger`): a word given a role by
+ * the pack's choice wording, and a word right after one of the pack's name slots ("with", "use",
+ * "switch to") that ends its clause (punctuation, the end, or a function word follows) and is not
+ * an ordinary word of the pack ("with care", "using caching", "switch to the next step").
  */
-function namedByRole(prose: string, matcher: PatternMatcher): number {
-  const { stopword, numberWord } = wordSetsFor(matcher.pack);
-  let count = 0;
+function lowerCaseNames(prose: string, matcher: PatternMatcher): number {
+  const words = wordSetsFor(matcher.pack);
+  const names = new Set<string>();
   for (const match of prose.matchAll(LOWER_WORD_BEFORE_AS)) {
     const word = (match[1] ?? '').toLowerCase();
-    if (stopword.has(word) || numberWord.has(word)) continue;
+    if (words.stopword.has(word) || words.numberWord.has(word)) continue;
     const role = matcher.find('decision', prose.slice(match.index + match[0].length));
-    if (role?.index === 0) count += 1;
+    if (role?.index === 0) names.add(word);
   }
-  return count;
+  if (words.nameSlot.size === 0) return names.size;
+  const tokens = [...prose.matchAll(WORD_TOKEN)].map((match) => {
+    const end = match.index + match[0].length;
+    const next = prose.slice(end).match(/^\s*(\S?)/u)?.[1] ?? '';
+    return {
+      raw: match[0],
+      word: match[0].toLowerCase(),
+      // Whether only whitespace separates the word from the next word.
+      joined: /\p{L}/u.test(next),
+      // Whether the clause or the list ends after the word; a number, a quote, a call or a path
+      // after it makes the word part of a longer name ("with task 7.2", "with open(…)").
+      ends: next === '' || CLAUSE_END.test(next),
+    };
+  });
+  for (let index = 1; index < tokens.length; index += 1) {
+    const token = tokens[index];
+    const previous = tokens[index - 1];
+    if (token === undefined || previous === undefined || !previous.joined) continue;
+    const before = tokens[index - 2];
+    const isSlot =
+      words.nameSlot.has(previous.word) ||
+      (before !== undefined && before.joined && words.nameSlot.has(`${before.word} ${previous.word}`)) ||
+      // "switch … to": the verb a few words before, then only its object ("switch the unit tests to
+      // vitest"), not another clause ("moved directory and tried to continue").
+      tokens.slice(Math.max(0, index - 6), index - 1).some((head, offset, heads) =>
+        words.nameSlot.has(`${head.word} … ${previous.word}`) &&
+        heads.slice(offset + 1).every((word) => word.joined && (words.determiner.has(word.word) || !words.stopword.has(word.word))));
+    // A word with a capital is counted as a name or an identifier already.
+    if (!isSlot || !/^[\p{Ll}-]+$/u.test(token.raw)) continue;
+    const after = tokens[index + 1];
+    const endsClause = token.ends || (token.joined && after !== undefined && words.stopword.has(after.word));
+    if (endsClause && isNameLike(token.word, words)) names.add(token.word);
+  }
+  return names.size;
+}
+
+/** Whether a lower-case word can be a tool's name: not a function, number or ordinary word of the pack. */
+function isNameLike(word: string, words: WordSets): boolean {
+  if (word.length < 2 || /[\d_.'’]/u.test(word)) return false;
+  if (words.stopword.has(word) || words.numberWord.has(word) || words.unitWord.has(word) || words.commonWord.has(word)) return false;
+  // A regular plural ("with retries", "using hooks") names things of a kind; "redis", "axios" keep their s.
+  if (/[^siuo'’]s$/u.test(word) && !word.endsWith('js')) return false;
+  for (const common of words.commonWord) {
+    if (common.startsWith('-') && word.length > common.length + 1 && word.endsWith(common.slice(1))) return false;
+  }
+  return true;
 }
 
 /** A heading or list label: a few words, no closing punctuation, mostly capitalised or numbered. */
@@ -246,6 +294,9 @@ const NAME = /(?<![\p{L}\p{N}_$.'’-])(?:[A-Z][a-z]+(?:[A-Z][a-z0-9]*)*(?:\.[a-
 const VALUE_LIKE = /\d|^--|^[A-Z~@#]|[="'\s]/u;
 const CODE_REFERENCE_WEIGHT = 0.4;
 const UNIT_QUANTITY = /(?<![\p{L}\p{N}_.])\d+(?:[.,]\d+)?\s?(?:ms|s|sec|secs|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|[kKMGT]i?B|%|px)(?![\p{L}\p{N}_])/u;
+// A word of prose: letters, digits and joiners, without a trailing full stop or hyphen.
+const CLAUSE_END = /[.,;:!?)\]—–]/u;
+const WORD_TOKEN = /(?<![\p{L}\p{N}_`'’.-])\p{L}(?:[\p{L}\p{N}_'’.-]*[\p{L}\p{N}_])?/gu;
 const LOWER_WORD_BEFORE_AS = /(?<![\p{L}\p{N}_`-])(\p{Ll}[\p{L}\p{N}_.-]{1,30})\s+(?=as\s)/gu;
 const PLACE_OF_KIND = /\b(?:lives?|live|belongs?|goes|go|sits?|(?:is|are)\s+(?:kept|stored|placed|grouped|collected))\s+(?:in|under|inside)\s+(?:the\s+)?(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*/u;
 const PLACEHOLDER_SHAPE = /(?:[\w.$-]<|<)[\p{L}_-]{2,20}>(?:[\w.$-]|<[\p{L}_-]{2,20}>)/u;

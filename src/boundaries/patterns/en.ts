@@ -771,4 +771,35 @@ export const englishPatterns: PatternPack = {
   qualifier: ['for', 'of', 'in', 'at', 'per', 'about', 'under', 'inside', 'within'],
   determiner: ['the', 'a', 'an', 'our', 'each', 'every', 'all', 'any'],
   abbreviation: ['e.g', 'i.e', 'etc', 'vs', 'cf', 'approx', 'mr', 'mrs', 'dr', 'no', 'fig', 'al', 'eg', 'ie'],
+  // A lower-case word right after one of these, ending its clause, is read as a tool's name; "…"
+  // stands for up to five words ("switch the unit tests to vitest").
+  nameSlot: [
+    'with', 'via', 'use', 'uses', 'using', 'install', 'adopt', 'adopted', 'switch to', 'switched to',
+    'move to', 'moved to', 'migrate to', 'migrated to', 'instead of', 'replaced by', 'powered by',
+    'built on', 'runs on', 'through', 'chose', 'picked', 'settled on', 'went with', 'opted for',
+    'switch … to', 'switched … to', 'move … to', 'moved … to', 'move … onto', 'moved … onto',
+    'migrate … to', 'migrated … to', 'port … to', 'ported … to', 'replace … with', 'replaced … with',
+  ],
+  // Ordinary words that end such a clause ("with care", "via email"); an entry starting with "-"
+  // is an ending ("-ing": "using caching", "-tion": "with validation").
+  commonWord: [
+    '-ing', '-tion', '-sion', '-ment', '-ness', '-ity', '-ance', '-ence', '-ly', '-ship', '-ful',
+    '-less', '-ous', '-ive', '-able', '-ible', '-ure', '-ism', '-self', '-selves', '-thing', '-one',
+    '-body', '-where', '-ever', '-al',
+    'care', 'caution', 'ease', 'help', 'time', 'code', 'data', 'text', 'context', 'result', 'command',
+    'browser', 'library', 'counter', 'overlap', 'inventory', 'example', 'success', 'error', 'type',
+    'test', 'config', 'cache', 'build', 'lint', 'backoff', 'support', 'review', 'approval',
+    'feedback', 'permission', 'production', 'prod', 'staging', 'dev', 'main', 'master', 'local',
+    'remote', 'hand', 'email', 'mail', 'phone', 'chat', 'step', 'scratch', 'sense', 'hindsight',
+    'effect', 'respect', 'regard', 'purpose', 'reason', 'detail', 'default', 'defaults', 'them',
+    'others', 'most', 'rest', 'both', 'none', 'mine', 'yours', 'ours', 'theirs', 'tabs', 'spaces',
+    'file', 'folder', 'script', 'tool', 'tools', 'package', 'module', 'function', 'method', 'class',
+    'object', 'array', 'string', 'number', 'value', 'key', 'field', 'column', 'row', 'table', 'list',
+    'map', 'set', 'queue', 'stack', 'tree', 'graph', 'state', 'store', 'model', 'view',
+    'page', 'screen', 'form', 'button', 'link', 'icon', 'image', 'color', 'colour', 'theme', 'font',
+    'size', 'width', 'height', 'padding', 'margin', 'border', 'layout', 'style', 'styles', 'task', 'issue', 'section', 'level', 'namespace', 'weight', 'backup',
+    'underscore', 'hyphen', 'prefix', 'suffix', 'user', 'users', 'team', 'case', 'correct',
+    'it', 'that', 'this', 'these', 'those', 'what', 'which', 'whatever', 'whichever', 'us', 'him',
+    'her', 'here', 'there', 'now', 'then', 'again', 'once', 'twice', 'less', 'more', 'fewer',
+  ],
 };
