@@ -702,7 +702,7 @@ function recordCompletion(
     }
   }
   const details = [...new Set(completion.bullets.map((bullet) => lowerFirst(bullet)))].slice(0, 4).join('; ');
-  const head = `${title ?? 'Finished task'}${state.lastRun === 'pass' ? ' (tests green)' : ''}`;
+  const head = `${title ?? UNTITLED_TASK}${state.lastRun === 'pass' ? ' (tests green)' : ''}`;
   addCompleted(state, { text: details.length > 0 ? `${head}: ${details}` : head, order });
 }
 
@@ -1031,6 +1031,7 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
         const { text: full, ...detail } = entry;
         // A task completed before the newest summary keeps its title, not the list of what it changed.
         const text = section === 'Completed' && age > 1 ? completedTitle(full) : full;
+        if (section === 'Completed' && age > 1 && isEmptyCompletion(text, completed)) continue;
         if (section === 'Files') {
           const path = entry.path ?? text;
           const file = files.get(path) ?? { order, edits: 0, source: entry.source };
@@ -1161,6 +1162,21 @@ function mergeInto(item: Item, other: SummaryItem): Item {
 }
 
 /** The title of a completed item (`title (tests green): what changed` → `title (tests green)`). */
+// An older completed item that says nothing its summary does not say already: a task finished
+// without a title ("Finished task"), or a commit whose message repeats a completed task's title.
+function isEmptyCompletion(title: string, completed: readonly string[]): boolean {
+  if (title.replace(TESTS_GREEN, '') === UNTITLED_TASK) return true;
+  const message = COMMITTED_TITLE.exec(title)?.[1]?.replace(COMMIT_TYPE, '');
+  if (message === undefined || message.length === 0) return false;
+  return completed.some((other) => !COMMITTED_TITLE.test(other) && sameTitle(completedTitle(other).replace(TESTS_GREEN, ''), message));
+}
+
+const UNTITLED_TASK = 'Finished task';
+const TESTS_GREEN = / \(tests green\)$/u;
+const COMMITTED_TITLE = /^Committed "(.+)"$/u;
+// A conventional-commit type before the message: "fix: ", "feat(depot): ".
+const COMMIT_TYPE = /^[a-z]+(?:\([^)]*\))?!?:\s*/u;
+
 function completedTitle(text: string): string {
   const cut = text.indexOf(': ');
   // A colon inside a quoted commit message or a code span is part of the title.

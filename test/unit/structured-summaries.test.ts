@@ -302,6 +302,28 @@ describe('structured summaries', () => {
       expect(notes.find((item) => item.text === '## Progress')?.source).toEqual({ from: 1, to: 9 });
     });
 
+    it('drops older completed lines that say nothing new: an untitled task and a commit that repeats a title', () => {
+      const older = summaryWith('s1', [
+        { name: 'Completed', items: [
+          { text: 'moving the invoice export to a nightly job (tests green): added the scheduler entry; dropped the manual button', source: { from: 1, to: 6 } },
+          { text: 'Committed "feat(export): moving the invoice export to a nightly job"', source: { from: 7, to: 7 } },
+          { text: 'Finished task (tests green)', source: { from: 8, to: 9 } },
+          { text: 'Committed "chore: bump the lint rules"', source: { from: 10, to: 10 } },
+        ] },
+      ], 1, 10);
+      const newer = summaryWith('s2', [
+        { name: 'Completed', items: [{ text: 'Finished task', source: { from: 11, to: 12 } }] },
+      ], 11, 12);
+      const result = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: 400 });
+      const completed = result.sections?.find((section) => section.name === 'Completed')?.items.map((item) => item.text) ?? [];
+      expect(completed).toContain('moving the invoice export to a nightly job (tests green)');
+      // A commit with a message of its own stays; the newest summary's lines are kept as they are.
+      expect(completed).toContain('Committed "chore: bump the lint rules"');
+      expect(completed).toContain('Finished task');
+      expect(completed).not.toContain('Committed "feat(export): moving the invoice export to a nightly job"');
+      expect(completed).not.toContain('Finished task (tests green)');
+    });
+
     it('reads a summary committed before summaries were structured from its text', () => {
       const legacy: Summary = { id: 's1', source: { from: 1, to: 5 }, text: 'Files: src/a.ts (2 edits)\nNotes: The logger drops the request id.', tokens: 10, level: 1 };
       expect(sectionsOf(legacy)).toEqual([
