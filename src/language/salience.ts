@@ -190,8 +190,8 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher): number {
   }
   if (words.nameSlot.size === 0) return names.size;
   const tokens = [...prose.matchAll(WORD_TOKEN)].map((match) => {
-    const end = match.index + match[0].length;
-    const next = prose.slice(end).match(/^\s*(\S?)/u)?.[1] ?? '';
+    NEXT_CHARACTER.lastIndex = match.index + match[0].length;
+    const next = NEXT_CHARACTER.exec(prose)?.[1] ?? '';
     return {
       raw: match[0],
       word: match[0].toLowerCase(),
@@ -234,6 +234,11 @@ function isNameLike(word: string, words: WordSets): boolean {
     if (common.startsWith('-') && word.length > common.length + 1 && word.endsWith(common.slice(1))) return false;
   }
   return true;
+}
+
+// A setting after a short label: read only for sentences that would otherwise pay the past-lead penalty.
+function isLabelledSetting(text: string): boolean {
+  return withoutAttribution(text) !== text && isSettingStatement(text);
 }
 
 /** A heading or list label: a few words, no closing punctuation, mostly capitalised or numbered. */
@@ -281,11 +286,6 @@ const PAST_LEAD = /^(?:\*\*)?[A-Z][a-z]+ed\b/u;
 // "Shared constants are kept in …": the participle describes the subject of a statement.
 const ADJECTIVE_LEAD = /^(?:\*\*)?[A-Z][a-z]+ed\s+(?:[\p{L}-]+\s+(?:are|is)|[\p{L}-]+s\s+(?:live|go|sit|belong|stay|must|should|need|use))\b/u;
 const CODE_SUBJECT = /^(?:`[^`]+`|[a-z]+[A-Z]\w*|[\w.-]+\/[\w./-]+)/u;
-// A setting after a short label: read only for sentences that would otherwise pay the past-lead penalty.
-function isLabelledSetting(text: string): boolean {
-  return withoutAttribution(text) !== text && isSettingStatement(text);
-}
-
 const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:I|I['’](?:m|ve|ll|d)|me|my)(?![\p{L}\p{N}_'’])/u;
 const FILE_PATH = /(?:[\w.-]+\/)+[\w.-]+\.\w{1,5}\b|\b[\w-]+\.(?:ts|tsx|js|jsx|py|go|rs|java|rb|sql|json|ya?ml|toml|md|css)\b/u;
 // Capitalised words, CamelCase names and acronyms; `I` and one-letter words are left out.
@@ -294,8 +294,11 @@ const NAME = /(?<![\p{L}\p{N}_$.'’-])(?:[A-Z][a-z]+(?:[A-Z][a-z0-9]*)*(?:\.[a-
 const VALUE_LIKE = /\d|^--|^[A-Z~@#]|[="'\s]/u;
 const CODE_REFERENCE_WEIGHT = 0.4;
 const UNIT_QUANTITY = /(?<![\p{L}\p{N}_.])\d+(?:[.,]\d+)?\s?(?:ms|s|sec|secs|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|[kKMGT]i?B|%|px)(?![\p{L}\p{N}_])/u;
-// A word of prose: letters, digits and joiners, without a trailing full stop or hyphen.
+// What ends a clause or a list item after a word.
 const CLAUSE_END = /[.,;:!?)\]—–]/u;
+// The first character after a word and the whitespace after it (sticky: read from `lastIndex`).
+const NEXT_CHARACTER = /\s*(\S?)/uy;
+// A word of prose: letters, digits and joiners, without a trailing full stop or hyphen.
 const WORD_TOKEN = /(?<![\p{L}\p{N}_`'’.-])\p{L}(?:[\p{L}\p{N}_'’.-]*[\p{L}\p{N}_])?/gu;
 const LOWER_WORD_BEFORE_AS = /(?<![\p{L}\p{N}_`-])(\p{Ll}[\p{L}\p{N}_.-]{1,30})\s+(?=as\s)/gu;
 const PLACE_OF_KIND = /\b(?:lives?|live|belongs?|goes|go|sits?|(?:is|are)\s+(?:kept|stored|placed|grouped|collected))\s+(?:in|under|inside)\s+(?:the\s+)?(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*/u;

@@ -1022,6 +1022,7 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
   for (const sections of inputs) {
     for (const item of sections.get('Completed') ?? []) completed.push(item.text);
   }
+  const taskTitles = completed.filter((text) => !COMMITTED_TITLE.test(text)).map((text) => completedTitle(text).replace(TESTS_GREEN, ''));
   inputs.forEach((sections, index) => {
     const age = inputs.length - index;
     for (const section of SUMMARY_SECTIONS) {
@@ -1031,7 +1032,7 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
         const { text: full, ...detail } = entry;
         // A task completed before the newest summary keeps its title, not the list of what it changed.
         const text = section === 'Completed' && age > 1 ? completedTitle(full) : full;
-        if (section === 'Completed' && age > 1 && isEmptyCompletion(text, completed)) continue;
+        if (section === 'Completed' && age > 1 && isEmptyCompletion(text, taskTitles)) continue;
         if (section === 'Files') {
           const path = entry.path ?? text;
           const file = files.get(path) ?? { order, edits: 0, source: entry.source };
@@ -1076,15 +1077,15 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
   // outrank it by a margin.
   // The agent's standing descriptions of the product say what must hold just as well: they take
   // the same margin, so a product statement outlasts the user's hedges and questions.
-  const weight = (item: Item): number =>
-    (item.detail.salience ?? 0) + (item.detail.isUserSpeech === true || item.detail.isProductStatement === true ? USER_SPEECH_WEIGHT : 0);
+  const ranksWithUserWords = (item: Item): boolean => item.detail.isUserSpeech === true || item.detail.isProductStatement === true;
+  const weight = (item: Item): number => (item.detail.salience ?? 0) + (ranksWithUserWords(item) ? USER_SPEECH_WEIGHT : 0);
   const notes = queued
     .filter((item) => item.section === 'Notes')
     .sort((a, b) => weight(b) - weight(a) || a.priority - b.priority || a.order - b.order);
   // The user's own statements also come before edited files, files only read and commands (tool output).
   notes.forEach((item, rank) => {
     // The agent's descriptions of the product rank with the user's words (by weight, below their statements).
-    const base = item.detail.isUserSpeech === true || item.detail.isProductStatement === true ? USER_SPEECH_PRIORITY : CONSOLIDATE_PRIORITY.Notes;
+    const base = ranksWithUserWords(item) ? USER_SPEECH_PRIORITY : CONSOLIDATE_PRIORITY.Notes;
     items.push({ ...item, priority: base + rank / (notes.length + 1) });
   });
   for (const [path, file] of files) {
@@ -1161,14 +1162,14 @@ function mergeInto(item: Item, other: SummaryItem): Item {
   };
 }
 
-/** The title of a completed item (`title (tests green): what changed` → `title (tests green)`). */
 // An older completed item that says nothing its summary does not say already: a task finished
-// without a title ("Finished task"), or a commit whose message repeats a completed task's title.
-function isEmptyCompletion(title: string, completed: readonly string[]): boolean {
+// without a title ("Finished task"), or a commit whose message repeats the title of a completed task
+// (`taskTitles`: the titles of the summaries' completed tasks, without "(tests green)").
+function isEmptyCompletion(title: string, taskTitles: readonly string[]): boolean {
   if (title.replace(TESTS_GREEN, '') === UNTITLED_TASK) return true;
   const message = COMMITTED_TITLE.exec(title)?.[1]?.replace(COMMIT_TYPE, '');
   if (message === undefined || message.length === 0) return false;
-  return completed.some((other) => !COMMITTED_TITLE.test(other) && sameTitle(completedTitle(other).replace(TESTS_GREEN, ''), message));
+  return taskTitles.some((taskTitle) => sameTitle(taskTitle, message));
 }
 
 const UNTITLED_TASK = 'Finished task';
@@ -1177,6 +1178,7 @@ const COMMITTED_TITLE = /^Committed "(.+)"$/u;
 // A conventional-commit type before the message: "fix: ", "feat(depot): ".
 const COMMIT_TYPE = /^[a-z]+(?:\([^)]*\))?!?:\s*/u;
 
+/** The title of a completed item (`title (tests green): what changed` → `title (tests green)`). */
 function completedTitle(text: string): string {
   const cut = text.indexOf(': ');
   // A colon inside a quoted commit message or a code span is part of the title.
