@@ -1023,6 +1023,7 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
     for (const item of sections.get('Completed') ?? []) completed.push(item.text);
   }
   const taskTitles = completed.filter((text) => !COMMITTED_TITLE.test(text)).map((text) => completedTitle(text).replace(TESTS_GREEN, ''));
+  const later = laterItems(inputs);
   inputs.forEach((sections, index) => {
     const age = inputs.length - index;
     for (const section of SUMMARY_SECTIONS) {
@@ -1033,6 +1034,11 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
         // A task completed before the newest summary keeps its title, not the list of what it changed.
         const text = section === 'Completed' && age > 1 ? completedTitle(full) : full;
         if (section === 'Completed' && age > 1 && isEmptyCompletion(text, taskTitles)) continue;
+        if ((section === 'Completed' || section === 'Open') && isContentFree(text)) continue;
+        // A task completed again later, or a test that failed and was fixed again later: the later
+        // item says all the older one does.
+        if (section === 'Completed' && age > 1 && later.completed(index).some((title) => sameTitle(title, text.replace(TESTS_GREEN, '')))) continue;
+        if (section === 'Problems solved' && later.failures(index).has(failureKey(text))) continue;
         if (section === 'Files') {
           const path = entry.path ?? text;
           const file = files.get(path) ?? { order, edits: 0, source: entry.source };
@@ -1059,11 +1065,14 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
         }
         if (section === 'Open' && completed.some((done) => sameTitle(done.split(' (', 1)[0] ?? done, text))) continue;
         seen.set(key, queued.length);
+        // A failure fixed without a stated cause says which test broke and which files changed:
+        // progress, ranked with the edited files rather than with what must hold.
+        const base = section === 'Problems solved' && !hasStatedCause(text) ? CONSOLIDATE_PRIORITY.Files : CONSOLIDATE_PRIORITY[section];
         queued.push({
           section,
           text,
           detail,
-          priority: CONSOLIDATE_PRIORITY[section] + age / 1000,
+          priority: base + age / 1000,
           order,
           isEssential: section === 'Completed' || section === 'Open',
         });
@@ -1084,8 +1093,12 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
     .sort((a, b) => weight(b) - weight(a) || a.priority - b.priority || a.order - b.order);
   // The user's own statements also come before edited files, files only read and commands (tool output).
   notes.forEach((item, rank) => {
-    // The agent's descriptions of the product rank with the user's words (by weight, below their statements).
-    const base = ranksWithUserWords(item) ? USER_SPEECH_PRIORITY : CONSOLIDATE_PRIORITY.Notes;
+    // The agent's descriptions of the product rank with the user's words (by weight, below their
+    // statements); those that state something (not a question or a bare pointer) say what must
+    // hold and come before the record of solved problems.
+    const base = !ranksWithUserWords(item)
+      ? CONSOLIDATE_PRIORITY.Notes
+      : (item.detail.salience ?? 0) >= USER_STATEMENT_SALIENCE ? STATEMENT_PRIORITY : USER_SPEECH_PRIORITY;
     items.push({ ...item, priority: base + rank / (notes.length + 1) });
   });
   for (const [path, file] of files) {
@@ -1115,6 +1128,11 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
  * in the Scratchpad), reads and commands; the least weighty of them come level with edited files.
  */
 const USER_SPEECH_PRIORITY = 1.5;
+/**
+ * Priority of those of them that state something (salience of a user's statement or more) when
+ * consolidating: before solved problems, right after the essential completed and open items.
+ */
+const STATEMENT_PRIORITY = 0.5;
 
 const CONSOLIDATE_PRIORITY: Readonly<Record<SummarySection, number>> = {
   Completed: 0,
@@ -1180,10 +1198,62 @@ const COMMIT_TYPE = /^[a-z]+(?:\([^)]*\))?!?:\s*/u;
 
 /** The title of a completed item (`title (tests green): what changed` → `title (tests green)`). */
 function completedTitle(text: string): string {
-  const cut = text.indexOf(': ');
-  // A colon inside a quoted commit message or a code span is part of the title.
-  return cut > 0 && !/["“`]/u.test(text.slice(0, cut)) ? text.slice(0, cut) : text;
+  // A colon inside a quoted commit message or a code span is part of the title; one after a
+  // closed code span ("rename `x` in `y`: …") ends it.
+  for (const match of text.matchAll(/: /gu)) {
+    const head = text.slice(0, match.index);
+    if (/[“”]/u.test(head)) return text;
+    if ((head.match(/`/gu)?.length ?? 0) % 2 === 0 && (head.match(/"/gu)?.length ?? 0) % 2 === 0) return head.length > 0 ? head : text;
+  }
+  return text;
 }
+
+/**
+ * What later summaries of a consolidation say: for the summary at `index`, the titles of the tasks
+ * the summaries after it completed, and the failures (by test or error) they solved.
+ */
+function laterItems(inputs: readonly Map<SummarySectionName, SummaryItem[]>[]): {
+  completed: (index: number) => readonly string[];
+  failures: (index: number) => ReadonlySet<string>;
+} {
+  const completed: string[][] = [];
+  const failures: Set<string>[] = [];
+  let titles: string[] = [];
+  let keys = new Set<string>();
+  for (let index = inputs.length - 1; index >= 0; index -= 1) {
+    completed[index] = titles;
+    failures[index] = keys;
+    const sections = inputs[index];
+    titles = [...titles, ...(sections?.get('Completed') ?? []).filter((item) => !COMMITTED_TITLE.test(item.text)).map((item) => completedTitle(item.text).replace(TESTS_GREEN, ''))];
+    keys = new Set([...keys, ...(sections?.get('Problems solved') ?? []).map((item) => failureKey(item.text))]);
+  }
+  return { completed: (index) => completed[index] ?? [], failures: (index) => failures[index] ?? new Set() };
+}
+
+/** What failed in a `Problems solved` item: the test's name when it has one, else the error. */
+function failureKey(text: string): string {
+  const symptom = text.split(' → ', 1)[0] ?? text;
+  const test = /^'([^']+)'/u.exec(symptom)?.[1];
+  return (test ?? symptom).toLowerCase();
+}
+
+/** Whether a `Problems solved` item says why it failed, not only which files the fix touched. */
+function hasStatedCause(text: string): boolean {
+  return !/ → fixed in [^→]*$/u.test(text);
+}
+
+/**
+ * Whether a task title names nothing: no identifier, value or topic word beyond indefinite words
+ * ("something else", "the other thing").
+ */
+function isContentFree(text: string): boolean {
+  const title = text.replace(TESTS_GREEN, '');
+  if (/[\p{N}`"'/]/u.test(title) || extractIdentifiers(title).length > 0) return false;
+  return topicWords(title).every((word) => INDEFINITE.test(word));
+}
+
+// Indefinite pronouns and adverbs: "something", "anything", "everyone", "somewhere", "whatever".
+const INDEFINITE = /^(?:(?:some|any|every|no)(?:thing|one|body|where)|what(?:so)?ever|else|rest)$/u;
 
 function union(a: SequenceRange, b: SequenceRange): SequenceRange {
   return { from: Math.min(a.from, b.from), to: Math.max(a.to, b.to) };
