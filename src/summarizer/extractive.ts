@@ -1068,13 +1068,16 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
         // A failure fixed without a stated cause says which test broke and which files changed:
         // progress, ranked with the edited files rather than with what must hold.
         const base = section === 'Problems solved' && !hasStatedCause(text) ? CONSOLIDATE_PRIORITY.Files : CONSOLIDATE_PRIORITY[section];
+        // Tasks completed before the newest summary are history: their titles come after what
+        // must still hold (the user's statements), and are left out first when room runs short.
+        const isOlderCompletion = section === 'Completed' && age > 1;
         queued.push({
           section,
           text,
           detail,
-          priority: base + age / 1000,
+          priority: (isOlderCompletion ? OLDER_COMPLETION_PRIORITY : base) + age / 1000,
           order,
-          isEssential: section === 'Completed' || section === 'Open',
+          isEssential: (section === 'Completed' && !isOlderCompletion) || section === 'Open',
         });
       }
     }
@@ -1096,9 +1099,11 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
     // The agent's descriptions of the product rank with the user's words (by weight, below their
     // statements); those that state something (not a question or a bare pointer) say what must
     // hold and come before the record of solved problems.
-    const base = !ranksWithUserWords(item)
+    const salience = item.detail.salience ?? 0;
+    // A question asked summaries ago has been answered since: it ranks with narration, whoever asked.
+    const base = !ranksWithUserWords(item) || QUESTION_NOTE.test(item.text)
       ? CONSOLIDATE_PRIORITY.Notes
-      : (item.detail.salience ?? 0) >= USER_STATEMENT_SALIENCE ? STATEMENT_PRIORITY : USER_SPEECH_PRIORITY;
+      : salience >= USER_STATEMENT_SALIENCE ? STATEMENT_PRIORITY : USER_SPEECH_PRIORITY;
     items.push({ ...item, priority: base + rank / (notes.length + 1) });
   });
   for (const [path, file] of files) {
@@ -1133,6 +1138,9 @@ const USER_SPEECH_PRIORITY = 1.5;
  * consolidating: before solved problems, right after the essential completed and open items.
  */
 const STATEMENT_PRIORITY = 0.5;
+const QUESTION_NOTE = /[?？]\s*$/u;
+/** Priority of the titles of tasks completed before the newest summary: after those statements. */
+const OLDER_COMPLETION_PRIORITY = 0.75;
 
 const CONSOLIDATE_PRIORITY: Readonly<Record<SummarySection, number>> = {
   Completed: 0,
