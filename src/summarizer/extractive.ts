@@ -1100,11 +1100,16 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
     // statements); those that state something (not a question or a bare pointer) say what must
     // hold and come before the record of solved problems.
     const salience = item.detail.salience ?? 0;
+    const share = rank / (notes.length + 1);
     // A question asked summaries ago has been answered since: it ranks with narration, whoever asked.
-    const base = !ranksWithUserWords(item) || QUESTION_NOTE.test(item.text)
-      ? CONSOLIDATE_PRIORITY.Notes
-      : salience >= USER_STATEMENT_SALIENCE ? STATEMENT_PRIORITY : USER_SPEECH_PRIORITY;
-    items.push({ ...item, priority: base + rank / (notes.length + 1) });
+    if (!ranksWithUserWords(item) || QUESTION_NOTE.test(item.text)) {
+      items.push({ ...item, priority: CONSOLIDATE_PRIORITY.Notes + share });
+    } else if (salience >= USER_STATEMENT_SALIENCE) {
+      // Statements stay within their rank, all of them before older completed tasks.
+      items.push({ ...item, priority: STATEMENT_PRIORITY + share * (OLDER_COMPLETION_PRIORITY - STATEMENT_PRIORITY) });
+    } else {
+      items.push({ ...item, priority: USER_SPEECH_PRIORITY + share });
+    }
   });
   for (const [path, file] of files) {
     items.push({

@@ -324,6 +324,99 @@ describe('structured summaries', () => {
       expect(completed).not.toContain('Finished task (tests green)');
     });
 
+    it('puts statements of either speaker before solved problems and older completed tasks when room runs short', () => {
+      const older = summaryWith('s1', [
+        { name: 'Completed', items: [{ text: 'the payout report (tests green)', source: { from: 1, to: 2 } }] },
+        { name: 'Problems solved', items: [
+          { text: "'rounds payouts to cents': Expected: 10.5 → `sumPayouts` added floats before rounding", source: { from: 3, to: 4 } },
+          { text: "'lists payouts by week': Expected: 7 → fixed in src/payouts/report.ts, test/payouts.test.ts", source: { from: 5, to: 6 } },
+        ] },
+        { name: 'Notes', items: [
+          { text: 'Refunds above 500 euros need a second approver.', salience: 1, isUserSpeech: true, source: { from: 7, to: 7 } },
+          { text: 'The mobile client signs every request with a device key that rotates every 30 days.', salience: 2.5, isProductStatement: true, source: { from: 8, to: 8 } },
+        ] },
+      ], 1, 9);
+      const newer = summaryWith('s2', [
+        { name: 'Completed', items: [{ text: 'the refund queue (tests green)', source: { from: 10, to: 12 } }] },
+      ], 10, 19);
+      const line = (text: string): number => countTokens(`- ${text}\n`);
+      const target = countTokens('Completed:\n') + line('the refund queue (tests green)') + countTokens('Notes:\n') +
+        line('Refunds above 500 euros need a second approver.') +
+        line('The mobile client signs every request with a device key that rotates every 30 days.') + 2;
+      const result = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: target });
+      expect(result.summary).toContain('the refund queue');
+      expect(result.summary).toContain('Refunds above 500 euros need a second approver.');
+      expect(result.summary).toContain('device key that rotates every 30 days');
+      expect(result.summary).not.toContain('Problems solved');
+      expect(result.summary).not.toContain('the payout report');
+    });
+
+    it('ranks a failure fixed without a stated cause after one whose cause is stated, and an old question after edited files', () => {
+      const older = summaryWith('s1', [
+        { name: 'Problems solved', items: [
+          { text: "'sorts invoices by due date': Expected: 3 → fixed in src/invoices/sort.ts", source: { from: 1, to: 2 } },
+          { text: "'sends one reminder per invoice': Expected: 1 → the scheduler queued a job per retry", source: { from: 3, to: 4 } },
+        ] },
+        { name: 'Files', items: [{ text: 'src/invoices/remind.ts (3 edits)', path: 'src/invoices/remind.ts', edits: 3, source: { from: 5, to: 5 } }] },
+        { name: 'Notes', items: [{ text: 'Should the reminder skip invoices paid by card?', salience: 0, isUserSpeech: true, source: { from: 6, to: 6 } }] },
+      ], 1, 9);
+      const newer = summaryWith('s2', [{ name: 'Commands', items: [{ text: 'npm test', command: 'npm test', source: { from: 10, to: 10 } }] }], 10, 19);
+      const full = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: 400 });
+      const line = (text: string): number => countTokens(`- ${text}\n`);
+      const target = countTokens('Problems solved:\n') + line("'sends one reminder per invoice': Expected: 1 → the scheduler queued a job per retry") +
+        countTokens('Files:\n') + line('src/invoices/remind.ts (3 edits)') + 2;
+      const tight = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: target });
+      expect(full.summary).toContain('sorts invoices by due date');
+      expect(tight.summary).toContain('the scheduler queued a job per retry');
+      expect(tight.summary).toContain('src/invoices/remind.ts');
+      expect(tight.summary).not.toContain('sorts invoices by due date');
+      expect(tight.summary).not.toContain('paid by card');
+    });
+
+    it('keeps the later of two completions of one task and of two fixes of one failing test', () => {
+      const older = summaryWith('s1', [
+        { name: 'Completed', items: [{ text: 'the coupon importer (tests green)', source: { from: 1, to: 2 } }] },
+        { name: 'Problems solved', items: [{ text: "'applies stacked coupons once': Expected: 2 → `mergeCoupons` skipped the dedupe step", source: { from: 3, to: 4 } }] },
+      ], 1, 9);
+      const middle = summaryWith('s2', [
+        { name: 'Completed', items: [{ text: 'Coupon importer (tests green): read the partner feed in pages', source: { from: 10, to: 12 } }] },
+        { name: 'Problems solved', items: [{ text: "'applies stacked coupons once': Expected: 3 → the cache still held the previous coupon list", source: { from: 13, to: 14 } }] },
+      ], 10, 19);
+      const newer = summaryWith('s3', [{ name: 'Commands', items: [{ text: 'npm test', command: 'npm test', source: { from: 20, to: 20 } }] }], 20, 29);
+      const result = run({ mode: 'consolidate', summaries: [older, middle, newer], targetTokens: 400 });
+      const completed = result.sections?.find((section) => section.name === 'Completed')?.items.map((item) => item.text) ?? [];
+      expect(completed).toEqual(['Coupon importer (tests green)']);
+      expect(result.summary).toContain('the cache still held the previous coupon list');
+      expect(result.summary).not.toContain('skipped the dedupe step');
+    });
+
+    it('leaves out task titles that name nothing, done or open', () => {
+      const older = summaryWith('s1', [
+        { name: 'Completed', items: [
+          { text: 'anything else (tests green)', source: { from: 1, to: 2 } },
+          { text: 'the shipping label printer (tests green)', source: { from: 3, to: 4 } },
+        ] },
+      ], 1, 9);
+      const newer = summaryWith('s2', [
+        { name: 'Completed', items: [{ text: 'the other thing', source: { from: 10, to: 11 } }] },
+        { name: 'Open', items: [{ text: 'something else', source: { from: 12, to: 12 } }, { text: 'retry failed label prints', source: { from: 13, to: 13 } }] },
+      ], 10, 19);
+      const result = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: 400 });
+      expect(result.summary).toContain('the shipping label printer');
+      expect(result.summary).toContain('retry failed label prints');
+      expect(result.summary).not.toMatch(/anything else|the other thing|something else/u);
+    });
+
+    it('cuts the title of an older completed task after a closed code span', () => {
+      const older = summaryWith('s1', [
+        { name: 'Completed', items: [{ text: 'rename the flag in `billingSync` (tests green): moved it to the config; updated both callers', source: { from: 1, to: 3 } }] },
+      ], 1, 9);
+      const newer = summaryWith('s2', [{ name: 'Commands', items: [{ text: 'npm test', command: 'npm test', source: { from: 10, to: 10 } }] }], 10, 19);
+      const result = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: 400 });
+      const completed = result.sections?.find((section) => section.name === 'Completed')?.items.map((item) => item.text) ?? [];
+      expect(completed).toEqual(['rename the flag in `billingSync` (tests green)']);
+    });
+
     it('reads a summary committed before summaries were structured from its text', () => {
       const legacy: Summary = { id: 's1', source: { from: 1, to: 5 }, text: 'Files: src/a.ts (2 edits)\nNotes: The logger drops the request id.', tokens: 10, level: 1 };
       expect(sectionsOf(legacy)).toEqual([
