@@ -1037,7 +1037,7 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
         if ((section === 'Completed' || section === 'Open') && isContentFree(text)) continue;
         // A task completed again later, or a test that failed and was fixed again later: the later
         // item says all the older one does.
-        if (section === 'Completed' && age > 1 && later.completed(index).some((title) => sameTitle(title, text.replace(TESTS_GREEN, '')))) continue;
+        if (section === 'Completed' && age > 1 && later.completed(index).some((title) => repeatsTitle({ older: text.replace(TESTS_GREEN, ''), newer: title }))) continue;
         if (section === 'Problems solved' && later.failures(index).has(failureKey(text))) continue;
         if (section === 'Files') {
           const path = entry.path ?? text;
@@ -1241,6 +1241,23 @@ function laterItems(inputs: readonly Map<SummarySectionName, SummaryItem[]>[]): 
     keys = new Set([...keys, ...(sections?.get('Problems solved') ?? []).map((item) => failureKey(item.text))]);
   }
   return { completed: (index) => completed[index] ?? [], failures: (index) => failures[index] ?? new Set() };
+}
+
+/**
+ * Whether a later task title names the same task as an older one: it carries every identifier and
+ * number of the older, and the topic words of one include the other's ("the loan summary" is not
+ * "the book summary"; "rename `x`" is not "rename `y`").
+ */
+function repeatsTitle(options: { older: string; newer: string }): boolean {
+  const { older, newer } = options;
+  const values = (text: string): string[] => [...extractIdentifiers(text), ...(text.match(/\d+(?:\.\d+)?/gu) ?? [])].map((value) => value.toLowerCase());
+  const newerValues = new Set(values(newer));
+  if (!values(older).every((value) => newerValues.has(value))) return false;
+  const olderWords = topicWords(older);
+  const newerWords = topicWords(newer);
+  if (olderWords.length === 0 || newerWords.length === 0) return normalizeTitle(older) === normalizeTitle(newer);
+  const contains = (outer: readonly string[], inner: readonly string[]): boolean => inner.every((word) => outer.includes(word));
+  return contains(newerWords, olderWords) || contains(olderWords, newerWords);
 }
 
 /** What failed in a `Problems solved` item: the test's name when it has one, else the error. */
