@@ -52,10 +52,13 @@ export type SummarySection = Exclude<SummarySectionName, 'Text'>;
  * (`sections`), each item with the sequence range it came from and, for notes, its salience.
  * When consolidating, the sections of the summaries are merged as data (items deduplicated, edit
  * counts added, open items that were completed later removed, tasks completed before the newest
- * summary reduced to their title); over the target, notes are
- * dropped first, those with the least salience before the others, and the user's own statements
- * last: they outrank narration, files only read and commands. Plain text summaries (from
- * another summarizer) are merged line by line as notes.
+ * summary reduced to their title, a task completed again or a test fixed again later kept once,
+ * as the later item, task titles that name nothing left out). Over the target, what must still
+ * hold is kept before routine progress: the newest summary's completed tasks and the open items,
+ * then the user's statements and the agent's descriptions of the product, then older completed
+ * tasks, failures solved with a stated cause, the user's other words, edited files and failures
+ * fixed without a stated cause, and last narration, old questions, files only read and commands.
+ * Plain text summaries (from another summarizer) are merged line by line as notes.
  *
  * @example
  * ```ts
@@ -715,7 +718,7 @@ function closeEpisode(state: ChunkState, options: { episode: Episode; order: num
   if (cause !== undefined) {
     state.problems.push({ text: `${episode.failure} → ${cause}`, order, firstOrder: episode.order });
   } else if (files.length > 0) {
-    state.problems.push({ text: `${episode.failure} → fixed in ${files}`, order, firstOrder: episode.order });
+    state.problems.push({ text: `${episode.failure}${FIXED_IN}${files}`, order, firstOrder: episode.order });
   }
 }
 
@@ -1143,6 +1146,7 @@ const USER_SPEECH_PRIORITY = 1.5;
  * consolidating: before solved problems, right after the essential completed and open items.
  */
 const STATEMENT_PRIORITY = 0.5;
+// A note that asks rather than states (a question mark, ASCII or full-width, at its end).
 const QUESTION_NOTE = /[?？]\s*$/u;
 /** Priority of the titles of tasks completed before the newest summary: after those statements. */
 const OLDER_COMPLETION_PRIORITY = 0.75;
@@ -1269,8 +1273,12 @@ function failureKey(text: string): string {
 
 /** Whether a `Problems solved` item says why it failed, not only which files the fix touched. */
 function hasStatedCause(text: string): boolean {
-  return !/ → fixed in [^→]*$/u.test(text);
+  const cut = text.lastIndexOf(FIXED_IN);
+  return cut === -1 || text.includes(' → ', cut + FIXED_IN.length);
 }
+
+/** Joins a failure to the files its fix touched when no cause was stated. */
+const FIXED_IN = ' → fixed in ';
 
 /**
  * Whether a task title names nothing: no identifier, value or topic word beyond indefinite words
