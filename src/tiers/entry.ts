@@ -1,5 +1,6 @@
 import { formatCount } from '../format.js';
 import { isProse } from '../language/prose.js';
+import { countWithin, estimateTokens } from '../tokens/bounded-count.js';
 import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { Entry, EntryKind, JsonValue, ToolCall } from '../types.js';
@@ -11,7 +12,9 @@ const MAX_TOOL_INPUT_PROSE = 4_000;
 
 /**
  * Creates a T0 entry and counts its tokens, once. An entry longer than `maxEntryTokens` is shown
- * as a head/tail excerpt with an explicit marker; its full text stays in `text`.
+ * as a head/tail excerpt with an explicit marker; its full text stays in `text`. Only what the
+ * window shows is counted exactly: a text over the limit is counted as far as it takes to learn
+ * that (a prefix), and its full size is estimated from that part.
  */
 export function createEntry(options: {
   seq: number;
@@ -31,12 +34,13 @@ export function createEntry(options: {
   at?: string | undefined;
 }): Entry {
   const { counter } = options;
-  const textTokens = counter.count(options.text);
-  const display =
-    textTokens > options.maxEntryTokens
-      ? excerpt({ text: options.text, tokens: textTokens, maxTokens: options.maxEntryTokens, seq: options.seq, counter })
-      : options.text;
-  const displayTokens = display === options.text ? textTokens : counter.count(display);
+  const counted = countWithin(counter, options.text, options.maxEntryTokens);
+  const isShort = counted.isExact && counted.tokens <= options.maxEntryTokens;
+  const display = isShort
+    ? options.text
+    : excerpt({ text: options.text, tokens: estimateTokens(options.text, counted), maxTokens: options.maxEntryTokens, seq: options.seq, counter });
+  // The excerpt's count is cached from the check that it fits.
+  const displayTokens = isShort ? counted.tokens : counter.count(display);
   const displayToolCalls = options.toolCalls?.map((call) => shortenToolCall(call));
   const callTokens = (displayToolCalls ?? []).reduce((sum, call) => sum + toolCallTokens(call, counter), 0);
   // Built key by key (in the order snapshots have always had) rather than with conditional
@@ -68,8 +72,9 @@ export function toolCallTokens(call: ToolCall, counter: TokenCounter): number {
 }
 
 /**
- * A head/tail excerpt of `text` (of `tokens` tokens) that fits in `maxTokens`, with a marker that
- * says what was left out and where the full text is kept.
+ * A head/tail excerpt of `text` (of about `tokens` tokens: an estimate is enough) that fits in
+ * `maxTokens`, counted exactly, with a marker that says what was left out (the tokens rounded, as
+ * the estimate they are) and where the full text is kept.
  * @internal
  */
 export function excerpt(options: {
@@ -88,7 +93,7 @@ export function excerpt(options: {
     const head = text.slice(0, headChars);
     const tail = tailChars === 0 ? '' : text.slice(text.length - tailChars);
     const omitted = text.length - head.length - tail.length;
-    const marker = `\n[… ${formatCount(omitted)} characters (about ${formatCount(Math.max(0, options.tokens - options.maxTokens))} tokens) omitted from the window; the full text is kept in history as entry #${options.seq} …]\n`;
+    const marker = `\n[… ${formatCount(omitted)} characters (about ${formatCount(roughly(Math.max(0, options.tokens - options.maxTokens)))} tokens) omitted from the window; the full text is kept in history as entry #${options.seq} …]\n`;
     const result = `${head}${marker}${tail}`;
     if (budget <= 0 || counter.count(result) <= options.maxTokens) return result;
     budget = Math.floor(budget / 2);
@@ -96,6 +101,13 @@ export function excerpt(options: {
 }
 
 // --- Internal helpers ---
+
+// Two significant digits: 513,247 → 510,000.
+function roughly(value: number): number {
+  if (value < 100) return value;
+  const unit = 10 ** (Math.floor(Math.log10(value)) - 1);
+  return Math.round(value / unit) * unit;
+}
 
 function shortenToolCall(call: ToolCall): ToolCall {
   return { id: call.id, name: call.name, input: shortenJson(call.input) };
