@@ -1,4 +1,5 @@
 import { describeValue, InvalidArgumentError } from '../errors.js';
+import { countWithin, estimateTokens } from '../tokens/bounded-count.js';
 import { countJoined } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { OpenFile } from '../types.js';
@@ -793,10 +794,19 @@ function buildSection(input: SectionInput): Section {
   // apart, a touch re-counts one line and the body's count comes from the counter's cache.
   const countFull = (): number => countJoined(counter, [header, body]);
   // Counting a multi-megabyte file only to learn that it does not fit costs hundreds of
-  // milliseconds per edit. Far above the budget an estimate decides; the window that is shown is
-  // still counted exactly.
-  const isEstimated = input.knownFullTokens === undefined && input.bytes > Math.max(ESTIMATE_MIN_BYTES, budget * MAX_BYTES_PER_TOKEN);
-  const tokens = input.knownFullTokens ?? (isEstimated ? Math.ceil(full.length / CHARS_PER_TOKEN) : countFull());
+  // milliseconds per edit. Far above the budget an estimate decides; below that, the body is
+  // counted only as far as it takes to learn that it does not fit, and its size is estimated
+  // from that part. A file that fits is counted exactly, and so is the window that is shown.
+  const isHuge = input.knownFullTokens === undefined && input.bytes > Math.max(ESTIMATE_MIN_BYTES, budget * MAX_BYTES_PER_TOKEN);
+  const counted = input.knownFullTokens !== undefined || isHuge ? undefined : countWithin(counter, body, { limit: budget, countWhole: countFull });
+  const isEstimated = isHuge || (counted !== undefined && !counted.isExact);
+  const tokens =
+    input.knownFullTokens ??
+    (isHuge
+      ? Math.ceil(full.length / CHARS_PER_TOKEN)
+      : counted === undefined || counted.isExact
+        ? (counted?.tokens ?? countFull())
+        : counter.count(header) + estimateTokens(body, counted));
   if (tokens <= budget) {
     // A known count may belong to a slightly different header: count this exact text.
     const exact = input.knownFullTokens === undefined ? tokens : countFull();

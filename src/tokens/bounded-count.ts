@@ -16,13 +16,19 @@ export interface BoundedCount {
  * while the prefixes hold fewer tokens than that. A text that fits is always counted whole, so
  * its count is exact; a text over the limit costs O(limit) characters of counting, whatever its
  * length. The prefix must exceed the limit by a few tokens ({@link PREFIX_SLACK}), so that no cut
- * inside a word makes a text that fits look longer than it is.
+ * inside a word makes a text that fits look longer than it is. `countWhole`, when given, counts
+ * the whole text instead of `counter.count(text)` (a text framed by more, counted as one).
  * @internal
  */
-export function countWithin(counter: TokenCounter, text: string, limit: number): BoundedCount {
+export function countWithin(
+  counter: TokenCounter,
+  text: string,
+  options: { limit: number; countWhole?: (() => number) | undefined },
+): BoundedCount {
+  const { limit } = options;
   let chars = Math.max(PREFIX_MIN_CHARS, limit * PREFIX_CHARS_PER_TOKEN);
   for (;;) {
-    if (chars >= text.length) return { tokens: counter.count(text), isExact: true, chars: text.length };
+    if (chars >= text.length) return { tokens: options.countWhole?.() ?? counter.count(text), isExact: true, chars: text.length };
     // A cut between the halves of a surrogate pair would hand the counter a lone surrogate.
     const cut = isHighSurrogate(text.charCodeAt(chars - 1)) ? chars - 1 : chars;
     const tokens = counter.count(text.slice(0, cut));

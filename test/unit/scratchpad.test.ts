@@ -234,10 +234,34 @@ describe('Scratchpad', () => {
       expect(file.tokens).toBeLessThanOrEqual(500);
       expect(lines[0]).toContain('head/tail window');
       const section = scratchpad.renderSection('big.log');
-      expect(section).toMatch(/\[… [\d,]+ lines not shown: file \([\d,]+ tokens\) exceeds the scratchpad budget of 500 tokens; lines 1–\d+ and [\d,]+–4,400 shown …\]/);
+      expect(section).toMatch(/\[… [\d,]+ lines not shown: file \(about [\d,]+ tokens\) exceeds the scratchpad budget of 500 tokens; lines 1–\d+ and [\d,]+–4,400 shown …\]/);
       expect(section).toContain('line 1\n');
       expect(section).toContain('line 4400\n');
       expect(section).not.toContain('line 2200\n');
+    });
+
+    it('counts an oversized file only as far as it takes to learn that it does not fit', () => {
+      const { scratchpad, counter } = setup({ budget: 500 });
+      const content = numbered(40_000);
+      const { file } = scratchpad.open({ path: 'huge.log', content, seq: 1, exchange: 1 });
+      expect(file.isWindowed).toBe(true);
+      expect(file.tokens).toBeLessThanOrEqual(500);
+      expect(file.tokens).toBe(counter.count(scratchpad.renderSection('huge.log')));
+      const counted = counter.calls.reduce((sum, call) => sum + call.length, 0);
+      expect(counted).toBeLessThan(content.length / 20);
+    });
+
+    it('shows a file of exactly the budget whole and windows one a token over it', () => {
+      const content = numbered(300);
+      const probe = setup({ budget: 100_000 });
+      probe.scratchpad.open({ path: 'a.txt', content, seq: 1, exchange: 1 });
+      const exact = probe.counter.count(probe.scratchpad.renderSection('a.txt'));
+      const fits = setup({ budget: exact }).scratchpad.open({ path: 'a.txt', content, seq: 1, exchange: 1 }).file;
+      expect(fits.isWindowed).toBe(false);
+      expect(fits.tokens).toBe(exact);
+      const over = setup({ budget: exact - 1 }).scratchpad.open({ path: 'a.txt', content, seq: 1, exchange: 1 }).file;
+      expect(over.isWindowed).toBe(true);
+      expect(over.tokens).toBeLessThanOrEqual(exact - 1);
     });
 
     it('does not count a windowed file in full again when it is only touched', () => {
