@@ -95,12 +95,18 @@ export function excerpt(options: {
     const omitted = text.length - head.length - tail.length;
     const marker = `\n[… ${formatCount(omitted)} characters (about ${formatCount(roughly(Math.max(0, options.tokens - options.maxTokens)))} tokens) omitted from the window; the full text is kept in history as entry #${options.seq} …]\n`;
     const result = `${head}${marker}${tail}`;
-    if (budget <= 0 || counter.count(result) <= options.maxTokens) return result;
-    budget = Math.floor(budget / 2);
+    const tokens = counter.count(result);
+    if (budget <= 0 || tokens <= options.maxTokens) return result;
+    // The tail was denser than the text sized from: shrink by how far over it is, not by half,
+    // so that the excerpt still fills most of its share.
+    budget = Math.min(budget - 1, Math.floor(budget * (options.maxTokens / tokens) * EXCERPT_SHRINK));
   }
 }
 
 // --- Internal helpers ---
+
+/** Margin taken when an excerpt over its limit is sized again. */
+const EXCERPT_SHRINK = 0.95;
 
 // Two significant digits: 513,247 → 510,000.
 function roughly(value: number): number {
