@@ -798,7 +798,7 @@ function buildSection(input: SectionInput): Section {
   // counted only as far as it takes to learn that it does not fit, and its size is estimated
   // from that part. A file that fits is counted exactly, and so is the window that is shown.
   const isHuge = input.knownFullTokens === undefined && input.bytes > Math.max(ESTIMATE_MIN_BYTES, budget * MAX_BYTES_PER_TOKEN);
-  const counted = input.knownFullTokens !== undefined || isHuge ? undefined : countWithin(counter, body, { limit: budget, countWhole: countFull });
+  const counted = input.knownFullTokens !== undefined || isHuge ? undefined : countWithin(body, { counter, limit: budget, countWhole: countFull });
   const isEstimated = isHuge || (counted !== undefined && !counted.isExact);
   const tokens =
     input.knownFullTokens ??

@@ -34,7 +34,7 @@ export function createEntry(options: {
   at?: string | undefined;
 }): Entry {
   const { counter } = options;
-  const counted = countWithin(counter, options.text, { limit: options.maxEntryTokens });
+  const counted = countWithin(options.text, { counter, limit: options.maxEntryTokens });
   const isShort = counted.isExact && counted.tokens <= options.maxEntryTokens;
   const display = isShort
     ? options.text

@@ -15,17 +15,16 @@ export interface BoundedCount {
  * learn that it does not: a prefix of a few characters per token of the limit, longer ones only
  * while the prefixes hold fewer tokens than that. A text that fits is always counted whole, so
  * its count is exact; a text over the limit costs O(limit) characters of counting, whatever its
- * length. The prefix must exceed the limit by a few tokens ({@link PREFIX_SLACK}), so that no cut
+ * length. The prefix must exceed the limit by a few tokens (`PREFIX_SLACK`), so that no cut
  * inside a word makes a text that fits look longer than it is. `countWhole`, when given, counts
  * the whole text instead of `counter.count(text)` (a text framed by more, counted as one).
  * @internal
  */
 export function countWithin(
-  counter: TokenCounter,
   text: string,
-  options: { limit: number; countWhole?: (() => number) | undefined },
+  options: { counter: TokenCounter; limit: number; countWhole?: (() => number) | undefined },
 ): BoundedCount {
-  const { limit } = options;
+  const { counter, limit } = options;
   let chars = Math.max(PREFIX_MIN_CHARS, limit * PREFIX_CHARS_PER_TOKEN);
   for (;;) {
     if (chars >= text.length) return { tokens: options.countWhole?.() ?? counter.count(text), isExact: true, chars: text.length };
