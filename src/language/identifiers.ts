@@ -56,6 +56,10 @@ const IDENTIFIER_PATTERNS: readonly { regex: RegExp; group: number }[] = [
   // the term a list item defines, in bold: `**esbuild** - bundles …`, `**pg-boss**: …` (lower case or
   // with a hyphen, dot, underscore or digit: a name, not an emphasised word)
   { regex: /^\*\*((?=[^*\s]*[\p{Ll}][^*\s]*)(?:\p{Ll}[^*\s]{1,40}|[^*\s]*[-_.\d][^*\s]*))\*\*\s*(?:[-–—:]|$)/gu, group: 1 },
+  // settings written inline, outside code spans: `TZ=UTC`, `tzinfo=timezone.utc`, `NODE_ENV=test`
+  { regex: /(?<![\w.=/-])([A-Za-z_][\w.]*=(?:[\w.:-]*[\p{L}\p{N}_]))(?![\w=/])/gu, group: 1 },
+  // media types and names joined by a plus: `problem+json`, `application/ld+json`, `vnd.api+json`
+  { regex: /(?<![\w+.-])((?:[a-z][\w.-]*\/)?[a-z][\w.-]*\+[a-z][\w-]*)(?![\w+])/gu, group: 1 },
   // dunder names: folders and hooks such as `__mocks__`, `__init__`
   { regex: /(?<![\w$])(__[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*__)(?![\w$])/gu, group: 1 },
   // ticket keys

@@ -55,7 +55,14 @@ export function scoreSalience(
   const prose = (options.original ?? text).replace(CODE_SPAN, '`…`');
   const identifiers = extractIdentifiers(text);
   const specifics = specificsOf(text, { role, identifiers }) + lowerCaseNames(prose, matcher);
-  const cues = CUE_WEIGHTS.map(({ group, weight }) => ({ group, value: Math.min(2, matcher.count(group, prose)) * weight }));
+  // A choice reported with its reason or its alternative ("I left the SDK on 3.x, since the next
+  // major breaks checkout", "I moved the export onto pg-boss so it retries") is a decision said in
+  // the past tense; narration of an edit to a named file stays narration.
+  const isReasonedChoice = role !== 'user' && specifics >= 1 && OWN_CHOICE.test(prose) && REASONED.test(prose) && !FILE_PATH.test(text) && !WORK_OBJECT.test(prose);
+  const cues = CUE_WEIGHTS.map(({ group, weight }) => {
+    const count = Math.min(2, matcher.count(group, prose));
+    return { group, value: (group === 'decision' && isReasonedChoice ? Math.max(1, count) : count) * weight };
+  });
   const markerBonus = isMarked && !cues.some((cue) => cue.group === 'factMarker' && cue.value > 0) ? MARKER_WEIGHT : 0;
   const cueTotal = cues.reduce((sum, cue) => sum + cue.value, 0) + markerBonus;
   const words = prose.split(/\s+/u).filter((word) => word.length > 0).length;
@@ -75,7 +82,7 @@ export function scoreSalience(
   const isFix = cues.some((cue) => (cue.group === 'errorResolution' || cue.group === 'errorCause') && cue.value > 0);
   // Narration that says which practice it follows reports a convention, not an edit.
   const followsConvention = cues.some((cue) => cue.group === 'convention' && cue.value > 0);
-  if (NARRATION.test(text) && !isFix && !followsConvention) penalty += FILE_PATH.test(text) ? 2.5 : 1;
+  if (NARRATION.test(text) && !isFix && !followsConvention && !isReasonedChoice) penalty += FILE_PATH.test(text) ? 2.5 : 1;
   // A remark whose subject is a piece of code describes the code as it is now.
   if (role !== 'user' && CODE_SUBJECT.test(text)) penalty += 1;
   if (words > 50) penalty += 1.5;
@@ -274,6 +281,13 @@ const TAG_QUESTION = /(?:,\s*|\b)(?:right|correct|ok|okay|yes|yeah|agreed|fine)\
 // First person reporting one's own finished edit: "I added …", "I've renamed …".
 // A choice reported in the past ("I picked Kysely", "I settled on …") is a decision, not narration.
 const NARRATION = /(?:^|\s)I(?:['’]ve| have| just)?\s+(?!(?:picked|chose|opted|settled|decided|standardi[sz]ed)\b)(?:\w+ed|made|wrote|ran|put|took|kept|left|did|found|saw|read|set)\b/u;
+// A reason or an alternative given for what was done: "since …", "so that …", "so it retries",
+// "rather than …". "so" must open a clause with a subject of its own ("so I" continues the narration).
+// The speaker's own finished action leads the sentence: "I left …", "I've moved …".
+const OWN_CHOICE = /^(?:(?:also|and|so|then|now|finally)[,]?\s+)*I(?:['’]ve| have| just| also)?\s+(?:\w+ed|made|wrote|put|took|kept|left|set|built|chose)\b/iu;
+// What an edit of the code or the tests touches: work narrated, not a choice ("I changed line 12 so …").
+const WORK_OBJECT = /\b(?:tests?|specs?|suites?|assertions?|snapshots?|fixtures?|mocks?|lines?|loops?|functions?|methods?|variables?|branch(?:es)?|commits?|imports?|typos?|comments?|prints?|debug)\b/iu;
+const REASONED = /\b(?:since|because(?! of\b)|so that|rather than|instead of)\s|,?\s+so\s+(?:the|a|an|it|they|each|every|all|nothing|no|clients?|callers?|users?|people|requests?|jobs?)\s/iu;
 const TABLE_ROW = /^\|.*\|$|^\|?\s*:?-{3,}/u;
 const SHELL_PROMPT = /^(?:\(\S+\)\s*)?\S+@\S+:\S*[$#]|^[$#>]\s|^>>>\s|^PS [A-Z]:\\/u;
 // A bold span of three or more words with a lowercase word in it: a claim, not a Title Case heading.

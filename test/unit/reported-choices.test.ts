@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { englishPatterns } from '../../src/boundaries/patterns/en.js';
+import { analyzeSentence, extractIdentifiers, factCategoryFor } from '../../src/graduation/retention.js';
+
+const patterns = englishPatterns;
+const kind = (text: string, role: 'user' | 'assistant'): string => analyzeSentence(text, { role, patterns }).retention;
+const isFact = (text: string, role: 'user' | 'assistant'): boolean => factCategoryFor(kind(text, role)) !== undefined;
+
+describe('choices reported in the past tense with their reason', () => {
+  it.each([
+    'I kept the image pipeline on sharp 0.32, since the newer build drops the musl binaries.',
+    'I moved the thumbnail work onto Celery so a slow resize never blocks the request.',
+    'I kept the nightly backup at 02:30 UTC so the dump finishes before traffic picks up.',
+    'Also I wired the admin pages to Inertia since the other back-office screens already use it.',
+  ])('keeps %j from the assistant as a fact', (text) => {
+    expect(isFact(text, 'assistant')).toBe(true);
+  });
+
+  it.each([
+    'I added 2 assertions to the spec so it covers the empty case.',
+    'I changed line 12 so the loop exits early.',
+    'I renamed `total` in src/cart/sum.ts so the diff reads better.',
+    'Since I just added them in step 4, this should be fine.',
+    'The files already hold the edits I wanted, so no patch is needed.',
+    'I updated the snapshot so the test matches the new copy.',
+  ])('leaves narration of edits %j as it is', (text) => {
+    expect(isFact(text, 'assistant')).toBe(false);
+  });
+});
+
+describe('settings and media types written inline', () => {
+  it('reads `key=value` and `type+suffix` tokens outside code spans as identifiers', () => {
+    expect(extractIdentifiers('pass tzinfo=timezone.utc everywhere')).toContain('tzinfo=timezone.utc');
+    expect(extractIdentifiers('run it with LOG_LEVEL=debug set')).toContain('LOG_LEVEL=debug');
+    expect(extractIdentifiers('errors come back as problem+json')).toContain('problem+json');
+    expect(extractIdentifiers('we serve application/ld+json on that route')).toContain('application/ld+json');
+    expect(extractIdentifiers('two + two is four, a = b')).toEqual([]);
+  });
+
+  it('keeps a remark that follows the project practice once it names a media type', () => {
+    expect(kind('I returned the lookup failures as problem+json so clients read them the same way as the other routes.', 'assistant')).toBe('convention');
+    expect(kind('I returned the lookup failures so clients read them the same way as the other routes.', 'assistant')).not.toBe('convention');
+  });
+});
+
+describe('conformity said as "the same <thing> every other …"', () => {
+  it.each([
+    ['I passed traceParent through the new queue consumer, the same header every other worker forwards.', 'assistant'],
+    ['tag the metrics with tenantId, same label all the other services use', 'user'],
+  ] as const)('keeps %j (%s) as a convention', (text, role) => {
+    expect(kind(text, role)).toBe('convention');
+  });
+
+  it('needs something named to call it a convention', () => {
+    expect(isFact('I ran the linter again, the same thing every other time.', 'assistant')).toBe(false);
+  });
+});
