@@ -66,6 +66,24 @@ export function isObligationStatement(sentence: string): boolean {
 }
 
 /**
+ * Tells whether a sentence says what the product does in answer to something a person does, with
+ * the action as its subject: "deleting a comment swaps its body for a placeholder", "cancelling an
+ * order releases the reserved stock". It needs no name or value to be a rule of the product.
+ * Steps of the work ("running the suite shows two failures", "adding the guard fixes it"),
+ * failures, code and past tenses are not.
+ */
+export function isActionResponse(sentence: string): boolean {
+  const text = plainOf(withoutAttribution(sentence));
+  if (isQuestionLike(text) || text.includes('`')) return false;
+  const match = ACTION_RESPONSE.exec(text);
+  if (match === null) return false;
+  // A pronoun in the action ("modifying its properties …") leans on what was said before.
+  const action = match[2] ?? '';
+  if (POINTING_WORD.test(action)) return false;
+  return !WORK_ACTION.test(match[1] ?? '') && !DEVELOPMENT_WORD.test(action) && !SYMPTOM.test(text) && !FIX_WORD.test(text) && !VERIFIED.test(text) && !CODE_LIKE.test(action);
+}
+
+/**
  * Tells whether a sentence describes what a part of the product does, in the present tense and
  * with a noun for its subject ("the order page lists cancelled orders last"). Said by the user
  * about the product, that is how it is meant to work; a report of something going wrong ("the
@@ -219,7 +237,7 @@ function isBehaviour(text: string): boolean {
   }
   if (RULE_FOR_KIND.test(text) || (RESPONSE_AND_CONDITION.test(text) && !DEVELOPMENT_SUBJECT.test(text))) return true;
   if (PROHIBITION.test(text) && !DEVELOPMENT_SUBJECT.test(text.replace(/^no\s+/iu, ''))) return true;
-  return BOUND.test(text) && (BEHAVIOUR_VERB.test(text) || PERMISSION.test(text));
+  return (BOUND.test(text) && (BEHAVIOUR_VERB.test(text) || PERMISSION.test(text))) || isActionResponse(text);
 }
 
 // A subject qualified by a phrase of place or kind, then a verb in the present tense: "dates in the
@@ -255,6 +273,16 @@ function isSystemSubject(subject: string): boolean {
   return !PRONOUN_SUBJECT.test(words[0] ?? '') && !words.some((word) => RELATIVE_PRONOUN.test(word));
 }
 
+// "<doing>ing [a|the …] <thing> <does>s <two or more words>": an action and the product's response.
+const ACTION_RESPONSE = /^(?:(?:also|and|so|plus|note)[,:]?\s+)*(\p{L}{3,}ing)(\s+(?:(?:a|an|the|any|every|each|your|someone['’]s)\s+)?(?:\p{L}[\p{L}-]*(?<!ly)\s+){0,2}?\p{L}[\p{L}-]{2,}(?<!ly))\s+(?!(?:is|was|has|does|looks|seems|appears|needs|means|makes|takes|helps|works|fixes|breaks|shows|tells|gives)\b)\p{Ll}{3,}(?<![su]s)s\s+\S+(?:\s+\S+)+/u;
+// Gerunds of the work on the code rather than of using the product, and nouns and adjectives in -ing.
+const WORK_ACTION = /^(?:interest|someth|noth|everyth|anyth|morn|even|str|th|dur|br|k|r|sp|warn|ceil|head|sett|pend|build|load|runn|look|check|read|runn|rerunn|re-runn|search|grepp|test|debugg|try|add|remov|chang|renam|call|us|fix|updat|mov|edit|print|logg|go|gett|hav|do|mak|be|see|keep|writ|build|import|instal|deploy|merg|commit|push|pull|restart|clear|revert|refactor|bump|pinn|upgrad|downgrad|mock|stubb|patch|wrapp|split|extract|inlin|comment)ing$/iu;
+// Things of development named in the action: "running the migration script locally …".
+const DEVELOPMENT_WORD = /\b(?:tests?|specs?|suites?|builds?|lint\w*|files?|lines?|code|functions?|methods?|modules?|imports?|scripts?|commands?|branch(?:es)?|commits?|caches?|locks?|dependenc(?:y|ies)|packages?|servers?|containers?|migrations?|logs?|configs?|env)\b/iu;
+const POINTING_WORD = /\b(?:its|their|his|her|my|our|it|them|this|that|these|those|you|we)\b/iu;
+// A check of the work: "selling correctly reduces the stock" reports that the code does it.
+const VERIFIED = /\b(?:correctly|properly|as expected|as intended|appears?|seems?|looks?)\b/iu;
+const FIX_WORD = /\b(?:fix\w*|solv\w*|resolv\w*|workaround|patch\w*)\b/iu;
 // Where the main clause of a description ends: a clause of result, reason or contrast, a semicolon or a colon.
 const MAIN_CLAUSE_END = /[;:]|,\s+(?:so|which|and|but|because|since|while|whereas|as|then)\s|\s(?:so that|because|since)\s/iu;
 // The tests and their fixtures are the work, not the product: "the fake clock in the tests is fixed".

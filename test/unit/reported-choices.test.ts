@@ -55,3 +55,24 @@ describe('conformity said as "the same <thing> every other …"', () => {
     expect(isFact('I ran the linter again, the same thing every other time.', 'assistant')).toBe(false);
   });
 });
+
+describe('an action and the product response, with no name or value', () => {
+  it.each([
+    ['Archiving a project hides it from the sidebar for every member.', 'assistant'],
+    ['Also, cancelling an order releases the reserved stock back to the warehouse.', 'assistant'],
+    ['rejecting an invoice sends it back to the draft folder of whoever raised it', 'user'],
+  ] as const)('keeps %j (%s) as a requirement', (text, role) => {
+    expect(kind(text, role)).toBe('requirement');
+  });
+
+  it.each([
+    'Running the suite shows two failures in the parser.',
+    'Checking the handler reveals a second render per click.',
+    'Interesting - no invoices in the table but they exist as CSV files.',
+    'Modifying its fields updates the copy held by the list.',
+    'Selling correctly reduces the count when the order closes.',
+    'Reading the handler explains the double render.',
+  ])('leaves %j (assistant) as it is', (text) => {
+    expect(isFact(text, 'assistant')).toBe(false);
+  });
+});
