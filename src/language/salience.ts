@@ -1,4 +1,4 @@
-import { wordSetsFor, type PatternGroup, type PatternMatcher, type WordSets } from '../boundaries/pattern-pack.js';
+import { wordSetsFor, type PatternGroup, type PatternMatcher, type PatternPack, type WordSets } from '../boundaries/pattern-pack.js';
 import type { Entry, FactCategory } from '../types.js';
 import { isSettingStatement, withoutAttribution } from './behaviour-statement.js';
 import { extractIdentifiers } from './identifiers.js';
@@ -54,14 +54,18 @@ export function scoreSalience(
   // said: a leading "ok" is filler in English but part of the Vietnamese "ok làm vậy".
   const prose = (options.original ?? text).replace(CODE_SPAN, '`…`');
   const identifiers = extractIdentifiers(text);
-  const specifics = specificsOf(text, { role, identifiers }) + lowerCaseNames(prose, matcher);
+  const kindNames = toolKindNames(prose, matcher);
+  // An acronym named for a role ("the broker is NATS") is a name, not half of one.
+  const specifics = specificsOf(text, { role, identifiers }) + lowerCaseNames(prose, matcher, kindNames.lowerCase) + kindNames.acronyms * 0.5;
   // A choice reported with its reason or its alternative ("I left the SDK on 3.x, since the next
   // major breaks checkout", "I moved the export onto pg-boss so it retries") is a decision said in
   // the past tense; narration of an edit to a named file stays narration.
   const isReasonedChoice = role !== 'user' && specifics >= 1 && OWN_CHOICE.test(prose) && REASONED.test(prose) && !FILE_PATH.test(text) && !WORK_OBJECT.test(prose);
   const cues = CUE_WEIGHTS.map(({ group, weight }) => {
     const count = Math.min(2, matcher.count(group, prose));
-    return { group, value: (group === 'decision' && isReasonedChoice ? Math.max(1, count) : count) * weight };
+    // A tool named for its role ("the job queue is bullmq") states a choice as well.
+    const isChoice = isReasonedChoice || kindNames.count > 0;
+    return { group, value: (group === 'decision' && isChoice ? Math.max(1, count) : count) * weight };
   });
   const markerBonus = isMarked && !cues.some((cue) => cue.group === 'factMarker' && cue.value > 0) ? MARKER_WEIGHT : 0;
   const cueTotal = cues.reduce((sum, cue) => sum + cue.value, 0) + markerBonus;
@@ -186,9 +190,9 @@ function specificsOf(text: string, options: { role: SalienceRole; identifiers: r
  * "switch to") that ends its clause (punctuation, the end, or a function word follows) and is not
  * an ordinary word of the pack ("with care", "using caching", "switch to the next step").
  */
-function lowerCaseNames(prose: string, matcher: PatternMatcher): number {
+function lowerCaseNames(prose: string, matcher: PatternMatcher, known: readonly string[]): number {
   const words = wordSetsFor(matcher.pack);
-  const names = new Set<string>();
+  const names = new Set<string>(known);
   for (const match of prose.matchAll(LOWER_WORD_BEFORE_AS)) {
     const word = (match[1] ?? '').toLowerCase();
     if (words.stopword.has(word) || words.numberWord.has(word)) continue;
@@ -231,12 +235,60 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher): number {
   return names.size;
 }
 
+/**
+ * Finds names given to a kind of tool by a copula, "<kind> <copula> <name>" with the name ending
+ * its clause: "the job queue is bullmq", "our session store is Redis", "the deploy target platform
+ * is kubernetes". A name in lower case may look like a plural here ("postgres"): the copula after a
+ * singular kind says it is one thing. States and participles ("the queue is empty", "the server
+ * is started") are not names.
+ */
+function toolKindNames(prose: string, matcher: PatternMatcher): { count: number; lowerCase: string[]; acronyms: number } {
+  const words = wordSetsFor(matcher.pack);
+  const regex = toolKindRegexFor(matcher.pack, words);
+  if (regex === undefined) return { count: 0, lowerCase: [], acronyms: 0 };
+  let count = 0;
+  let acronyms = 0;
+  const lowerCase: string[] = [];
+  for (const match of prose.matchAll(regex)) {
+    const name = match[1] ?? '';
+    const word = name.toLowerCase();
+    if (/^\p{Lu}/u.test(name)) {
+      count += 1;
+      if (/^[A-Z]{2,6}s?$/u.test(name)) acronyms += 1;
+      continue;
+    }
+    if (/(?:ed|ing)$/u.test(word) || !isNameLike(word, words, { mayLookPlural: true })) continue;
+    count += 1;
+    lowerCase.push(word);
+  }
+  return { count, lowerCase, acronyms };
+}
+
+const toolKindRegexes = new WeakMap<PatternPack, RegExp | undefined>();
+
+function toolKindRegexFor(pack: PatternPack, words: WordSets): RegExp | undefined {
+  if (toolKindRegexes.has(pack)) return toolKindRegexes.get(pack);
+  const alternation = (set: ReadonlySet<string>): string =>
+    [...set].sort((a, b) => b.length - a.length).map((word) => word.replace(/[.*+?^${}()|[\]\\/]/gu, '\\$&').replace(/\s+/gu, '\\s+')).join('|');
+  const regex =
+    words.toolKind.size === 0 || words.copula.size === 0
+      ? undefined
+      : new RegExp(
+          `(?<![\\p{L}\\p{N}_-])(?:${alternation(words.toolKind)})\\s+(?:${alternation(words.copula)})\\s+` +
+            // The name, then the end of its clause: punctuation, the end, or a joining word.
+            `([\\p{L}][\\p{L}\\p{N}.+-]*[\\p{L}\\p{N}]|[\\p{L}])(?=\\s*(?:[,.;:)!]|$)|\\s+(?:${alternation(words.stopword)})(?![\\p{L}\\p{N}_]))`,
+          'giu',
+        );
+  toolKindRegexes.set(pack, regex);
+  return regex;
+}
+
 /** Whether a lower-case word can be a tool's name: not a function, number or ordinary word of the pack. */
-function isNameLike(word: string, words: WordSets): boolean {
+function isNameLike(word: string, words: WordSets, options: { mayLookPlural?: boolean } = {}): boolean {
   if (word.length < 2 || /[\d_.'’]/u.test(word)) return false;
   if (words.stopword.has(word) || words.numberWord.has(word) || words.unitWord.has(word) || words.commonWord.has(word)) return false;
   // A regular plural ("with retries", "using hooks") names things of a kind; "redis", "axios" keep their s.
-  if (/[^siuo'’]s$/u.test(word) && !word.endsWith('js')) return false;
+  if (options.mayLookPlural !== true && /[^siuo'’]s$/u.test(word) && !word.endsWith('js')) return false;
   for (const common of words.commonWord) {
     if (common.startsWith('-') && word.length > common.length + 1 && word.endsWith(common.slice(1))) return false;
   }

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { englishPatterns } from '../../src/boundaries/patterns/en.js';
 import { analyzeSentence, extractIdentifiers, factCategoryFor } from '../../src/graduation/retention.js';
+import type { RetentionClass } from '../../src/types.js';
 
 const patterns = englishPatterns;
-const kind = (text: string, role: 'user' | 'assistant'): string => analyzeSentence(text, { role, patterns }).retention;
+const kind = (text: string, role: 'user' | 'assistant'): RetentionClass => analyzeSentence(text, { role, patterns }).retention;
 const isFact = (text: string, role: 'user' | 'assistant'): boolean => factCategoryFor(kind(text, role)) !== undefined;
 
 describe('choices reported in the past tense with their reason', () => {
@@ -74,5 +75,34 @@ describe('an action and the product response, with no name or value', () => {
     'Reading the handler explains the double render.',
   ])('leaves %j (assistant) as it is', (text) => {
     expect(isFact(text, 'assistant')).toBe(false);
+  });
+});
+
+describe('a tool named for its role after a copula', () => {
+  it.each([
+    ['The search backend is typesense, and the old SQL LIKE queries are gone.', 'assistant'],
+    ['our cluster orchestrator is kubernetes', 'user'],
+    ['Our message broker is NATS, since ops already runs it.', 'assistant'],
+    ['the feature-flag store is postgres', 'user'],
+  ] as const)('keeps %j (%s) as a decision', (text, role) => {
+    expect(kind(text, role)).toBe('decision');
+  });
+
+  it.each([
+    'The job queue is empty after the restart.',
+    'The dev server is started on port 3000 already.',
+    'The client is built on every push.',
+    'The cache is stale again.',
+  ])('leaves states of a tool %j (assistant) as they are', (text) => {
+    expect(isFact(text, 'assistant')).toBe(false);
+  });
+
+  it('takes the kinds and the copula from the pattern pack', async () => {
+    const { mergePatternPacks } = await import('../../src/boundaries/pattern-pack.js');
+    const text = 'The search backend is typesense, and the old SQL LIKE queries are gone.';
+    const without = { ...englishPatterns, toolKind: [] };
+    expect(analyzeSentence(text, { role: 'assistant', patterns: without }).retention).not.toBe('decision');
+    const withHerder = mergePatternPacks(without, { toolKind: ['herder'] });
+    expect(analyzeSentence('The log herder is vector, like on the other hosts.', { role: 'assistant', patterns: withHerder }).retention).toBe('decision');
   });
 });

@@ -801,5 +801,20 @@ export const englishPatterns: PatternPack = {
     'underscore', 'hyphen', 'prefix', 'suffix', 'user', 'users', 'team', 'case', 'correct',
     'it', 'that', 'this', 'these', 'those', 'what', 'which', 'whatever', 'whichever', 'us', 'him',
     'her', 'here', 'there', 'now', 'then', 'again', 'once', 'twice', 'less', 'more', 'fewer',
+    // States a thing can be in, which a copula gives as often as a name ("the queue is empty").
+    'empty', 'full', 'down', 'up', 'off', 'on', 'stale', 'slow', 'fast', 'busy', 'idle', 'ready',
+    'fine', 'gone', 'dead', 'alive', 'healthy', 'huge', 'small', 'large', 'big', 'new', 'old',
+    'shared', 'global', 'missing', 'wrong', 'flaky', 'green', 'red', 'clean', 'dirty', 'safe',
+    'simple', 'same', 'different', 'separate', 'external', 'internal', 'async', 'sync', 'done',
+    'built', 'made', 'set', 'kept', 'run', 'written', 'shown', 'hidden', 'broken', 'held', 'sent',
+    'known', 'left', 'read', 'put', 'cut', 'found', 'given', 'taken', 'seen', 'bound', 'split',
   ],
+  // Kinds of tools and services; "<kind> is <name>" says which one fills the role.
+  toolKind: [
+    'tool', 'library', 'lib', 'framework', 'queue', 'broker', 'runner', 'orchestrator', 'bundler',
+    'linter', 'formatter', 'orm', 'logger', 'migrator', 'scheduler', 'store', 'database', 'db',
+    'driver', 'engine', 'provider', 'manager', 'platform', 'registry', 'backend', 'host', 'cache',
+    'server', 'client', 'proxy', 'gateway', 'transport', 'validator', 'tracer', 'stack',
+  ],
+  copula: ['is', 'are', 'is now', 'are now', 'stays', 'remains'],
 };
