@@ -137,7 +137,9 @@ export function isProductNarration(sentence: string): boolean {
  */
 export function isFollowingPractice(sentence: string): boolean {
   const text = plainOf(sentence);
-  if (isQuestionLike(text) || /`|\b[\w-]+\/[\w./-]+|\b[\w-]+\.[a-z]{1,4}\b/u.test(text) || HOPE.test(text)) return false;
+  // A media type (`vnd.api+json`) names a format, not a file.
+  const withoutMediaTypes = text.replace(/[\w.-]+\+[\w-]+/gu, 'format');
+  if (isQuestionLike(text) || /`|\b[\w-]+\/[\w./-]+|\b[\w-]+\.[a-z]{1,4}\b/u.test(withoutMediaTypes) || HOPE.test(text)) return false;
   return CONFORMITY.test(text);
 }
 

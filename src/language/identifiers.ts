@@ -58,6 +58,8 @@ const IDENTIFIER_PATTERNS: readonly { regex: RegExp; group: number }[] = [
   { regex: /^\*\*((?=[^*\s]*[\p{Ll}][^*\s]*)(?:\p{Ll}[^*\s]{1,40}|[^*\s]*[-_.\d][^*\s]*))\*\*\s*(?:[-–—:]|$)/gu, group: 1 },
   // settings written inline, outside code spans: `TZ=UTC`, `tzinfo=timezone.utc`, `NODE_ENV=test`
   { regex: /(?<![\w.=/-])([A-Za-z_][\w.]*=(?:[\w.:-]*[\p{L}\p{N}_]))(?![\w=/])/gu, group: 1 },
+  // casts and scoped names: `::jsonb`, `std::string`, `Foo::bar`
+  { regex: /(?<![\w:])((?:[A-Za-z_]\w*)?::[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)(?![\w:])/gu, group: 1 },
   // media types and names joined by a plus: `problem+json`, `application/ld+json`, `vnd.api+json`
   { regex: /(?<![\w+.-])((?:[a-z][\w.-]*\/)?[a-z][\w.-]*\+[a-z][\w-]*)(?![\w+])/gu, group: 1 },
   // dunder names: folders and hooks such as `__mocks__`, `__init__`

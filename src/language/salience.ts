@@ -199,6 +199,11 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher, known: readonly 
     const role = matcher.find('decision', prose.slice(match.index + match[0].length));
     if (role?.index === 0) names.add(word);
   }
+  // A word after a shorthand arrow that ends its clause: "search -> opensearch, …".
+  for (const match of prose.matchAll(ARROW_NAME)) {
+    const word = (match[1] ?? '').toLowerCase();
+    if (isNameLike(word, words)) names.add(word);
+  }
   if (words.nameSlot.size === 0) return names.size;
   const tokens = [...prose.matchAll(WORD_TOKEN)].map((match) => {
     NEXT_CHARACTER.lastIndex = match.index + match[0].length;
@@ -366,6 +371,7 @@ const CLAUSE_END = /[.,;:!?)\]—–]/u;
 const NEXT_CHARACTER = /\s*(\S?)/uy;
 // A word of prose: letters, digits and joiners, without a trailing full stop or hyphen.
 const WORD_TOKEN = /(?<![\p{L}\p{N}_`'’.-])\p{L}(?:[\p{L}\p{N}_'’.-]*[\p{L}\p{N}_])?/gu;
+const ARROW_NAME = /(?:^|\s)(?:->|→)\s+(\p{Ll}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?=\s*(?:[,.;:)!]|$))/gu;
 const LOWER_WORD_BEFORE_AS = /(?<![\p{L}\p{N}_`-])(\p{Ll}[\p{L}\p{N}_.-]{1,30})\s+(?=as\s)/gu;
 const PLACE_OF_KIND = /\b(?:lives?|live|belongs?|goes|go|sits?|(?:is|are)\s+(?:kept|stored|placed|grouped|collected))\s+(?:in|under|inside)\s+(?:the\s+)?(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*/u;
 const PLACEHOLDER_SHAPE = /(?:[\w.$-]<|<)[\p{L}_-]{2,20}>(?:[\w.$-]|<[\p{L}_-]{2,20}>)/u;

@@ -106,3 +106,32 @@ describe('a tool named for its role after a copula', () => {
     expect(analyzeSentence('The log herder is vector, like on the other hosts.', { role: 'assistant', patterns: withHerder }).retention).toBe('decision');
   });
 });
+
+describe('shorthand choices, swaps and fixes stated as the new state', () => {
+  it.each([
+    ['uploads -> minio, since ops hosts it', 'user'],
+    ['Talked it over; swap the mailer over to postmark.', 'user'],
+    ['The cron runner moves to supercronic.', 'assistant'],
+  ] as const)('keeps %j (%s) as a decision', (text, role) => {
+    expect(kind(text, role)).toBe('decision');
+  });
+
+  it('does not read renames written with an arrow as choices', () => {
+    expect(isFact("I renamed `total` → `sum` in the helper.", 'assistant')).toBe(false);
+    expect(isFact("`'draft'` → `'pending'`", 'user')).toBe(false);
+  });
+
+  it('reads a failure followed by "…; X is now <done>" as an error resolution', () => {
+    expect(kind('Sorting by the raw title broke the German list; titles are now compared with Intl.Collator.', 'assistant')).toBe('error-resolution');
+    expect(kind('The cache is now warm; the page loads fast.', 'assistant')).not.toBe('error-resolution');
+  });
+
+  it('reads casts and scoped names as identifiers', () => {
+    expect(extractIdentifiers('cast the parameter with ::uuid first')).toContain('::uuid');
+    expect(extractIdentifiers('it returns a std::string_view')).toContain('std::string_view');
+  });
+
+  it('reads a media type as a format, not a file, when a practice is followed', () => {
+    expect(kind('The export answers with hal+json like every other endpoint here.', 'assistant')).toBe('convention');
+  });
+});

@@ -179,6 +179,10 @@ export const englishPatterns: PatternPack = {
     'for the day',
   ],
   update: [
+    'swap … to',
+    'swapped … to',
+    'moves to',
+    'moves … to',
     'change … to',
     'changed … to',
     'switch … to',
@@ -221,6 +225,8 @@ export const englishPatterns: PatternPack = {
     /^(?:hmm+,?\s+|wait,?\s+|sorry,?\s+)?no,\s+\p{L}/iu,
   ],
   decision: [
+    // A choice in shorthand, a word after an arrow that ends its clause: "search -> opensearch, …".
+    /(?<=\p{L})\s+(?:->|→)\s+\p{Ll}[\p{L}\p{N}.+-]*[\p{L}\p{N}](?=\s*(?:[,.;:)!]|$))/u,
     "let's",
     "we'll",
     'we will',
@@ -524,6 +530,8 @@ export const englishPatterns: PatternPack = {
     'simpler',
   ],
   errorResolution: [
+    // The state after the change, in the clause after the failure: "…; the id is now cast with ::uuid".
+    /;\s+(?:[^;]{1,60}\s)?(?:is|are)\s+now\s+\p{L}{3,}/iu,
     'fix',
     'fixed',
     'fixes',
@@ -779,6 +787,7 @@ export const englishPatterns: PatternPack = {
     'built on', 'runs on', 'through', 'chose', 'picked', 'settled on', 'went with', 'opted for',
     'switch … to', 'switched … to', 'move … to', 'moved … to', 'move … onto', 'moved … onto',
     'migrate … to', 'migrated … to', 'port … to', 'ported … to', 'replace … with', 'replaced … with',
+    'moves to', 'moving to', 'moves … to', 'swap … to', 'swaps … to', 'swapped … to', 'swapping … to',
   ],
   // Ordinary words that end such a clause ("with care", "via email"); an entry starting with "-"
   // is an ending ("-ing": "using caching", "-tion": "with validation").
@@ -814,7 +823,8 @@ export const englishPatterns: PatternPack = {
     'tool', 'library', 'lib', 'framework', 'queue', 'broker', 'runner', 'orchestrator', 'bundler',
     'linter', 'formatter', 'orm', 'logger', 'migrator', 'scheduler', 'store', 'database', 'db',
     'driver', 'engine', 'provider', 'manager', 'platform', 'registry', 'backend', 'host', 'cache',
-    'server', 'client', 'proxy', 'gateway', 'transport', 'validator', 'tracer', 'stack',
+    'server', 'client', 'proxy', 'gateway', 'transport', 'validator', 'tracer', 'stack', 'service',
+    'renderer', 'index', 'worker', 'builder', 'parser', 'router', 'loader', 'compiler', 'emitter',
   ],
   copula: ['is', 'are', 'is now', 'are now', 'stays', 'remains'],
 };
