@@ -86,7 +86,10 @@ export function scoreSalience(
   const isFix = cues.some((cue) => (cue.group === 'errorResolution' || cue.group === 'errorCause') && cue.value > 0);
   // Narration that says which practice it follows reports a convention, not an edit.
   const followsConvention = cues.some((cue) => cue.group === 'convention' && cue.value > 0);
-  if (NARRATION.test(text) && !isFix && !followsConvention && !isReasonedChoice) penalty += FILE_PATH.test(text) ? 2.5 : 1;
+  // "Copyleft is ruled out, so I used the MIT parser": the speaker's work follows from a rule,
+  // which is what the sentence states.
+  const followsRule = CONSEQUENCE_OF_RULE.test(text) && cues.some((cue) => (cue.group === 'constraint' || cue.group === 'requirement') && cue.value > 0);
+  if (NARRATION.test(text) && !isFix && !followsConvention && !isReasonedChoice && !followsRule) penalty += FILE_PATH.test(text) ? 2.5 : 1;
   // A remark whose subject is a piece of code describes the code as it is now.
   if (role !== 'user' && CODE_SUBJECT.test(text)) penalty += 1;
   if (words > 50) penalty += 1.5;
@@ -342,6 +345,8 @@ const NARRATION = /(?:^|\s)I(?:['’]ve| have| just)?\s+(?!(?:picked|chose|opted
 // "rather than …". "so" must open a clause with a subject of its own ("so I" continues the narration).
 // The speaker's own finished action leads the sentence: "I left …", "I've moved …".
 const OWN_CHOICE = /^(?:(?:also|and|so|then|now|finally)[,]?\s+)*I(?:['’]ve| have| just| also)?\s+(?:\w+ed|made|wrote|put|took|kept|left|set|built|chose)\b/iu;
+// The speaker's own action given as the consequence of what was said before it.
+const CONSEQUENCE_OF_RULE = /\p{L}[^,;]{8,},\s+so\s+(?:I|we)\b/u;
 // What an edit of the code or the tests touches: work narrated, not a choice ("I changed line 12 so …").
 const WORK_OBJECT = /\b(?:tests?|specs?|suites?|assertions?|snapshots?|fixtures?|mocks?|lines?|loops?|functions?|methods?|variables?|branch(?:es)?|commits?|imports?|typos?|comments?|prints?|debug)\b/iu;
 const REASONED = /\b(?:since|because(?! of\b)|so that|rather than|instead of)\s|,?\s+so\s+(?:the|a|an|it|they|each|every|all|nothing|no|clients?|callers?|users?|people|requests?|jobs?)\s/iu;

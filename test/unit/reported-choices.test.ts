@@ -135,3 +135,22 @@ describe('shorthand choices, swaps and fixes stated as the new state', () => {
     expect(kind('The export answers with hal+json like every other endpoint here.', 'assistant')).toBe('convention');
   });
 });
+
+describe('refusals said as idioms, and work that follows from a rule', () => {
+  it.each([
+    ['copyleft dependencies are a no-go for us', 'user'],
+    ['server-side rendering is off the table for the admin app', 'user'],
+    ['Storing card numbers is ruled out for us, so I kept only the processor token.', 'assistant'],
+  ] as const)('keeps %j (%s) as a fact', (text, role) => {
+    expect(isFact(text, role)).toBe(true);
+  });
+
+  it('still reads ruling a cause out as dead-end debugging', () => {
+    expect(analyzeSentence('I ruled the stale cache out after clearing it.', { role: 'assistant', patterns }).isDeadEnd).toBe(true);
+    expect(analyzeSentence('Clock skew was ruled out as well.', { role: 'assistant', patterns }).isDeadEnd).toBe(true);
+  });
+
+  it('reads "move … over to <name>" as naming a tool', () => {
+    expect(kind('Moved the nightly thumbnails over to imgproxy.', 'assistant')).toBe('decision');
+  });
+});

@@ -408,6 +408,13 @@ export const englishPatterns: PatternPack = {
     'disallowed',
     'restricted',
     'off limits',
+    // Idioms of refusal: "copyleft is ruled out", "AGPL is off the table", "a no-go".
+    /\b(?:is|are)\s+ruled\s+out\b/iu,
+    'off the table',
+    'no-go',
+    'out of the question',
+    'banned',
+    /\b(?:won['’]t|will not|doesn['’]t|does not)\s+(?:allow|permit|accept)\b/iu,
     'hands off',
     'untouched',
     'frozen',
@@ -683,7 +690,8 @@ export const englishPatterns: PatternPack = {
     'red herring',
     'not the cause',
     'not the problem',
-    'ruled … out',
+    // "I ruled the cache out", "that was ruled out"; "copyleft is ruled out" states a rule instead.
+    /(?<!\b(?:is|are)\s+)\bruled\b(?:\s+[^\s.!?;]+){0,6}?\s+out\b/iu,
     "didn't help",
     'did not help',
     "doesn't help",
@@ -788,6 +796,7 @@ export const englishPatterns: PatternPack = {
     'switch … to', 'switched … to', 'move … to', 'moved … to', 'move … onto', 'moved … onto',
     'migrate … to', 'migrated … to', 'port … to', 'ported … to', 'replace … with', 'replaced … with',
     'moves to', 'moving to', 'moves … to', 'swap … to', 'swaps … to', 'swapped … to', 'swapping … to',
+    'over to', 'over onto',
   ],
   // Ordinary words that end such a clause ("with care", "via email"); an entry starting with "-"
   // is an ending ("-ing": "using caching", "-tion": "with validation").
