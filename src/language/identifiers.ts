@@ -3,7 +3,8 @@
  * (with `:line`), `` `code spans` `` (without the backticks), `--flags`, error names
  * (`TypeError`, `ECONNRESET`), symbols with a case change, an underscore, a dot call or a digit
  * (`camelCase`, `snake_case`, `PascalCase`, `pool.close()`, `UUIDv7`), ticket keys (`ABC-142`),
- * dotted names (`ff.checkout.retry`), language tags (`pt-BR`), versions (`Node 18.19`) and numbers with units (`5s`, `250ms`, `4GB`, `12 retries`,
+ * dotted names (`ff.checkout.retry`), language tags (`pt-BR`), inline settings (`TZ=UTC`), casts and
+ * scoped names (`::jsonb`, `std::string`), media types (`problem+json`), versions (`Node 18.19`) and numbers with units (`5s`, `250ms`, `4GB`, `12 retries`,
  * `30 requests per minute`). Overlapping matches keep the earliest, longest one.
  */
 export function extractIdentifiers(text: string): string[] {

@@ -61,10 +61,10 @@ export function scoreSalience(
   // major breaks checkout", "I moved the export onto pg-boss so it retries") is a decision said in
   // the past tense; narration of an edit to a named file stays narration.
   const isReasonedChoice = role !== 'user' && specifics >= 1 && OWN_CHOICE.test(prose) && REASONED.test(prose) && !FILE_PATH.test(text) && !WORK_OBJECT.test(prose);
+  // A tool named for its role ("the job queue is bullmq") states a choice as well.
+  const isChoice = isReasonedChoice || kindNames.count > 0;
   const cues = CUE_WEIGHTS.map(({ group, weight }) => {
     const count = Math.min(2, matcher.count(group, prose));
-    // A tool named for its role ("the job queue is bullmq") states a choice as well.
-    const isChoice = isReasonedChoice || kindNames.count > 0;
     return { group, value: (group === 'decision' && isChoice ? Math.max(1, count) : count) * weight };
   });
   const markerBonus = isMarked && !cues.some((cue) => cue.group === 'factMarker' && cue.value > 0) ? MARKER_WEIGHT : 0;
@@ -341,14 +341,14 @@ const TAG_QUESTION = /(?:,\s*|\b)(?:right|correct|ok|okay|yes|yeah|agreed|fine)\
 // First person reporting one's own finished edit: "I added …", "I've renamed …".
 // A choice reported in the past ("I picked Kysely", "I settled on …") is a decision, not narration.
 const NARRATION = /(?:^|\s)I(?:['’]ve| have| just)?\s+(?!(?:picked|chose|opted|settled|decided|standardi[sz]ed)\b)(?:\w+ed|made|wrote|ran|put|took|kept|left|did|found|saw|read|set)\b/u;
-// A reason or an alternative given for what was done: "since …", "so that …", "so it retries",
-// "rather than …". "so" must open a clause with a subject of its own ("so I" continues the narration).
 // The speaker's own finished action leads the sentence: "I left …", "I've moved …".
 const OWN_CHOICE = /^(?:(?:also|and|so|then|now|finally)[,]?\s+)*I(?:['’]ve| have| just| also)?\s+(?:\w+ed|made|wrote|put|took|kept|left|set|built|chose)\b/iu;
 // The speaker's own action given as the consequence of what was said before it.
 const CONSEQUENCE_OF_RULE = /\p{L}[^,;]{8,},\s+so\s+(?:I|we)\b/u;
 // What an edit of the code or the tests touches: work narrated, not a choice ("I changed line 12 so …").
 const WORK_OBJECT = /\b(?:tests?|specs?|suites?|assertions?|snapshots?|fixtures?|mocks?|lines?|loops?|functions?|methods?|variables?|branch(?:es)?|commits?|imports?|typos?|comments?|prints?|debug)\b/iu;
+// A reason or an alternative given for what was done: "since …", "so that …", "so it retries",
+// "rather than …". "so" must open a clause with a subject of its own ("so I" continues the narration).
 const REASONED = /\b(?:since|because(?! of\b)|so that|rather than|instead of)\s|,?\s+so\s+(?:the|a|an|it|they|each|every|all|nothing|no|clients?|callers?|users?|people|requests?|jobs?)\s/iu;
 const TABLE_ROW = /^\|.*\|$|^\|?\s*:?-{3,}/u;
 const SHELL_PROMPT = /^(?:\(\S+\)\s*)?\S+@\S+:\S*[$#]|^[$#>]\s|^>>>\s|^PS [A-Z]:\\/u;
