@@ -88,7 +88,8 @@ export function scoreSalience(
   const followsConvention = cues.some((cue) => cue.group === 'convention' && cue.value > 0);
   // "Copyleft is ruled out, so I used the MIT parser": the speaker's work follows from a rule,
   // which is what the sentence states.
-  const followsRule = CONSEQUENCE_OF_RULE.test(text) && cues.some((cue) => (cue.group === 'constraint' || cue.group === 'requirement') && cue.value > 0);
+  const consequence = CONSEQUENCE_OF_RULE.exec(text);
+  const followsRule = consequence !== null && consequence.index >= 9 && cues.some((cue) => (cue.group === 'constraint' || cue.group === 'requirement') && cue.value > 0);
   if (NARRATION.test(text) && !isFix && !followsConvention && !isReasonedChoice && !followsRule) penalty += FILE_PATH.test(text) ? 2.5 : 1;
   // A remark whose subject is a piece of code describes the code as it is now.
   if (role !== 'user' && CODE_SUBJECT.test(text)) penalty += 1;
@@ -344,7 +345,8 @@ const NARRATION = /(?:^|\s)I(?:['’]ve| have| just)?\s+(?!(?:picked|chose|opted
 // The speaker's own finished action leads the sentence: "I left …", "I've moved …".
 const OWN_CHOICE = /^(?:(?:also|and|so|then|now|finally)[,]?\s+)*I(?:['’]ve| have| just| also)?\s+(?:\w+ed|made|wrote|put|took|kept|left|set|built|chose)\b/iu;
 // The speaker's own action given as the consequence of what was said before it.
-const CONSEQUENCE_OF_RULE = /\p{L}[^,;]{8,},\s+so\s+(?:I|we)\b/u;
+// Anchored on ", so I": a leading wildcard would scan long texts once per letter.
+const CONSEQUENCE_OF_RULE = /,\s+so\s+(?:I|we)\b/u;
 // What an edit of the code or the tests touches: work narrated, not a choice ("I changed line 12 so …").
 const WORK_OBJECT = /\b(?:tests?|specs?|suites?|assertions?|snapshots?|fixtures?|mocks?|lines?|loops?|functions?|methods?|variables?|branch(?:es)?|commits?|imports?|typos?|comments?|prints?|debug)\b/iu;
 // A reason or an alternative given for what was done: "since …", "so that …", "so it retries",
