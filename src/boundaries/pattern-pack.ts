@@ -89,10 +89,18 @@ export interface PatternPack {
   readonly nameSlot?: readonly string[];
   /** Ordinary nouns that fill such a slot without naming a tool: "care", "context", "defaults". */
   readonly commonWord?: readonly string[];
+  /**
+   * Nouns for a kind of tool or service ("queue", "store", "runner"). Followed by a
+   * {@link PatternPack.copula} and a name that ends the clause, they state which tool fills the
+   * role: "the job queue is bullmq", "our session store is Redis".
+   */
+  readonly toolKind?: readonly string[];
+  /** Verbs that link a subject to what it is: "is", "are". */
+  readonly copula?: readonly string[];
 }
 
 /** The name of one word list of a {@link PatternPack}: plain words compared as lower-case text. */
-export type WordListGroup = 'stopword' | 'numberWord' | 'unitWord' | 'qualifier' | 'determiner' | 'abbreviation' | 'nameSlot' | 'commonWord';
+export type WordListGroup = 'stopword' | 'numberWord' | 'unitWord' | 'qualifier' | 'determiner' | 'abbreviation' | 'nameSlot' | 'commonWord' | 'toolKind' | 'copula';
 
 /** The name of one pattern group of a {@link PatternPack}. */
 export type PatternGroup = Exclude<keyof PatternPack, WordListGroup>;
@@ -107,6 +115,8 @@ export const WORD_LIST_GROUPS: readonly WordListGroup[] = [
   'abbreviation',
   'nameSlot',
   'commonWord',
+  'toolKind',
+  'copula',
 ];
 
 /** Every group of a {@link PatternPack}, in declaration order. */
@@ -173,6 +183,8 @@ export const EMPTY_PATTERN_PACK: PatternPack = {
   abbreviation: [],
   nameSlot: [],
   commonWord: [],
+  toolKind: [],
+  copula: [],
 };
 
 /** Validates `{ patterns? }` options: every group an array of non-empty phrases or regexes. @internal */

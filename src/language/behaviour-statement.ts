@@ -66,6 +66,24 @@ export function isObligationStatement(sentence: string): boolean {
 }
 
 /**
+ * Tells whether a sentence says what the product does in answer to something a person does, with
+ * the action as its subject: "deleting a comment swaps its body for a placeholder", "cancelling an
+ * order releases the reserved stock". It needs no name or value to be a rule of the product.
+ * Steps of the work ("running the suite shows two failures", "adding the guard fixes it"),
+ * failures, code and past tenses are not.
+ */
+export function isActionResponse(sentence: string): boolean {
+  const text = plainOf(withoutAttribution(sentence));
+  if (isQuestionLike(text) || text.includes('`')) return false;
+  const match = ACTION_RESPONSE.exec(text);
+  if (match === null) return false;
+  // A pronoun in the action ("modifying its properties …") leans on what was said before.
+  const action = match[2] ?? '';
+  if (POINTING_WORD.test(action)) return false;
+  return !WORK_ACTION.test(match[1] ?? '') && !DEVELOPMENT_WORD.test(action) && !SYMPTOM.test(text) && !FIX_WORD.test(text) && !VERIFIED.test(text) && !CODE_LIKE.test(action);
+}
+
+/**
  * Tells whether a sentence describes what a part of the product does, in the present tense and
  * with a noun for its subject ("the order page lists cancelled orders last"). Said by the user
  * about the product, that is how it is meant to work; a report of something going wrong ("the
@@ -119,7 +137,9 @@ export function isProductNarration(sentence: string): boolean {
  */
 export function isFollowingPractice(sentence: string): boolean {
   const text = plainOf(sentence);
-  if (isQuestionLike(text) || /`|\b[\w-]+\/[\w./-]+|\b[\w-]+\.[a-z]{1,4}\b/u.test(text) || HOPE.test(text)) return false;
+  // A media type (`vnd.api+json`) names a format, not a file.
+  const withoutMediaTypes = text.replace(/[\w.-]+\+[\w-]+/gu, 'format');
+  if (isQuestionLike(text) || /`|\b[\w-]+\/[\w./-]+|\b[\w-]+\.[a-z]{1,4}\b/u.test(withoutMediaTypes) || HOPE.test(text)) return false;
   return CONFORMITY.test(text);
 }
 
@@ -219,7 +239,7 @@ function isBehaviour(text: string): boolean {
   }
   if (RULE_FOR_KIND.test(text) || (RESPONSE_AND_CONDITION.test(text) && !DEVELOPMENT_SUBJECT.test(text))) return true;
   if (PROHIBITION.test(text) && !DEVELOPMENT_SUBJECT.test(text.replace(/^no\s+/iu, ''))) return true;
-  return BOUND.test(text) && (BEHAVIOUR_VERB.test(text) || PERMISSION.test(text));
+  return (BOUND.test(text) && (BEHAVIOUR_VERB.test(text) || PERMISSION.test(text))) || isActionResponse(text);
 }
 
 // A subject qualified by a phrase of place or kind, then a verb in the present tense: "dates in the
@@ -255,6 +275,16 @@ function isSystemSubject(subject: string): boolean {
   return !PRONOUN_SUBJECT.test(words[0] ?? '') && !words.some((word) => RELATIVE_PRONOUN.test(word));
 }
 
+// "<doing>ing [a|the …] <thing> <does>s <two or more words>": an action and the product's response.
+const ACTION_RESPONSE = /^(?:(?:also|and|so|plus|note)[,:]?\s+)*(\p{L}{3,}ing)(\s+(?:(?:a|an|the|any|every|each|your|someone['’]s)\s+)?(?:\p{L}[\p{L}-]*(?<!ly)\s+){0,2}?\p{L}[\p{L}-]{2,}(?<!ly))\s+(?!(?:is|was|has|does|looks|seems|appears|needs|means|makes|takes|helps|works|fixes|breaks|shows|tells|gives)\b)\p{Ll}{3,}(?<![su]s)s\s+\S+(?:\s+\S+)+/u;
+// Gerunds of the work on the code rather than of using the product, and nouns and adjectives in -ing.
+const WORK_ACTION = /^(?:interest|someth|noth|everyth|anyth|morn|even|str|th|dur|br|k|r|sp|warn|ceil|head|sett|pend|load|look|check|read|runn|rerunn|re-runn|search|grepp|test|debugg|try|add|remov|chang|renam|call|us|fix|updat|mov|edit|print|logg|go|gett|hav|do|mak|be|see|keep|writ|build|import|instal|deploy|merg|commit|push|pull|restart|clear|revert|refactor|bump|pinn|upgrad|downgrad|mock|stubb|patch|wrapp|split|extract|inlin|comment)ing$/iu;
+// Things of development named in the action: "running the migration script locally …".
+const DEVELOPMENT_WORD = /\b(?:tests?|specs?|suites?|builds?|lint\w*|files?|lines?|code|functions?|methods?|modules?|imports?|scripts?|commands?|branch(?:es)?|commits?|caches?|locks?|dependenc(?:y|ies)|packages?|servers?|containers?|migrations?|logs?|configs?|env)\b/iu;
+const POINTING_WORD = /\b(?:its|their|his|her|my|our|it|them|this|that|these|those|you|we)\b/iu;
+// A check of the work: "selling correctly reduces the stock" reports that the code does it.
+const VERIFIED = /\b(?:correctly|properly|as expected|as intended|appears?|seems?|looks?)\b/iu;
+const FIX_WORD = /\b(?:fix\w*|solv\w*|resolv\w*|workaround|patch\w*)\b/iu;
 // Where the main clause of a description ends: a clause of result, reason or contrast, a semicolon or a colon.
 const MAIN_CLAUSE_END = /[;:]|,\s+(?:so|which|and|but|because|since|while|whereas|as|then)\s|\s(?:so that|because|since)\s/iu;
 // The tests and their fixtures are the work, not the product: "the fake clock in the tests is fixed".
@@ -277,7 +307,7 @@ const CAPABILITY = /^(?:the|a|an|every|each|any|all|our)\s+(?!(?:i|we|you|it|thi
 // "[the] <noun> <in|of|for …> [the] <words> <verb> <two or more words>".
 const QUALIFIED_SUBJECT = /^(?:(?:the|every|each|all|our|any)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|they|one|most|some|none|all|any|each|part|rest)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}[\p{L}-]+\s+(?:in|of|on|for|from|at|under|across)\s+(?:(?:the|a|an|each|every|any|our|their|its)\s+)?(?:[\p{L}\p{N}-]+\s+){0,2}?[\p{L}\p{N}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|can|could|will|would|should|must|may|might|looks?|seems?|and|or|but|than|that|which|who|to|as|so|the|a|an)\b)(\p{Ll}{3,})\s+(?:\S+\s+)+\S/iu;
 // Doing something as it is done elsewhere in the project.
-const CONFORMITY = /\b(?:(?:the )?same way (?:as )?(?:the|we|our|every|all|everything)|like (?:every|each|all|any) (?:of the )?other|like (?:the|all the) (?:rest|others?)\b|as (?:(?:in|for) )?(?:the rest|every other|all other|everywhere else)|(?:matching|to match|in line with|consistent with) (?:the rest|every other|all (?:the )?other|the existing|how (?:the|we|our))|like everywhere else|which is how (?:the|we|our|every|all))/iu;
+const CONFORMITY = /\b(?:(?:the )?same way (?:as )?(?:the|we|our|every|all|everything)|same\s+(?:[\p{L}-]+\s+){1,2}(?:as\s+|that\s+)?(?:every|each|all(?: the)?|any)\s+other\b|like (?:every|each|all|any) (?:of the )?other|like (?:the|all the) (?:rest|others?)\b|as (?:(?:in|for) )?(?:the rest|every other|all other|everywhere else)|(?:matching|to match|in line with|consistent with) (?:the rest|every other|all (?:the )?other|the existing|how (?:the|we|our))|like everywhere else|which is how (?:the|we|our|every|all))/iu;
 // Everyone of a kind and what they have or may do: "anyone with a staff role has two-factor
 // sign-in turned on", "everyone on a team sees the shared folder".
 const PEOPLE_OF_A_KIND = /^(?:anyone|anybody|everyone|everybody|nobody)\s+(?:with|in|on|who|from|at|outside|inside)\s+[^,;]{3,60}?\s+(?:has|have|gets?|can|may|sees?|must|needs?|keeps?|receives?|is|are)\b/iu;

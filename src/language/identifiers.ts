@@ -3,7 +3,8 @@
  * (with `:line`), `` `code spans` `` (without the backticks), `--flags`, error names
  * (`TypeError`, `ECONNRESET`), symbols with a case change, an underscore, a dot call or a digit
  * (`camelCase`, `snake_case`, `PascalCase`, `pool.close()`, `UUIDv7`), ticket keys (`ABC-142`),
- * dotted names (`ff.checkout.retry`), language tags (`pt-BR`), versions (`Node 18.19`) and numbers with units (`5s`, `250ms`, `4GB`, `12 retries`,
+ * dotted names (`ff.checkout.retry`), language tags (`pt-BR`), inline settings (`TZ=UTC`), casts and
+ * scoped names (`::jsonb`, `std::string`), media types (`problem+json`), versions (`Node 18.19`) and numbers with units (`5s`, `250ms`, `4GB`, `12 retries`,
  * `30 requests per minute`). Overlapping matches keep the earliest, longest one.
  */
 export function extractIdentifiers(text: string): string[] {
@@ -56,6 +57,12 @@ const IDENTIFIER_PATTERNS: readonly { regex: RegExp; group: number }[] = [
   // the term a list item defines, in bold: `**esbuild** - bundles …`, `**pg-boss**: …` (lower case or
   // with a hyphen, dot, underscore or digit: a name, not an emphasised word)
   { regex: /^\*\*((?=[^*\s]*[\p{Ll}][^*\s]*)(?:\p{Ll}[^*\s]{1,40}|[^*\s]*[-_.\d][^*\s]*))\*\*\s*(?:[-–—:]|$)/gu, group: 1 },
+  // settings written inline, outside code spans: `TZ=UTC`, `tzinfo=timezone.utc`, `NODE_ENV=test`
+  { regex: /(?<![\w.=/-])([A-Za-z_][\w.]*=(?:[\w.:-]*[\p{L}\p{N}_]))(?![\w=/])/gu, group: 1 },
+  // casts and scoped names: `::jsonb`, `std::string`, `Foo::bar`
+  { regex: /(?<![\w:])((?:[A-Za-z_]\w*)?::[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)(?![\w:])/gu, group: 1 },
+  // media types and names joined by a plus: `problem+json`, `application/ld+json`, `vnd.api+json`
+  { regex: /(?<![\w+.-])((?:[a-z][\w.-]*\/)?[a-z][\w.-]*\+[a-z][\w-]*)(?![\w+])/gu, group: 1 },
   // dunder names: folders and hooks such as `__mocks__`, `__init__`
   { regex: /(?<![\w$])(__[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*__)(?![\w$])/gu, group: 1 },
   // ticket keys

@@ -1,4 +1,4 @@
-import { wordSetsFor, type PatternGroup, type PatternMatcher, type WordSets } from '../boundaries/pattern-pack.js';
+import { wordSetsFor, type PatternGroup, type PatternMatcher, type PatternPack, type WordSets } from '../boundaries/pattern-pack.js';
 import type { Entry, FactCategory } from '../types.js';
 import { isSettingStatement, withoutAttribution } from './behaviour-statement.js';
 import { extractIdentifiers } from './identifiers.js';
@@ -54,8 +54,19 @@ export function scoreSalience(
   // said: a leading "ok" is filler in English but part of the Vietnamese "ok làm vậy".
   const prose = (options.original ?? text).replace(CODE_SPAN, '`…`');
   const identifiers = extractIdentifiers(text);
-  const specifics = specificsOf(text, { role, identifiers }) + lowerCaseNames(prose, matcher);
-  const cues = CUE_WEIGHTS.map(({ group, weight }) => ({ group, value: Math.min(2, matcher.count(group, prose)) * weight }));
+  const kindNames = toolKindNames(prose, matcher);
+  // An acronym named for a role ("the broker is NATS") is a name, not half of one.
+  const specifics = specificsOf(text, { role, identifiers }) + lowerCaseNames(prose, matcher, kindNames.lowerCase) + kindNames.acronyms * 0.5;
+  // A choice reported with its reason or its alternative ("I left the SDK on 3.x, since the next
+  // major breaks checkout", "I moved the export onto pg-boss so it retries") is a decision said in
+  // the past tense; narration of an edit to a named file stays narration.
+  const isReasonedChoice = role !== 'user' && specifics >= 1 && OWN_CHOICE.test(prose) && REASONED.test(prose) && !FILE_PATH.test(text) && !WORK_OBJECT.test(prose);
+  // A tool named for its role ("the job queue is bullmq") states a choice as well.
+  const isChoice = isReasonedChoice || kindNames.count > 0;
+  const cues = CUE_WEIGHTS.map(({ group, weight }) => {
+    const count = Math.min(2, matcher.count(group, prose));
+    return { group, value: (group === 'decision' && isChoice ? Math.max(1, count) : count) * weight };
+  });
   const markerBonus = isMarked && !cues.some((cue) => cue.group === 'factMarker' && cue.value > 0) ? MARKER_WEIGHT : 0;
   const cueTotal = cues.reduce((sum, cue) => sum + cue.value, 0) + markerBonus;
   const words = prose.split(/\s+/u).filter((word) => word.length > 0).length;
@@ -75,7 +86,11 @@ export function scoreSalience(
   const isFix = cues.some((cue) => (cue.group === 'errorResolution' || cue.group === 'errorCause') && cue.value > 0);
   // Narration that says which practice it follows reports a convention, not an edit.
   const followsConvention = cues.some((cue) => cue.group === 'convention' && cue.value > 0);
-  if (NARRATION.test(text) && !isFix && !followsConvention) penalty += FILE_PATH.test(text) ? 2.5 : 1;
+  // "Copyleft is ruled out, so I used the MIT parser": the speaker's work follows from a rule,
+  // which is what the sentence states.
+  const consequence = CONSEQUENCE_OF_RULE.exec(text);
+  const followsRule = consequence !== null && consequence.index >= 9 && cues.some((cue) => (cue.group === 'constraint' || cue.group === 'requirement') && cue.value > 0);
+  if (NARRATION.test(text) && !isFix && !followsConvention && !isReasonedChoice && !followsRule) penalty += FILE_PATH.test(text) ? 2.5 : 1;
   // A remark whose subject is a piece of code describes the code as it is now.
   if (role !== 'user' && CODE_SUBJECT.test(text)) penalty += 1;
   if (words > 50) penalty += 1.5;
@@ -179,14 +194,19 @@ function specificsOf(text: string, options: { role: SalienceRole; identifiers: r
  * "switch to") that ends its clause (punctuation, the end, or a function word follows) and is not
  * an ordinary word of the pack ("with care", "using caching", "switch to the next step").
  */
-function lowerCaseNames(prose: string, matcher: PatternMatcher): number {
+function lowerCaseNames(prose: string, matcher: PatternMatcher, known: readonly string[]): number {
   const words = wordSetsFor(matcher.pack);
-  const names = new Set<string>();
+  const names = new Set<string>(known);
   for (const match of prose.matchAll(LOWER_WORD_BEFORE_AS)) {
     const word = (match[1] ?? '').toLowerCase();
     if (words.stopword.has(word) || words.numberWord.has(word)) continue;
     const role = matcher.find('decision', prose.slice(match.index + match[0].length));
     if (role?.index === 0) names.add(word);
+  }
+  // A word after a shorthand arrow that ends its clause: "search -> opensearch, …".
+  for (const match of prose.matchAll(ARROW_NAME)) {
+    const word = (match[1] ?? '').toLowerCase();
+    if (isNameLike(word, words)) names.add(word);
   }
   if (words.nameSlot.size === 0) return names.size;
   const tokens = [...prose.matchAll(WORD_TOKEN)].map((match) => {
@@ -224,12 +244,60 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher): number {
   return names.size;
 }
 
+/**
+ * Finds names given to a kind of tool by a copula, "<kind> <copula> <name>" with the name ending
+ * its clause: "the job queue is bullmq", "our session store is Redis", "the deploy target platform
+ * is kubernetes". A name in lower case may look like a plural here ("postgres"): the copula after a
+ * singular kind says it is one thing. States and participles ("the queue is empty", "the server
+ * is started") are not names.
+ */
+function toolKindNames(prose: string, matcher: PatternMatcher): { count: number; lowerCase: string[]; acronyms: number } {
+  const words = wordSetsFor(matcher.pack);
+  const regex = toolKindRegexFor(matcher.pack, words);
+  if (regex === undefined) return { count: 0, lowerCase: [], acronyms: 0 };
+  let count = 0;
+  let acronyms = 0;
+  const lowerCase: string[] = [];
+  for (const match of prose.matchAll(regex)) {
+    const name = match[1] ?? '';
+    const word = name.toLowerCase();
+    if (/^\p{Lu}/u.test(name)) {
+      count += 1;
+      if (/^[A-Z]{2,6}s?$/u.test(name)) acronyms += 1;
+      continue;
+    }
+    if (/(?:ed|ing)$/u.test(word) || !isNameLike(word, words, { mayLookPlural: true })) continue;
+    count += 1;
+    lowerCase.push(word);
+  }
+  return { count, lowerCase, acronyms };
+}
+
+const toolKindRegexes = new WeakMap<PatternPack, RegExp | undefined>();
+
+function toolKindRegexFor(pack: PatternPack, words: WordSets): RegExp | undefined {
+  if (toolKindRegexes.has(pack)) return toolKindRegexes.get(pack);
+  const alternation = (set: ReadonlySet<string>): string =>
+    [...set].sort((a, b) => b.length - a.length).map((word) => word.replace(/[.*+?^${}()|[\]\\/]/gu, '\\$&').replace(/\s+/gu, '\\s+')).join('|');
+  const regex =
+    words.toolKind.size === 0 || words.copula.size === 0
+      ? undefined
+      : new RegExp(
+          `(?<![\\p{L}\\p{N}_-])(?:${alternation(words.toolKind)})\\s+(?:${alternation(words.copula)})\\s+` +
+            // The name, then the end of its clause: punctuation, the end, or a joining word.
+            `([\\p{L}][\\p{L}\\p{N}.+-]*[\\p{L}\\p{N}]|[\\p{L}])(?=\\s*(?:[,.;:)!]|$)|\\s+(?:${alternation(words.stopword)})(?![\\p{L}\\p{N}_]))`,
+          'giu',
+        );
+  toolKindRegexes.set(pack, regex);
+  return regex;
+}
+
 /** Whether a lower-case word can be a tool's name: not a function, number or ordinary word of the pack. */
-function isNameLike(word: string, words: WordSets): boolean {
+function isNameLike(word: string, words: WordSets, options: { mayLookPlural?: boolean } = {}): boolean {
   if (word.length < 2 || /[\d_.'’]/u.test(word)) return false;
   if (words.stopword.has(word) || words.numberWord.has(word) || words.unitWord.has(word) || words.commonWord.has(word)) return false;
   // A regular plural ("with retries", "using hooks") names things of a kind; "redis", "axios" keep their s.
-  if (/[^siuo'’]s$/u.test(word) && !word.endsWith('js')) return false;
+  if (options.mayLookPlural !== true && /[^siuo'’]s$/u.test(word) && !word.endsWith('js')) return false;
   for (const common of words.commonWord) {
     if (common.startsWith('-') && word.length > common.length + 1 && word.endsWith(common.slice(1))) return false;
   }
@@ -274,6 +342,16 @@ const TAG_QUESTION = /(?:,\s*|\b)(?:right|correct|ok|okay|yes|yeah|agreed|fine)\
 // First person reporting one's own finished edit: "I added …", "I've renamed …".
 // A choice reported in the past ("I picked Kysely", "I settled on …") is a decision, not narration.
 const NARRATION = /(?:^|\s)I(?:['’]ve| have| just)?\s+(?!(?:picked|chose|opted|settled|decided|standardi[sz]ed)\b)(?:\w+ed|made|wrote|ran|put|took|kept|left|did|found|saw|read|set)\b/u;
+// The speaker's own finished action leads the sentence: "I left …", "I've moved …".
+const OWN_CHOICE = /^(?:(?:also|and|so|then|now|finally)[,]?\s+)*I(?:['’]ve| have| just| also)?\s+(?:\w+ed|made|wrote|put|took|kept|left|set|built|chose)\b/iu;
+// The speaker's own action given as the consequence of what was said before it.
+// Anchored on ", so I": a leading wildcard would scan long texts once per letter.
+const CONSEQUENCE_OF_RULE = /,\s+so\s+(?:I|we)\b/u;
+// What an edit of the code or the tests touches: work narrated, not a choice ("I changed line 12 so …").
+const WORK_OBJECT = /\b(?:tests?|specs?|suites?|assertions?|snapshots?|fixtures?|mocks?|lines?|loops?|functions?|methods?|variables?|branch(?:es)?|commits?|imports?|typos?|comments?|prints?|debug)\b/iu;
+// A reason or an alternative given for what was done: "since …", "so that …", "so it retries",
+// "rather than …". "so" must open a clause with a subject of its own ("so I" continues the narration).
+const REASONED = /\b(?:since|because(?! of\b)|so that|rather than|instead of)\s|,?\s+so\s+(?:the|a|an|it|they|each|every|all|nothing|no|clients?|callers?|users?|people|requests?|jobs?)\s/iu;
 const TABLE_ROW = /^\|.*\|$|^\|?\s*:?-{3,}/u;
 const SHELL_PROMPT = /^(?:\(\S+\)\s*)?\S+@\S+:\S*[$#]|^[$#>]\s|^>>>\s|^PS [A-Z]:\\/u;
 // A bold span of three or more words with a lowercase word in it: a claim, not a Title Case heading.
@@ -300,6 +378,7 @@ const CLAUSE_END = /[.,;:!?)\]—–]/u;
 const NEXT_CHARACTER = /\s*(\S?)/uy;
 // A word of prose: letters, digits and joiners, without a trailing full stop or hyphen.
 const WORD_TOKEN = /(?<![\p{L}\p{N}_`'’.-])\p{L}(?:[\p{L}\p{N}_'’.-]*[\p{L}\p{N}_])?/gu;
+const ARROW_NAME = /(?:^|\s)(?:->|→)\s+(\p{Ll}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?=\s*(?:[,.;:)!]|$))/gu;
 const LOWER_WORD_BEFORE_AS = /(?<![\p{L}\p{N}_`-])(\p{Ll}[\p{L}\p{N}_.-]{1,30})\s+(?=as\s)/gu;
 const PLACE_OF_KIND = /\b(?:lives?|live|belongs?|goes|go|sits?|(?:is|are)\s+(?:kept|stored|placed|grouped|collected))\s+(?:in|under|inside)\s+(?:the\s+)?(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*/u;
 const PLACEHOLDER_SHAPE = /(?:[\w.$-]<|<)[\p{L}_-]{2,20}>(?:[\w.$-]|<[\p{L}_-]{2,20}>)/u;

@@ -179,6 +179,10 @@ export const englishPatterns: PatternPack = {
     'for the day',
   ],
   update: [
+    'swap … to',
+    'swapped … to',
+    'moves to',
+    'moves … to',
     'change … to',
     'changed … to',
     'switch … to',
@@ -221,6 +225,8 @@ export const englishPatterns: PatternPack = {
     /^(?:hmm+,?\s+|wait,?\s+|sorry,?\s+)?no,\s+\p{L}/iu,
   ],
   decision: [
+    // A choice in shorthand, a word after an arrow that ends its clause: "search -> opensearch, …".
+    /(?<=\p{L})\s+(?:->|→)\s+\p{Ll}[\p{L}\p{N}.+-]*[\p{L}\p{N}](?=\s*(?:[,.;:)!]|$))/u,
     "let's",
     "we'll",
     'we will',
@@ -402,6 +408,13 @@ export const englishPatterns: PatternPack = {
     'disallowed',
     'restricted',
     'off limits',
+    // Idioms of refusal: "copyleft is ruled out", "AGPL is off the table", "a no-go".
+    /\b(?:is|are)\s+ruled\s+out\b/iu,
+    'off the table',
+    'no-go',
+    'out of the question',
+    'banned',
+    /\b(?:won['’]t|will not|doesn['’]t|does not)\s+(?:allow|permit|accept)\b/iu,
     'hands off',
     'untouched',
     'frozen',
@@ -524,6 +537,8 @@ export const englishPatterns: PatternPack = {
     'simpler',
   ],
   errorResolution: [
+    // The state after the change, in the clause after the failure: "…; the id is now cast with ::uuid".
+    /;\s+(?:[^;]{1,60}\s)?(?:is|are)\s+now\s+\p{L}{3,}/iu,
     'fix',
     'fixed',
     'fixes',
@@ -675,7 +690,8 @@ export const englishPatterns: PatternPack = {
     'red herring',
     'not the cause',
     'not the problem',
-    'ruled … out',
+    // "I ruled the cache out", "that was ruled out"; "copyleft is ruled out" states a rule instead.
+    /(?<!\b(?:is|are)\s+)\bruled\b(?:\s+[^\s.!?;]+){0,6}?\s+out\b/iu,
     "didn't help",
     'did not help',
     "doesn't help",
@@ -779,6 +795,8 @@ export const englishPatterns: PatternPack = {
     'built on', 'runs on', 'through', 'chose', 'picked', 'settled on', 'went with', 'opted for',
     'switch … to', 'switched … to', 'move … to', 'moved … to', 'move … onto', 'moved … onto',
     'migrate … to', 'migrated … to', 'port … to', 'ported … to', 'replace … with', 'replaced … with',
+    'moves to', 'moving to', 'moves … to', 'swap … to', 'swaps … to', 'swapped … to', 'swapping … to',
+    'over to', 'over onto',
   ],
   // Ordinary words that end such a clause ("with care", "via email"); an entry starting with "-"
   // is an ending ("-ing": "using caching", "-tion": "with validation").
@@ -801,5 +819,21 @@ export const englishPatterns: PatternPack = {
     'underscore', 'hyphen', 'prefix', 'suffix', 'user', 'users', 'team', 'case', 'correct',
     'it', 'that', 'this', 'these', 'those', 'what', 'which', 'whatever', 'whichever', 'us', 'him',
     'her', 'here', 'there', 'now', 'then', 'again', 'once', 'twice', 'less', 'more', 'fewer',
+    // States a thing can be in, which a copula gives as often as a name ("the queue is empty").
+    'empty', 'full', 'down', 'up', 'off', 'on', 'stale', 'slow', 'fast', 'busy', 'idle', 'ready',
+    'fine', 'gone', 'dead', 'alive', 'healthy', 'huge', 'small', 'large', 'big', 'new', 'old',
+    'shared', 'global', 'missing', 'wrong', 'flaky', 'green', 'red', 'clean', 'dirty', 'safe',
+    'simple', 'same', 'different', 'separate', 'external', 'internal', 'async', 'sync', 'done',
+    'built', 'made', 'set', 'kept', 'run', 'written', 'shown', 'hidden', 'broken', 'held', 'sent',
+    'known', 'left', 'read', 'put', 'cut', 'found', 'given', 'taken', 'seen', 'bound', 'split',
   ],
+  // Kinds of tools and services; "<kind> is <name>" says which one fills the role.
+  toolKind: [
+    'tool', 'library', 'lib', 'framework', 'queue', 'broker', 'runner', 'orchestrator', 'bundler',
+    'linter', 'formatter', 'orm', 'logger', 'migrator', 'scheduler', 'store', 'database', 'db',
+    'driver', 'engine', 'provider', 'manager', 'platform', 'registry', 'backend', 'host', 'cache',
+    'server', 'client', 'proxy', 'gateway', 'transport', 'validator', 'tracer', 'stack', 'service',
+    'renderer', 'index', 'worker', 'builder', 'parser', 'router', 'loader', 'compiler', 'emitter',
+  ],
+  copula: ['is', 'are', 'is now', 'are now', 'stays', 'remains'],
 };
