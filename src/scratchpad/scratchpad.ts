@@ -799,13 +799,13 @@ function buildSection(input: SectionInput): Section {
   // from that part. A file that fits is counted exactly, and so is the window that is shown.
   const isHuge = input.knownFullTokens === undefined && input.bytes > Math.max(ESTIMATE_MIN_BYTES, budget * MAX_BYTES_PER_TOKEN);
   const counted = input.knownFullTokens !== undefined || isHuge ? undefined : countWithin(body, { counter, limit: budget, countWhole: countFull });
-  const isEstimated = isHuge || (counted !== undefined && !counted.isExact);
+  const isEstimated = isHuge || counted?.isExact === false;
   const tokens =
     input.knownFullTokens ??
-    (isHuge
+    (counted === undefined
       ? Math.ceil(full.length / CHARS_PER_TOKEN)
-      : counted === undefined || counted.isExact
-        ? (counted?.tokens ?? countFull())
+      : counted.isExact
+        ? counted.tokens
         : counter.count(header) + estimateTokens(body, counted));
   if (tokens <= budget) {
     // A known count may belong to a slightly different header: count this exact text.

@@ -1025,8 +1025,8 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
   for (const sections of inputs) {
     for (const item of sections.get('Completed') ?? []) completed.push(item.text);
   }
-  const taskTitles = completed.filter((text) => !COMMITTED_TITLE.test(text)).map((text) => completedTitle(text).replace(TESTS_GREEN, ''));
   const later = laterItems(inputs);
+  const taskTitles = later.completed(-1);
   inputs.forEach((sections, index) => {
     const age = inputs.length - index;
     for (const section of SUMMARY_SECTIONS) {
@@ -1227,7 +1227,8 @@ function completedTitle(text: string): string {
 
 /**
  * What later summaries of a consolidation say: for the summary at `index`, the titles of the tasks
- * the summaries after it completed, and the failures (by test or error) they solved.
+ * the summaries after it completed (without "(tests green)"; commits left out), and the failures
+ * (by test or error) they solved. Index -1 gives those of all the summaries.
  */
 function laterItems(inputs: readonly Map<SummarySectionName, SummaryItem[]>[]): {
   completed: (index: number) => readonly string[];
@@ -1244,7 +1245,7 @@ function laterItems(inputs: readonly Map<SummarySectionName, SummaryItem[]>[]): 
     titles = [...titles, ...(sections?.get('Completed') ?? []).filter((item) => !COMMITTED_TITLE.test(item.text)).map((item) => completedTitle(item.text).replace(TESTS_GREEN, ''))];
     keys = new Set([...keys, ...(sections?.get('Problems solved') ?? []).map((item) => failureKey(item.text))]);
   }
-  return { completed: (index) => completed[index] ?? [], failures: (index) => failures[index] ?? new Set() };
+  return { completed: (index) => (index < 0 ? titles : (completed[index] ?? [])), failures: (index) => (index < 0 ? keys : (failures[index] ?? new Set())) };
 }
 
 /**
