@@ -26,7 +26,7 @@ import { isProse, wordCount } from '../language/prose.js';
 import { isProductNarration, turnShapeOf } from '../language/behaviour-statement.js';
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
-import { scoreSalience } from '../language/salience.js';
+import { countSpecifics, scoreSalience } from '../language/salience.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
 
 /** Options for {@link createExtractiveSummarizer}. */
@@ -397,7 +397,7 @@ function keepPastedFactsAsNotes(state: ChunkState, options: { first: number; ord
   state.facts.splice(first, produced.length, ...produced.filter((_fact, index) => kept.has(index)));
   produced.forEach((fact, index) => {
     if (kept.has(index)) return;
-    state.notes.push({ text: fact.value, order, isUser: true, isIntention: false, identifiers: extractIdentifiers(fact.value), salience: fact.salience ?? 0 });
+    state.notes.push({ text: fact.value, order, isUser: true, isIntention: false, identifiers: extractIdentifiers(fact.value), specifics: countSpecifics(fact.value, { role: 'user' }), salience: fact.salience ?? 0 });
   });
 }
 
