@@ -26,6 +26,7 @@ import { isProse, wordCount } from '../language/prose.js';
 import { isProductNarration, turnShapeOf } from '../language/behaviour-statement.js';
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
+import { countSpecifics, scoreSalience } from '../language/salience.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
 
 /** Options for {@link createExtractiveSummarizer}. */
@@ -144,6 +145,8 @@ interface Note {
   readonly salience: number;
   /** The agent describing how the product works (see `isProductNarration`). */
   readonly isProductStatement?: boolean;
+  /** Names and values it carries, fresh or not (see `scoreSalience`): what a summary with room keeps. */
+  readonly specifics: number;
 }
 
 /** A failure and what happened until the next green run. */
@@ -202,6 +205,8 @@ const PRODUCT_STATEMENT_BONUS = 3;
 const PRODUCT_NARRATION_SALIENCE = 2.5;
 /** Fewest words of a user's note read as a statement. */
 const MIN_STATEMENT_WORDS = 6;
+/** Priority of a leftover note that names something: last, into the room every other item left. */
+const NAMING_NOTE_PRIORITY = 7;
 // The speakers themselves ("I think …", "you could …"): about the conversation, not the work.
 const SPEAKERS = /(?<![\p{L}\p{N}_'’])(?:i|i['’](?:m|ve|ll|d)|me|my|you|you['’](?:re|ve|ll|d)|your)(?![\p{L}\p{N}_'’])/iu;
 // A sentence that opens with a pointer to what came before ("That came up in review").
@@ -325,6 +330,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       isUser: role === 'user',
       isIntention: analysis.isIntention || analysis.isQuestion,
       identifiers,
+      specifics: scoreSalience(analysis.text, { role, matcher: language.matcher }).specifics,
       ...(isProductStatement ? { isProductStatement } : {}),
       // What the user states about the work (not asks, hedges or says about themselves) says what
       // must hold even without a name or a value in it: it outranks their questions and asides.
@@ -391,7 +397,7 @@ function keepPastedFactsAsNotes(state: ChunkState, options: { first: number; ord
   state.facts.splice(first, produced.length, ...produced.filter((_fact, index) => kept.has(index)));
   produced.forEach((fact, index) => {
     if (kept.has(index)) return;
-    state.notes.push({ text: fact.value, order, isUser: true, isIntention: false, identifiers: extractIdentifiers(fact.value), salience: fact.salience ?? 0 });
+    state.notes.push({ text: fact.value, order, isUser: true, isIntention: false, identifiers: extractIdentifiers(fact.value), specifics: countSpecifics(fact.value, { role: 'user' }), salience: fact.salience ?? 0 });
   });
 }
 
@@ -660,7 +666,39 @@ function selectNotes(
       isEssential: false,
     });
   }
-  return picked;
+  return [...picked, ...namingNotes({ notes: remaining, seenTexts, range })];
+}
+
+/**
+ * The statements left over by `selectNotes` that name something (a tool, a value, an acronym:
+ * `specifics`), most specific first: they fill the room the summary has left after every other
+ * item, so they never displace one.
+ */
+function namingNotes(options: { notes: readonly Note[]; seenTexts: Set<string>; range: (from: number, to?: number) => SequenceRange }): Item[] {
+  const { seenTexts, range } = options;
+  const naming = options.notes
+    .filter((note) => note.specifics > 0 && !note.isIntention)
+    .sort((a, b) => b.specifics - a.specifics || a.order - b.order);
+  const items: Item[] = [];
+  for (const note of naming) {
+    const key = note.text.toLowerCase();
+    if (seenTexts.has(key)) continue;
+    seenTexts.add(key);
+    items.push({
+      section: 'Notes',
+      text: clip(note.text),
+      detail: {
+        source: range(note.order),
+        salience: note.salience,
+        ...(note.isUser ? { isUserSpeech: true } : {}),
+        ...(note.isProductStatement === true ? { isProductStatement: true } : {}),
+      },
+      priority: NAMING_NOTE_PRIORITY + items.length / 1000,
+      order: note.order,
+      isEssential: false,
+    });
+  }
+  return items;
 }
 
 function taskCompletion(
