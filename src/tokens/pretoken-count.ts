@@ -39,7 +39,8 @@ export function createPretokenCounter(pattern: RegExp, countRaw: CountText): Cou
   const flags = `${pattern.flags.replace(/[gy]/g, '')}y`;
   const step = new RegExp(pattern.source, flags);
   const alone = new RegExp(pattern.source, flags);
-  const memo = createPieceMemo();
+  const memo = createPieceMemo<string>(copyOf);
+  const shortMemo = createPieceMemo<number>(identity);
   // The count of one pre-token, or -1 when on its own it would be cut differently (a lookahead
   // or an end anchor that sees the end of the piece instead of what followed it).
   const countPiece = (piece: string): number => {
@@ -55,23 +56,31 @@ export function createPretokenCounter(pattern: RegExp, countRaw: CountText): Cou
     while (start < length) {
       if (!step.test(text) || step.lastIndex <= start) return countRaw(text);
       const end = step.lastIndex;
-      if (end - start === 1 && text.charCodeAt(start) < ASCII_END) {
+      const key = end - start > SHORT_PIECE ? -1 : shortKey(text, start, end);
+      let tokens: number | undefined;
+      if (key === SINGLE_BYTE) {
         // Every single byte is a token of its own in both encodings.
-        total += 1;
+        tokens = 1;
+      } else if (key >= 0) {
+        tokens = shortMemo.get(key);
+        if (tokens === undefined) {
+          tokens = countPiece(text.slice(start, end));
+          if (tokens < 0) return countRaw(text);
+          shortMemo.set(key, tokens);
+        }
       } else if (end - start > MEMO_MAX_PIECE) {
-        const tokens = countPiece(text.slice(start, end));
+        tokens = countPiece(text.slice(start, end));
         if (tokens < 0) return countRaw(text);
-        total += tokens;
       } else {
         const piece = text.slice(start, end);
-        let tokens = memo.get(piece);
+        tokens = memo.get(piece);
         if (tokens === undefined) {
           tokens = countPiece(piece);
           if (tokens < 0) return countRaw(text);
           memo.set(piece, tokens);
         }
-        total += tokens;
       }
+      total += tokens;
       start = end;
     }
     return total;
@@ -81,6 +90,12 @@ export function createPretokenCounter(pattern: RegExp, countRaw: CountText): Cou
 // --- Internal helpers ---
 
 const ASCII_END = 128;
+/** Characters below this fit in a byte of a {@link shortKey}. */
+const BYTE_END = 256;
+/** Longest pre-token looked up by a number instead of a string. */
+const SHORT_PIECE = 3;
+/** The {@link shortKey} of a single ASCII character. */
+const SINGLE_BYTE = -2;
 /** Longest pre-token remembered (longer ones are rare: counted each time they occur). */
 const MEMO_MAX_PIECE = 64;
 /** Pre-tokens remembered per generation (the bundled sessions hold ~21,000 distinct ones). */
@@ -88,6 +103,9 @@ const MEMO_ENTRIES = 32_768;
 
 /** Slices shorter than this are copies in V8; longer ones point into the text they were cut from. */
 const SLICE_COPY_MAX = 13;
+
+/** The length bit of a two-character {@link shortKey} (three characters fill the lower 24 bits). */
+const TWO_CHARACTERS = 1 << 24;
 
 const counters = new Map<EncodingName, CountText>();
 const NO_SPECIAL = { disallowedSpecial: new Set<string>() };
@@ -103,32 +121,54 @@ const PROBES = [
   '日本語のテキスト и русский, éàü naïve café\u0301 \u3000 \u2028 <|endoftext|><|im_start|>  ',
 ];
 
-/** A map from pre-token to count, forgetting the pre-tokens unused for longest (two generations). */
-interface PieceMemo {
-  get(piece: string): number | undefined;
-  set(piece: string, tokens: number): void;
+/** A map from pre-token (or its {@link shortKey}) to count, forgetting the pre-tokens unused for longest (two generations). */
+interface PieceMemo<Key> {
+  get(key: Key): number | undefined;
+  set(key: Key, tokens: number): void;
 }
 
-function createPieceMemo(): PieceMemo {
-  let young = new Map<string, number>();
-  let old = new Map<string, number>();
-  const keep = (piece: string, tokens: number): void => {
+// `keyOf` turns a key into the one kept (a string is copied, see copyOf).
+function createPieceMemo<Key>(keyOf: (key: Key) => Key): PieceMemo<Key> {
+  let young = new Map<Key, number>();
+  let old = new Map<Key, number>();
+  const keep = (key: Key, tokens: number): void => {
     if (young.size >= MEMO_ENTRIES) {
       old = young;
       young = new Map();
     }
-    // A copy, so that a remembered piece does not keep the text it was cut from alive (V8 copies
-    // short slices anyway).
-    young.set(piece.length < SLICE_COPY_MAX ? piece : ` ${piece}`.slice(1), tokens);
+    young.set(keyOf(key), tokens);
   };
   return {
-    get(piece) {
-      const tokens = young.get(piece);
+    get(key) {
+      const tokens = young.get(key);
       if (tokens !== undefined) return tokens;
-      const older = old.get(piece);
-      if (older !== undefined) keep(piece, older);
+      const older = old.get(key);
+      if (older !== undefined) keep(key, older);
       return older;
     },
     set: keep,
   };
+}
+
+// A copy of a piece, so that a remembered piece does not keep the text it was cut from alive (V8
+// copies short slices anyway).
+function copyOf(piece: string): string {
+  return piece.length < SLICE_COPY_MAX ? piece : ` ${piece}`.slice(1);
+}
+
+function identity(key: number): number {
+  return key;
+}
+
+// A number standing for the pre-token [start, end) of two or three characters below U+0100 (a
+// third of the pre-tokens of code), so that it is looked up without being cut out of the text:
+// its characters as bytes, with a bit for the length; SINGLE_BYTE for one ASCII character; -1
+// for any other.
+function shortKey(text: string, start: number, end: number): number {
+  const first = text.charCodeAt(start);
+  if (end - start === 1) return first < ASCII_END ? SINGLE_BYTE : -1;
+  const second = text.charCodeAt(start + 1);
+  if (end - start === 2) return (first | second) < BYTE_END ? TWO_CHARACTERS | (first << 8) | second : -1;
+  const third = text.charCodeAt(start + 2);
+  return (first | second | third) < BYTE_END ? (first << 16) | (second << 8) | third : -1;
 }
