@@ -31,7 +31,9 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
  * whitespace) are counted in slices so that counting stays linear. Each distinct text is counted
  * once: counts are cached by content (the texts not used for longest go first; bounded by characters), and a
  * long text is counted as the sum of its blocks (cut where the tokenizer always cuts), each block
- * cached, so that an edited file re-counts only the blocks that changed. The sum is exact.
+ * cached, so that an edited file re-counts only the blocks that changed. The sum is exact. A text
+ * not cached is cut into the tokenizer's own pre-tokens, whose counts are remembered across texts
+ * and counters, so that the tokenizer itself sees each distinct pre-token about once.
  */
 export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
   const parsed = parse(tokenCounterOptionsSchema, options, 'createTokenCounter', "createTokenCounter({ model: 'gpt-4o' })");
