@@ -1,3 +1,4 @@
+import { compiledPattern } from './compiled-patterns.js';
 import { MIN_ENTROPY_TOKEN_LENGTH, isRandomLooking } from './entropy.js';
 
 /**
@@ -157,22 +158,25 @@ export function patternDetector(options: {
   flags.delete('y');
   const source = options.pattern.source;
   const compiledFlags = [...flags].join('');
-  function* findIn(text: string, offset: number): Generator<readonly [number, number]> {
-    // A fresh RegExp per call: a shared global one would carry lastIndex between texts.
-    const pattern = new RegExp(source, compiledFlags);
+  // Every span of `text` (at `offset` in the text searched), collected before returning: the
+  // RegExp is shared by the process (see compiledPattern), so no search may stay open.
+  let shared: RegExp | undefined;
+  const findIn = (text: string, offset: number, spans: (readonly [number, number])[]): void => {
+    const pattern = (shared ??= compiledPattern(source, compiledFlags));
+    pattern.lastIndex = 0;
     for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
       if (match[0].length === 0) pattern.lastIndex += 1;
       const span = match.indices?.groups?.['secret'] ?? match.indices?.[0];
       if (span === undefined || span[1] <= span[0]) continue;
       const secret = text.slice(span[0], span[1]);
       if (options.accept !== undefined && !options.accept(secret, match)) continue;
-      yield [offset + span[0], offset + span[1]] as const;
+      spans.push([offset + span[0], offset + span[1]] as const);
     }
-  }
+  };
   const { requires, requiresAny, candidateLines } = options;
-  // Without `g` or `y` a RegExp keeps no state between texts: one is shared.
-  const prefilter = options.prefilter === undefined ? undefined : new RegExp(options.prefilter.source, options.prefilter.flags.replace(/[gy]/g, ''));
-  const lineHits = prefilter === undefined ? undefined : new RegExp(prefilter.source, `${prefilter.flags}g`);
+  // Without `g` or `y` a RegExp keeps no state between texts.
+  const prefilter = options.prefilter === undefined ? undefined : compiledPattern(options.prefilter.source, options.prefilter.flags.replace(/[gy]/g, ''));
+  const lineHits = prefilter === undefined ? undefined : compiledPattern(prefilter.source, `${prefilter.flags}g`);
   // The next hit of `requires` (or of the prefilter) at or after `from`, or -1.
   const nextHit = (text: string, from: number): number => {
     if (requires !== undefined) return text.indexOf(requires, from);
@@ -180,22 +184,31 @@ export function patternDetector(options: {
     hits.lastIndex = from;
     return hits.exec(text)?.index ?? -1;
   };
-  function* findLines(text: string): Generator<readonly [number, number]> {
+  const findLines = (text: string): (readonly [number, number])[] => {
+    const spans: (readonly [number, number])[] = [];
     for (let hit = nextHit(text, 0); hit !== -1; ) {
       const lineStart = text.lastIndexOf('\n', hit) + 1;
       const lineBreak = text.indexOf('\n', hit);
       const lineEnd = lineBreak === -1 ? text.length : lineBreak;
-      yield* findIn(text.slice(lineStart, lineEnd), lineStart);
+      findIn(text.slice(lineStart, lineEnd), lineStart, spans);
       hit = lineBreak === -1 ? -1 : nextHit(text, lineBreak);
     }
-  }
-  function* findInLines(text: string, lines: readonly (readonly [number, number])[]): Generator<readonly [number, number]> {
-    for (const [start, end] of lines) yield* findIn(text.slice(start, end), start);
-  }
+    return spans;
+  };
+  const findInLines = (text: string, lines: readonly (readonly [number, number])[]): (readonly [number, number])[] => {
+    const spans: (readonly [number, number])[] = [];
+    for (const [start, end] of lines) findIn(text.slice(start, end), start, spans);
+    return spans;
+  };
+  const findAll = (text: string): (readonly [number, number])[] => {
+    const spans: (readonly [number, number])[] = [];
+    findIn(text, 0, spans);
+    return spans;
+  };
   return {
     kind: options.kind,
     minRun: options.minRun,
-    // A plain function, not a generator: most texts hold no candidate, and then nothing is created.
+    // Most texts hold no candidate, and then nothing is created.
     find(text) {
       if (candidateLines !== undefined) {
         const lines = candidateLines(text);
@@ -206,7 +219,7 @@ export function patternDetector(options: {
       if (requiresAny !== undefined && !includesAny(text, requiresAny)) return NO_SPANS;
       if (prefilter !== undefined && !prefilter.test(text)) return NO_SPANS;
       const isByLine = options.isLineLocal === true && (requires !== undefined || prefilter !== undefined);
-      return isByLine ? findLines(text) : findIn(text, 0);
+      return isByLine ? findLines(text) : findAll(text);
     },
   };
 }
@@ -217,7 +230,7 @@ export function patternDetector(options: {
  * search each text once. @internal
  */
 export function createLineFinder(pattern: RegExp): (text: string) => readonly (readonly [number, number])[] {
-  const hits = new RegExp(pattern.source, `${pattern.flags.replace(/[gy]/g, '')}g`);
+  const hits = compiledPattern(pattern.source, `${pattern.flags.replace(/[gy]/g, '')}g`);
   let lastText: string | undefined;
   let lastLines: readonly (readonly [number, number])[] = NO_SPANS;
   return (text) => {

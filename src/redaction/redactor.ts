@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { JsonValue } from '../types.js';
 import { parse } from '../validation.js';
 import type { Detector, SecretFinding } from './detectors.js';
+import { compiledPattern } from './compiled-patterns.js';
 import { builtInDetectors, isCredential, longTokenRuns, patternDetector } from './detectors.js';
 import { rescanRegions } from './rescan-regions.js';
 import type { SecretLedger, SecretRecord } from './secret-ledger.js';
@@ -139,7 +140,7 @@ export function resolveRedaction(options: RedactionOptions): ResolvedRedaction {
   return {
     detectors: [...extra, ...builtInDetectors({ entropy: options.entropy ?? DEFAULT_ENTROPY_THRESHOLD })],
     // Copies without `g`/`y`: a stateful RegExp would skip matches after its first `test()`.
-    allow: (options.allow ?? []).map((entry) => (typeof entry === 'string' ? entry : new RegExp(entry.source, entry.flags.replace(/[gy]/g, '')))),
+    allow: (options.allow ?? []).map((entry) => (typeof entry === 'string' ? entry : compiledPattern(entry.source, entry.flags.replace(/[gy]/g, '')))),
   };
 }
 

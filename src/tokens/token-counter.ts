@@ -1,6 +1,6 @@
-import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { parse } from '../validation.js';
+import { exactCounter } from './pretoken-count.js';
+import type { CountText } from './pretoken-count.js';
 import { z } from 'zod';
 
 /** Counts tokens. Implement it to match a model family that `gpt-tokenizer` does not cover. */
@@ -31,12 +31,14 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
  * whitespace) are counted in slices so that counting stays linear. Each distinct text is counted
  * once: counts are cached by content (the texts not used for longest go first; bounded by characters), and a
  * long text is counted as the sum of its blocks (cut where the tokenizer always cuts), each block
- * cached, so that an edited file re-counts only the blocks that changed. The sum is exact.
+ * cached, so that an edited file re-counts only the blocks that changed. The sum is exact. A text
+ * not cached is cut into the tokenizer's own pre-tokens, whose counts are remembered across texts
+ * and counters, so that the tokenizer itself sees each distinct pre-token about once.
  */
 export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
   const parsed = parse(tokenCounterOptionsSchema, options, 'createTokenCounter', "createTokenCounter({ model: 'gpt-4o' })");
   const encoding = parsed.encoding ?? encodingForModel(parsed.model);
-  const countRaw = encoding === 'cl100k_base' ? countCl100k : countO200k;
+  const countRaw = exactCounter(encoding);
   const cache = createCountCache();
   const countBlock = (block: string): number => {
     const known = cache.get(block);
@@ -100,7 +102,6 @@ const tokenCounterOptionsSchema = z.strictObject({
   encoding: z.enum(['o200k_base', 'cl100k_base']).optional(),
 });
 
-const NO_SPECIAL = { disallowedSpecial: new Set<string>() };
 /** Runs of non-whitespace at least this long are counted in slices. */
 const LONG_RUN = 256;
 const SLICE = 128;
@@ -123,7 +124,6 @@ const CARRIAGE_RETURN = 13;
 /** Counters whose count of a text is the sum of the counts of its blocks (see {@link countJoined}). */
 const additiveCounters = new WeakSet<TokenCounter>();
 
-type RawCount = (text: string, options: typeof NO_SPECIAL) => number;
 
 /** A map from text to token count that forgets the texts not used for longest, bounded by characters and entries. */
 interface CountCache {
@@ -224,17 +224,17 @@ function isBlockStart(text: string, start: number): boolean {
 // instead: runs of whitespace or non-whitespace longer than LONG_RUN are counted in fixed slices
 // (a slightly higher count, safe for budgets), the rest in pieces cut where whitespace starts, so
 // that the work and the stack stay linear in the text.
-function countLinear(text: string, countRaw: RawCount): number {
-  if (text.length <= LONG_RUN) return text.length === 0 ? 0 : countRaw(text, NO_SPECIAL);
+function countLinear(text: string, countRaw: CountText): number {
+  if (text.length <= LONG_RUN) return text.length === 0 ? 0 : countRaw(text);
   // The common case, a text of one piece without a long run, is told apart by looking at a
   // few characters in every SLICE: then the loop below would hand the whole text over anyway.
-  if (text.length <= PIECE && !hasLongRun(text)) return countRaw(text, NO_SPECIAL);
+  if (text.length <= PIECE && !hasLongRun(text)) return countRaw(text);
   let total = 0;
   let pieceStart = 0;
   let runStart = 0;
   let isSpaceRun = isWhitespace(text.charCodeAt(0));
   const flush = (end: number): void => {
-    if (end > pieceStart) total += countRaw(text.slice(pieceStart, end), NO_SPECIAL);
+    if (end > pieceStart) total += countRaw(text.slice(pieceStart, end));
     pieceStart = end;
   };
   for (let index = 1; index <= text.length; index += 1) {
@@ -244,7 +244,7 @@ function countLinear(text: string, countRaw: RawCount): number {
     if (index - runStart >= LONG_RUN) {
       flush(runStart);
       for (let offset = runStart; offset < index; offset += SLICE) {
-        total += countRaw(text.slice(offset, Math.min(offset + SLICE, index)), NO_SPECIAL);
+        total += countRaw(text.slice(offset, Math.min(offset + SLICE, index)));
       }
       pieceStart = index;
     } else if (isSpace && index - pieceStart >= PIECE) {

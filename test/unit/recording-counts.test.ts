@@ -1,14 +1,24 @@
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ContextManager } from '../../src/index.js';
 
-// The real tokenizer, wrapped so that each test can see which texts reached it.
-vi.mock('gpt-tokenizer/encoding/o200k_base', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('gpt-tokenizer/encoding/o200k_base')>();
-  return { ...actual, countTokens: vi.fn(actual.countTokens) };
+// The exact counter behind the count cache (the tokenizer, pre-token by pre-token), wrapped so
+// that each test can see which texts reached it.
+const tokenizer = vi.hoisted(() => ({ texts: [] as string[] }));
+vi.mock('../../src/tokens/pretoken-count.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/tokens/pretoken-count.js')>();
+  return {
+    ...actual,
+    exactCounter: (...args: Parameters<typeof actual.exactCounter>): ((text: string) => number) => {
+      const count = actual.exactCounter(...args);
+      return (text) => {
+        tokenizer.texts.push(text);
+        return count(text);
+      };
+    },
+  };
 });
 
-const tokenizedChars = (): number => vi.mocked(countTokens).mock.calls.reduce((sum, call) => sum + (call[0] as string).length, 0);
+const tokenizedChars = (): number => tokenizer.texts.reduce((sum, text) => sum + text.length, 0);
 
 function logLines(count: number, seed: string): string {
   const lines: string[] = [];
@@ -17,7 +27,7 @@ function logLines(count: number, seed: string): string {
 }
 
 beforeEach(() => {
-  vi.mocked(countTokens).mockClear();
+  tokenizer.texts.length = 0;
 });
 
 describe('ContextManager', () => {
@@ -26,7 +36,7 @@ describe('ContextManager', () => {
       const manager = new ContextManager({ budget: 28_000 });
       manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'build', input: {} }] });
       const output = logLines(2_000, 'build');
-      vi.mocked(countTokens).mockClear();
+      tokenizer.texts.length = 0;
       const entry = manager.addToolResult({ callId: 'c1', output });
       expect(entry.display).not.toBe(entry.text);
       // A prefix that shows the output is over the limit, then the excerpt's marker and tail (its
@@ -41,7 +51,7 @@ describe('ContextManager', () => {
       manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'test', input: {} }] });
       manager.addToolResult({ callId: 'c1', output });
       manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id: 'c2', name: 'test', input: {} }] });
-      vi.mocked(countTokens).mockClear();
+      tokenizer.texts.length = 0;
       manager.addToolResult({ callId: 'c2', output });
       expect(tokenizedChars()).toBeLessThan(100);
     });
@@ -51,7 +61,7 @@ describe('ContextManager', () => {
     it('tokenizes a message once, for recording and for every build after it', () => {
       const manager = new ContextManager({ budget: 28_000 });
       const content = 'Use the retry wrapper from src/net/retry.ts for every outgoing call, with at most 3 attempts and a 250 ms backoff.';
-      const tokenizations = (): number => vi.mocked(countTokens).mock.calls.filter((call) => (call[0] as string).includes('retry wrapper')).length;
+      const tokenizations = (): number => tokenizer.texts.filter((text) => text.includes('retry wrapper')).length;
       manager.addMessage({ role: 'user', content });
       manager.build();
       manager.build();
@@ -65,9 +75,9 @@ describe('ContextManager', () => {
       const input = { command: 'npm test -- --run test/unit/retry.test.ts' };
       manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'bash', input }] });
       manager.addToolResult({ callId: 'c1', output: 'ok' });
-      vi.mocked(countTokens).mockClear();
+      tokenizer.texts.length = 0;
       manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id: 'c2', name: 'bash', input }] });
-      expect(vi.mocked(countTokens).mock.calls.map((call) => call[0])).toEqual([]);
+      expect(tokenizer.texts).toEqual([]);
     });
   });
 });

@@ -4,13 +4,24 @@ import { createTokenCounter } from '../../src/index.js';
 import type { TokenCounter } from '../../src/index.js';
 import { createScratchpad } from '../../src/scratchpad/scratchpad.js';
 
-// The real tokenizer, wrapped so that each test can see which texts reached it.
-vi.mock('gpt-tokenizer/encoding/o200k_base', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('gpt-tokenizer/encoding/o200k_base')>();
-  return { ...actual, countTokens: vi.fn(actual.countTokens) };
+// The exact counter behind the count cache (the tokenizer, pre-token by pre-token), wrapped so
+// that each test can see which texts reached it.
+const tokenizer = vi.hoisted(() => ({ texts: [] as string[] }));
+vi.mock('../../src/tokens/pretoken-count.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/tokens/pretoken-count.js')>();
+  return {
+    ...actual,
+    exactCounter: (...args: Parameters<typeof actual.exactCounter>): ((text: string) => number) => {
+      const count = actual.exactCounter(...args);
+      return (text) => {
+        tokenizer.texts.push(text);
+        return count(text);
+      };
+    },
+  };
 });
 
-const tokenized = (): string[] => vi.mocked(countTokens).mock.calls.map((call) => call[0] as string);
+const tokenized = (): string[] => tokenizer.texts;
 const tokenizedChars = (): number => tokenized().reduce((sum, text) => sum + text.length, 0);
 
 function sourceFile(lines: number): string {
@@ -23,7 +34,7 @@ function sourceFile(lines: number): string {
 }
 
 beforeEach(() => {
-  vi.mocked(countTokens).mockClear();
+  tokenizer.texts.length = 0;
 });
 
 describe('createTokenCounter()', () => {
@@ -48,7 +59,7 @@ describe('createTokenCounter()', () => {
     const droppedTokens = counter.count(dropped);
     for (let run = 0; run < 3; run += 1) {
       for (let index = 0; index < 1_500; index += 1) counter.count(filler(run, index));
-      vi.mocked(countTokens).mockClear();
+      tokenizer.texts.length = 0;
       expect(counter.count(kept)).toBe(keptTokens);
       expect(tokenized()).toHaveLength(0);
     }
@@ -64,7 +75,7 @@ describe('Scratchpad', () => {
       const scratchpad = createScratchpad({ counter, budget: 1_000_000, autoCloseAfter: 10 });
       const content = sourceFile(3_000);
       scratchpad.open({ path: 'src/steps.ts', content, seq: 1, exchange: 1 });
-      vi.mocked(countTokens).mockClear();
+      tokenizer.texts.length = 0;
       const edited = content.replace('return input * 1500 +', 'return input * 1501 +');
       expect(edited).not.toBe(content);
       const file = scratchpad.update({ path: 'src/steps.ts', content: edited, seq: 2, exchange: 1 }).file;
@@ -81,7 +92,7 @@ describe('Scratchpad', () => {
       const scratchpad = createScratchpad({ counter, budget: 1_000_000, autoCloseAfter: 10 });
       const content = sourceFile(500);
       scratchpad.open({ path: 'src/steps.ts', content, seq: 1, exchange: 1 });
-      vi.mocked(countTokens).mockClear();
+      tokenizer.texts.length = 0;
       const file = scratchpad.open({ path: 'src/steps.ts', content, seq: 2, exchange: 2 }).file;
       expect(tokenized()).toEqual([expect.stringMatching(/^### src\/steps\.ts \(.*last touched turn 2\)\n$/)]);
       expect(file.tokens).toBe(countTokens(scratchpad.renderSection('src/steps.ts'), { disallowedSpecial: new Set() }));

@@ -1,0 +1,65 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createPretokenCounter, exactCounter } from '../../src/tokens/pretoken-count.js';
+
+// The real tokenizer, wrapped so that each test can see which texts reached it.
+vi.mock('gpt-tokenizer/encoding/o200k_base', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('gpt-tokenizer/encoding/o200k_base')>();
+  return { ...actual, countTokens: vi.fn(actual.countTokens) };
+});
+
+const tokenized = (): string[] => vi.mocked(countTokens).mock.calls.map((call) => call[0] as string);
+const NO_SPECIAL = { disallowedSpecial: new Set<string>() };
+
+beforeEach(() => {
+  exactCounter('o200k_base');
+  vi.mocked(countTokens).mockClear();
+});
+
+describe('exactCounter()', () => {
+  it('hands the tokenizer each distinct pre-token once, never a whole text', () => {
+    const count = exactCounter('o200k_base');
+    const text = 'The quixotic parser reads the zephyr config twice; the quixotic parser then writes the zephyr config.\n';
+    const expected = countTokens(text, NO_SPECIAL);
+    vi.mocked(countTokens).mockClear();
+    expect(count(text)).toBe(expected);
+    expect(tokenized().filter((piece) => piece === ' quixotic')).toHaveLength(1);
+    expect(tokenized().every((piece) => piece.lastIndexOf(' ') <= 0)).toBe(true);
+    const reordered = 'The zephyr config reads the quixotic parser; then the parser writes twice.\n';
+    vi.mocked(countTokens).mockClear();
+    const total = count(reordered);
+    expect(tokenized()).toEqual([]);
+    expect(total).toBe(countTokens(reordered, NO_SPECIAL));
+  });
+
+  it('counts special-token strings as plain text', () => {
+    const count = exactCounter('o200k_base');
+    expect(count('a <|endoftext|> b')).toBe(countTokens('a <|endoftext|> b', NO_SPECIAL));
+    expect(count('<|endoftext|>')).toBeGreaterThan(1);
+  });
+
+  it('is one counter per encoding', () => {
+    expect(exactCounter('o200k_base')).toBe(exactCounter('o200k_base'));
+    expect(exactCounter('cl100k_base')).not.toBe(exactCounter('o200k_base'));
+  });
+});
+
+describe('createPretokenCounter()', () => {
+  it('hands a text whole to the tokenizer when the pattern leaves characters uncut', () => {
+    const countRaw = vi.fn((text: string) => text.length);
+    const count = createPretokenCounter(/[a-z]+| /gu, countRaw);
+    expect(count('ab cd')).toBe(5);
+    expect(countRaw.mock.calls.map((call) => call[0])).toEqual(['ab', 'cd']);
+    countRaw.mockClear();
+    expect(count('ab, cd')).toBe(6);
+    expect(countRaw.mock.calls.map((call) => call[0])).toEqual(['ab, cd']);
+  });
+
+  it('hands a text whole to the tokenizer when a pre-token would be cut otherwise on its own', () => {
+    // In context `ab` is one pre-token (a `c` follows); alone it would be cut into `a` and `b`.
+    const countRaw = vi.fn((text: string) => (text === 'abc' ? 99 : text.length));
+    const count = createPretokenCounter(/ab(?=c)|a|b|c/gu, countRaw);
+    expect(count('abc')).toBe(99);
+    expect(countRaw.mock.calls.map((call) => call[0])).toEqual(['abc']);
+  });
+});
