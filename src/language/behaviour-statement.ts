@@ -337,10 +337,10 @@ const REASON_PREMISE = /^(?!(?:i|we|you|let['’]s|let me)\b)([^,;:]{10,200}?),\
 // "Since <premise>, <anything>": a reason for a result that is not the speaker's work; the premise
 // must then describe how the product behaves.
 const LEADING_REASON = /^(?:(?:and|so|also|now)[,]?\s+)*(?:since|because(?! of\b)|given that|seeing that)\s+([^,;:]{10,200}?),\s+\S/iu;
-// "I|We <did something> since|because <premise>": the speaker's work, then the standing reason for
+// "I|We <did something>[,] since|because <premise>": the speaker's work, then the standing reason for
 // it; the premise must then describe how the product behaves ("I checked the layout at 360 px
 // since the screens have to hold up on small phones").
-const ACTION_AND_REASON = /^(?:(?:so|and|also|now)[,]?\s+)*(?:i|we)(?:['’](?:ve|ll|d))?\s+(?:[^,;:]|(?<=\d):(?=\d)){3,150}?\s(?:since|because(?! of\b)|given that)\s+([^,;:]{10,200}?)[.!]?$/iu;
+const ACTION_AND_REASON = /^(?:(?:so|and|also|now)[,]?\s+)*(?:i|we)(?:['’](?:ve|ll|d))?\s+(?:[^,;:]|(?<=\d):(?=\d)){3,150}?,?\s(?:since|because(?! of\b)|given that)\s+([^,;:]{10,200}?)[.!]?$/iu;
 const PREMISE_SHAPES: readonly { pattern: RegExp; needsBehaviour: boolean }[] = [
   { pattern: LEADING_PREMISE, needsBehaviour: false },
   { pattern: PURPOSE_PREMISE, needsBehaviour: false },
