@@ -371,6 +371,8 @@ const FENCE_LINE = /^\s{0,3}(?:```|~~~)/u;
 const FENCE_WITH_PROSE = /^\s{0,3}(?:```|~~~)\s+(\p{Lu}\p{Ll}*(?:['’]\p{Ll}{1,2})?[\s,].*\S.*)$/u;
 // A wrapped line goes on with a lower-case word; a line ending in sentence punctuation is done.
 const WRAPPED_START = /^\p{Ll}/u;
+// A whole sentence in parentheses, with no other parenthesis inside.
+const WRAPPED_IN_PARENTHESES = /^\(([^()]+)\)[.!]?$/u;
 const SENTENCE_END = /[.!?:;…]["')\]*_`]*$/u;
 const TABLE_LINE = /^\|/u;
 const HEADING_LINE = /^\s{0,3}#{1,6}\s/u;
@@ -497,7 +499,8 @@ function analyzeWhole(
   found: { isOutput: boolean } = { isOutput: false },
 ): SentenceAnalysis {
   const { role, matcher, turn } = options;
-  const original = sentence.trim();
+  // A remark put in parentheses as a whole ("(and keep the ids stable)") says what it says without them.
+  const original = sentence.trim().replace(WRAPPED_IN_PARENTHESES, '$1').trim();
   const text = stripLeading(original, matcher);
   // Patterns are tested on prose only: wording inside `code spans` ("Cannot read…", `onlyOnce`)
   // says nothing about the sentence.

@@ -513,6 +513,8 @@ export const englishPatterns: PatternPack = {
     /\b(?:names?|codes?|keys?|ids?|branches|tags?|columns?|tables?|routes?|classes|fields|flags|labels)\s+(?:all\s+|always\s+)?(?:look|looks|read|reads)\s+like\b/iu,
   ],
   preference: [
+    // A choice of style said as "<this> over <that>" and nothing else: "composition over inheritance".
+    /^\(?(?:[\p{L}-]+\s+){0,2}[\p{L}-]{3,}\s+over\s+(?!(?:the|there|here|it|again|and|to|a|an|my|our|your|this|that|time|lunch|night)\b)(?:[\p{L}-]+\s+){0,2}[\p{L}-]{3,}[.!)]*$/iu,
     'prefer',
     'prefers',
     'preferred',
