@@ -61,8 +61,12 @@ export function scoreSalience(
   // major breaks checkout", "I moved the export onto pg-boss so it retries") is a decision said in
   // the past tense; narration of an edit to a named file stays narration.
   const isReasonedChoice = role !== 'user' && specifics >= 1 && OWN_CHOICE.test(prose) && REASONED.test(prose) && !FILE_PATH.test(text) && !WORK_OBJECT.test(prose);
+  const isQuestion = QUESTION.test(text) && !TAG_QUESTION.test(text);
+  // A question that opens on a name slot and names a tool ("how about dbmate for the migrations?",
+  // "what about Valkey?") proposes a choice rather than asking for information.
+  const isProposal = isQuestion && role === 'user' && specifics >= 1 && opensOnNameSlot(prose, matcher);
   // A tool named for its role ("the job queue is bullmq") states a choice as well.
-  const isChoice = isReasonedChoice || kindNames.count > 0;
+  const isChoice = isReasonedChoice || kindNames.count > 0 || isProposal;
   const cues = CUE_WEIGHTS.map(({ group, weight }) => {
     const count = Math.min(2, matcher.count(group, prose));
     return { group, value: (group === 'decision' && isChoice ? Math.max(1, count) : count) * weight };
@@ -72,10 +76,9 @@ export function scoreSalience(
   const words = prose.split(/\s+/u).filter((word) => word.length > 0).length;
 
   let penalty = 0;
-  const isQuestion = QUESTION.test(text) && !TAG_QUESTION.test(text);
   // "Can you make the export stream rows?" is a request, which may well carry a requirement.
   const isRequest = REQUEST.test(text);
-  if (isQuestion && !isRequest) penalty += 3;
+  if (isQuestion && !isRequest && !isProposal) penalty += 3;
   // An announced step that also names a tool and states a choice ("I'll build the HTTP layer on
   // Hono") is a decision said as a plan: it loses only part of the weight.
   const isChoiceAsPlan = specifics >= 1 && matcher.count('decision', prose) >= 2;
@@ -242,6 +245,13 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher, known: readonly 
     if (endsClause && isNameLike(token.word, words)) names.add(token.word);
   }
   return names.size;
+}
+
+/** Whether the sentence's first one or two words are one of the pack's name slots ("how about", "use"). */
+function opensOnNameSlot(prose: string, matcher: PatternMatcher): boolean {
+  const words = wordSetsFor(matcher.pack);
+  const [first = '', second = ''] = (prose.match(WORD_TOKEN) ?? []).map((word) => word.toLowerCase());
+  return words.nameSlot.has(first) || words.nameSlot.has(`${first} ${second}`);
 }
 
 /**

@@ -438,6 +438,12 @@ export const englishPatterns: PatternPack = {
     'license',
     'licensed',
     'licence',
+    // Licences that policies rule out by name: "the chart package is GPL, so I wrote my own".
+    'gpl',
+    'agpl',
+    'lgpl',
+    'sspl',
+    'copyleft',
   ],
   convention: [
     // Following an existing practice: "follows the <area>.<name> scheme", "to match the others".
@@ -667,6 +673,19 @@ export const englishPatterns: PatternPack = {
     'as a rule',
     'takeaway',
     'lesson',
+    // The assistant restating what was asked of it: "as you asked, exports start with a BOM".
+    'as you asked',
+    'as requested',
+    'as agreed',
+    'as discussed',
+    'what you asked for',
+    'you asked for',
+    'you wanted',
+    'like you said',
+    'as you said',
+    'as you described',
+    'as you specified',
+    'per your',
     /\bfrom (?:now|here|this point|today|then) on\b/iu,
     // A statement under a short label of its own: "Decision: …", "FYI: …", "Worth knowing: …".
     /^(?:[\p{L}'’]+\s){0,3}[\p{L}'’]+:\s+(?:\S+\s+){3,}\S/u,
@@ -708,7 +727,7 @@ export const englishPatterns: PatternPack = {
     /(?:^|\b)(?:let me|let['’]s|i['’]ll|i will|i['’]m going to|i am going to|i['’]m gonna|going to|i need to|i want to|next i['’]ll|first i['’]ll|now i['’]ll)\s+(?:now\s+|first\s+|quickly\s+|also\s+|just\s+|then\s+|go\s+(?:and\s+)?)?(?:read|re-?read|check|re-?check|double-check|look|open|re-?open|run|re-?run|inspect|search|grep|investigate|try|debug|see|verify|test|take|examine|dig|explore|trace|review|reproduce|find|figure|scan|peek|confirm|skim|print|log|start|begin|pull|fetch|load|compare|go through|walk through|think)\b/iu,
     /^(?:checking|reading|looking|opening|running|inspecting|searching|investigating|trying|debugging|verifying|testing|examining|reviewing|reproducing|scanning|confirming)\b/iu,
     // Announcing one's next piece of work: "I'll help with …", "Let me create …".
-    /(?:^|\b)(?:let me|i['’]ll|i will|i['’]m going to|now i['’]ll|next i['’]ll)\s+(?:now\s+|first\s+|also\s+|then\s+)?(?:help|create|add|update|implement|write|modify|fix|focus|provide|proceed|make|build|set up|prepare|continue|explain|summarize|outline|start|need)\b/iu,
+    /(?:^|\b)(?:let me|i['’]ll|i will|i['’]m going to|now i['’]ll|next i['’]ll)\s+(?:now\s+|first\s+|also\s+|then\s+)?(?:help|create|add|update|implement|write|modify|fix|focus|provide|proceed|make|build|set up|prepare|continue|explain|summarize|outline|start|need|remove|delete|ensure|rename|adjust|edit|clean up|tidy)\b/iu,
     /^(?:plan|next step|step \d+)\s*:/iu,
   ],
   filler: [
@@ -799,6 +818,8 @@ export const englishPatterns: PatternPack = {
     'migrate … to', 'migrated … to', 'port … to', 'ported … to', 'replace … with', 'replaced … with',
     'moves to', 'moving to', 'moves … to', 'swap … to', 'swaps … to', 'swapped … to', 'swapping … to',
     'over to', 'over onto',
+    // A tool proposed in a question: "how about dbmate for the migrations?", "why not valkey?".
+    'how about', 'what about', 'why not', 'thoughts on', 'think of', 'try',
   ],
   // Ordinary words that end such a clause ("with care", "via email"); an entry starting with "-"
   // is an ending ("-ing": "using caching", "-tion": "with validation").
