@@ -56,7 +56,8 @@ export function scoreSalience(
   const identifiers = extractIdentifiers(text);
   const kindNames = toolKindNames(prose, matcher);
   // An acronym named for a role ("the broker is NATS") is a name, not half of one.
-  const specifics = specificsOf(text, { role, identifiers }) + lowerCaseNames(prose, matcher, kindNames.lowerCase) + kindNames.acronyms * 0.5;
+  const slotNames = lowerCaseNames(prose, matcher, kindNames.lowerCase);
+  const specifics = specificsOf(text, { role, identifiers }) + slotNames + kindNames.acronyms * 0.5;
   // A choice reported with its reason or its alternative ("I left the SDK on 3.x, since the next
   // major breaks checkout", "I moved the export onto pg-boss so it retries") is a decision said in
   // the past tense; narration of an edit to a named file stays narration.
@@ -66,7 +67,10 @@ export function scoreSalience(
   // "what about Valkey?") proposes a choice rather than asking for information.
   const isProposal = isQuestion && role === 'user' && specifics >= 1 && opensOnNameSlot(prose, matcher);
   // A tool named for its role ("the job queue is bullmq") states a choice as well.
-  const isChoice = isReasonedChoice || kindNames.count > 0 || isProposal;
+  // So does a statement that names the tool something is done with or built on ("the partner
+  // client is built on undici", "render the invoices with pdfkit"), unless it narrates an edit.
+  const isNamedMeans = slotNames > 0 && !isQuestion && !NARRATION.test(text) && !(role !== 'user' && FIRST_PERSON.test(text));
+  const isChoice = isReasonedChoice || kindNames.count > 0 || isProposal || isNamedMeans;
   const cues = CUE_WEIGHTS.map(({ group, weight }) => {
     const count = Math.min(2, matcher.count(group, prose));
     return { group, value: (group === 'decision' && isChoice ? Math.max(1, count) : count) * weight };

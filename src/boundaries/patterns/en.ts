@@ -827,7 +827,7 @@ export const englishPatterns: PatternPack = {
     '-ing', '-tion', '-sion', '-ment', '-ness', '-ity', '-ance', '-ence', '-ly', '-ship', '-ful',
     '-less', '-ous', '-ive', '-able', '-ible', '-ure', '-ism', '-self', '-selves', '-thing', '-one',
     '-body', '-where', '-ever', '-al',
-    'care', 'caution', 'ease', 'help', 'time', 'code', 'data', 'text', 'context', 'result', 'command',
+    'care', 'caution', 'ease', 'help', 'time', 'sudo', 'code', 'data', 'text', 'context', 'result', 'command',
     'browser', 'library', 'counter', 'overlap', 'inventory', 'example', 'success', 'error', 'type',
     'test', 'config', 'cache', 'build', 'lint', 'backoff', 'support', 'review', 'approval',
     'feedback', 'permission', 'production', 'prod', 'staging', 'dev', 'main', 'master', 'local',
