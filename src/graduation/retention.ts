@@ -585,7 +585,9 @@ function isStatedBehaviour(
   options: { role: SentenceRole; turn: TurnShape; salience: Salience; hasSubstance: boolean },
 ): boolean {
   const { role, turn, salience } = options;
-  if (turn === 'chatter' || turn === 'question' || salience.isOutput || !options.hasSubstance || /:\s*$/u.test(text)) return false;
+  if (turn === 'question' || salience.isOutput || !options.hasSubstance || /:\s*$/u.test(text)) return false;
+  // A short line is small talk unless it states behaviour outright ("uploads over 5 MB are refused").
+  if (turn === 'chatter') return isBehaviourStatement(text) && !(role !== 'user' && FIRST_PERSON.test(text));
   const stated = withoutAttribution(text);
   // The subject of the main clause, after a leading condition ("when `x` is set, the `load` method …").
   const main = stated.replace(LEADING_CONDITION, '');

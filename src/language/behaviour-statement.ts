@@ -238,6 +238,8 @@ function isBehaviour(text: string): boolean {
     if (match !== null && !DEVELOPMENT_SUBJECT.test(text) && !PAST_WORD.test(match[0])) return true;
   }
   if (RULE_FOR_KIND.test(text) || (RESPONSE_AND_CONDITION.test(text) && !DEVELOPMENT_SUBJECT.test(text))) return true;
+  const handled = HANDLING_OF_KIND.exec(text);
+  if (handled !== null && !DEVELOPMENT_WORD.test(handled[1] ?? '') && !WORK_ITEM.test(handled[1] ?? '') && !CODE_LIKE.test(handled[1] ?? '')) return true;
   if (PROHIBITION.test(text) && !DEVELOPMENT_SUBJECT.test(text.replace(/^no\s+/iu, ''))) return true;
   return (BOUND.test(text) && (BEHAVIOUR_VERB.test(text) || PERMISSION.test(text))) || isActionResponse(text);
 }
@@ -275,6 +277,11 @@ function isSystemSubject(subject: string): boolean {
   return !PRONOUN_SUBJECT.test(words[0] ?? '') && !words.some((word) => RELATIVE_PRONOUN.test(word));
 }
 
+// How things of a kind are handled, in the present passive, with where or how: "reports are
+// generated in the user's time zone", "amounts stored in cents", "prices are shown with two decimals".
+const HANDLING_OF_KIND = /^(?:(?:the|all|every|each|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they|things|changes)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{3,}s)\s+(?:are\s+)?(?:always\s+|only\s+|never\s+)?(?:\p{L}{3,}ed|shown|written|kept|sent|held|given|shown|drawn|read|set)\s+(?:in|with|as|by|on|at|per|through|via|once|until|without|before|after)\s+\S+/iu;
+// Items of the work itself, whose handling is progress rather than a rule of the product.
+const WORK_ITEM = /\b(?:tasks?|steps?|items?|todos?|issues?|tickets?|changes?|edits?|fixes?|errors?|warnings?|problems?)\b/iu;
 // "<doing>ing [a|the …] <thing> <does>s <two or more words>": an action and the product's response.
 const ACTION_RESPONSE = /^(?:(?:also|and|so|plus|note)[,:]?\s+)*(\p{L}{3,}ing)(\s+(?:(?:a|an|the|any|every|each|your|someone['’]s)\s+)?(?:\p{L}[\p{L}-]*(?<!ly)\s+){0,2}?\p{L}[\p{L}-]{2,}(?<!ly))\s+(?!(?:is|was|has|does|looks|seems|appears|needs|means|makes|takes|helps|works|fixes|breaks|shows|tells|gives)\b)\p{Ll}{3,}(?<![su]s)s\s+\S+(?:\s+\S+)+/u;
 // Gerunds of the work on the code rather than of using the product, and nouns and adjectives in -ing.
