@@ -438,6 +438,11 @@ export const englishPatterns: PatternPack = {
     'license',
     'licensed',
     'licence',
+    // Exactly one, or unique: "a user belongs to exactly one organisation", "usernames are unique".
+    /\bexactly\s+(?:one|once|two|\d)/iu,
+    /\b(?:is|are)\s+unique\b/iu,
+    // "admins are the only ones who can merge accounts".
+    /\bthe only (?:ones?|people|users|roles?) (?:who|that|allowed)\b/iu,
     // Licences that policies rule out by name: "the chart package is GPL, so I wrote my own".
     'gpl',
     'agpl',
@@ -473,6 +478,10 @@ export const englishPatterns: PatternPack = {
     'each',
     'called',
     'lives in',
+    // Where a part of the code lives, given from memory: "the retry logic is probably in lib/http",
+    // "I believe the cron config is in deploy/cron.yaml", "I think it's mostly in src/checkout".
+    /(?:\b(?:is|are|lives?|sits?)|['’]s)\s+(?:probably|mostly|likely|mainly|largely|somewhere|all)\s+(?:in|under)\s+\S*[/.]\w/iu,
+    /^(?:i think|i believe|pretty sure|i['’]m (?:fairly |pretty )?sure|iirc)\b[^.?!]*?(?:\b(?:is|are|lives?|sits?)|['’]s)\s+(?:in|under)\s+\S*[/.]\w/iu,
     // "all" over a noun phrase ("all outbound email"), not "all set" or "all 40 tests".
     /\ball\s+(?!set\b|good\b|done\b|green\b|right\b|of\b|the\b|tests?\b|\d)\p{L}{3,}/iu,
     'stay',
@@ -686,6 +695,7 @@ export const englishPatterns: PatternPack = {
     'as you described',
     'as you specified',
     'per your',
+    'noted that',
     /\bfrom (?:now|here|this point|today|then) on\b/iu,
     // A statement under a short label of its own: "Decision: …", "FYI: …", "Worth knowing: …".
     /^(?:[\p{L}'’]+\s){0,3}[\p{L}'’]+:\s+(?:\S+\s+){3,}\S/u,
