@@ -3,7 +3,7 @@ import { defaultPatterns } from '../boundaries/patterns/default.js';
 import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
 import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
-import { isActionResponse, isBehaviourStatement, isFollowingPractice, isObligationStatement, isProductDescription, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
+import { isActionResponse, isBehaviourStatement, isFollowingPractice, isObligationStatement, isProductDescription, isRefusalOrScope, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
 
 export { extractIdentifiers };
@@ -594,7 +594,7 @@ function isStatedBehaviour(
   if (role !== 'user' && (CODE_SUBJECT.test(main) || FIRST_PERSON.test(stated))) return false;
   // An obligation put on the product ("the field app is expected to keep working offline") is a
   // requirement from the assistant too; any other statement of behaviour needs a value or a name.
-  if (role !== 'user' && salience.specifics < (turn === 'report' ? 1 : 0.4)) return isObligationStatement(text) || isActionResponse(text);
+  if (role !== 'user' && salience.specifics < (turn === 'report' ? 1 : 0.4)) return isObligationStatement(text) || isActionResponse(text) || isRefusalOrScope(text);
   if (isBehaviourStatement(text)) return true;
   // The user describing what the product does says how it is meant to work.
   return role === 'user' && (turn === 'instruction' || turn === 'statement') && isProductDescription(text);

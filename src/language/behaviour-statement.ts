@@ -84,6 +84,18 @@ export function isActionResponse(sentence: string): boolean {
 }
 
 /**
+ * Tells whether a sentence says that a part of the product refuses something or is kept within a
+ * scope, in the present tense: "the form refuses a start date after the end date", "search results
+ * are limited to the user's own workspace". Such a rule needs no name or value; the tests, the
+ * build and pieces of code as the subject are not the product.
+ */
+export function isRefusalOrScope(sentence: string): boolean {
+  const text = plainOf(withoutAttribution(sentence));
+  const match = REFUSAL_OR_SCOPE.exec(text);
+  return match !== null && !isQuestionLike(text) && !DEVELOPMENT_SUBJECT.test(text) && !DEVELOPMENT_WORD.test(match[1] ?? '') && !CODE_LIKE.test(match[1] ?? '');
+}
+
+/**
  * Tells whether a sentence describes what a part of the product does, in the present tense and
  * with a noun for its subject ("the order page lists cancelled orders last"). Said by the user
  * about the product, that is how it is meant to work; a report of something going wrong ("the
@@ -238,6 +250,7 @@ function isBehaviour(text: string): boolean {
     if (match !== null && !DEVELOPMENT_SUBJECT.test(text) && !PAST_WORD.test(match[0])) return true;
   }
   if (RULE_FOR_KIND.test(text) || (RESPONSE_AND_CONDITION.test(text) && !DEVELOPMENT_SUBJECT.test(text))) return true;
+  if (isRefusalOrScope(text)) return true;
   const handled = HANDLING_OF_KIND.exec(text);
   if (handled !== null && !DEVELOPMENT_WORD.test(handled[1] ?? '') && !WORK_ITEM.test(handled[1] ?? '') && !CODE_LIKE.test(handled[1] ?? '')) return true;
   if (PROHIBITION.test(text) && !DEVELOPMENT_SUBJECT.test(text.replace(/^no\s+/iu, ''))) return true;
@@ -280,6 +293,9 @@ function isSystemSubject(subject: string): boolean {
 // How things of a kind are handled, in the present passive, with where or how: "reports are
 // generated in the user's time zone", "amounts stored in cents", "prices are shown with two decimals".
 const HANDLING_OF_KIND = /^(?:(?:the|all|every|each|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they|things|changes)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{3,}s)\s+(?:are\s+)?(?:always\s+|only\s+|never\s+)?(?:\p{L}{3,}ed|shown|written|kept|sent|held|given|shown|drawn|read|set)\s+(?:in|with|as|by|on|at|per|through|via|once|until|without|before|after)\s+\S+/iu;
+// A part of the product that refuses something or is kept within a scope, in the present tense:
+// "the form refuses a start date after the end date", "search results are limited to the workspace".
+const REFUSAL_OR_SCOPE = /^(?:(?:the|all|every|each|any|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{3,})\s+(?:(?:is|are)\s+(?:only\s+|always\s+)?(?:limited|restricted|scoped|batched|capped)\s+(?:to|into|per|at)\s|(?:rejects?|refuses?|denies)\s+(?:a|an|any|every|the|all|each)\s)/iu;
 // Items of the work itself, whose handling is progress rather than a rule of the product.
 const WORK_ITEM = /\b(?:tasks?|steps?|items?|todos?|issues?|tickets?|changes?|edits?|fixes?|errors?|warnings?|problems?)\b/iu;
 // "<doing>ing [a|the …] <thing> <does>s <two or more words>": an action and the product's response.
