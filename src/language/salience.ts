@@ -118,7 +118,7 @@ export function scoreSalience(
   const content = Math.min(3, specifics);
   const score = content >= 0.4
     ? content + cueTotal - penalty
-    : words >= 4 && cueTotal >= 1.5 && (role === 'user' || isMarked || (cueTotal >= 3 && !FIRST_PERSON.test(text)))
+    : words >= 4 && cueTotal >= 1.5 && (role === 'user' || (isMarked && !FIRST_PERSON.test(text)) || (cueTotal >= 3 && !FIRST_PERSON.test(text)))
       ? cueTotal - penalty + (role === 'user' || isMarked ? 0.5 : 0)
       : 0;
   // Without a cue word, a user stating two values ("timeouts are 8s, two retries") is specifying.
