@@ -292,7 +292,7 @@ function isSystemSubject(subject: string): boolean {
 
 // How things of a kind are handled, in the present passive, with where or how: "reports are
 // generated in the user's time zone", "amounts stored in cents", "prices are shown with two decimals".
-const HANDLING_OF_KIND = /^(?:(?:the|all|every|each|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they|things|changes)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{3,}s)\s+(?:are\s+)?(?:always\s+|only\s+|never\s+)?(?:\p{L}{3,}ed|shown|written|kept|sent|held|given|drawn|read|set|paid|made|built|done|run|taken)\s+(?:(?:back|out|up|off|away|down)\s+)?(?:in|with|as|by|on|at|per|through|via|once|until|without|before|after)\s+\S+/iu;
+const HANDLING_OF_KIND = /^(?:(?:the|all|every|each|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they|things|changes)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{3,}s)\s+(?:are\s+)?(?:always\s+|only\s+|never\s+)?(?!(?:looked|seemed|appeared|sounded|felt|needed|used|wanted|started|ended)\b)(?:\p{L}{3,}ed|shown|written|kept|sent|held|given|drawn|read|set|paid|made|built|done|run|taken)\s+(?:(?:back|out|up|off|away|down)\s+)?(?:in|with|as|by|on|at|per|through|via|once|until|without|before|after)\s+\S+/iu;
 // A part of the product that refuses something or is kept within a scope, in the present tense:
 // "the form refuses a start date after the end date", "search results are limited to the workspace".
 const REFUSAL_OR_SCOPE = /^(?:(?:the|all|every|each|any|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{3,})\s+(?:(?:is|are)\s+(?:only\s+|always\s+)?(?:limited|restricted|scoped|batched|capped)\s+(?:to|into|per|at)\s|(?:rejects?|refuses?|denies)\s+(?:a|an|any|every|the|all|each)\s)/iu;
