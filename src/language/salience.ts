@@ -77,6 +77,8 @@ export function scoreSalience(
   });
   const markerBonus = isMarked && !cues.some((cue) => cue.group === 'factMarker' && cue.value > 0) ? MARKER_WEIGHT : 0;
   const cueTotal = cues.reduce((sum, cue) => sum + cue.value, 0) + markerBonus;
+  // A marker alone does not lift the speaker's narration ("As requested, I had a look").
+  const markerValue = markerBonus + (cues.find((cue) => cue.group === 'factMarker')?.value ?? 0);
   const words = prose.split(/\s+/u).filter((word) => word.length > 0).length;
 
   let penalty = 0;
@@ -118,7 +120,7 @@ export function scoreSalience(
   const content = Math.min(3, specifics);
   const score = content >= 0.4
     ? content + cueTotal - penalty
-    : words >= 4 && cueTotal >= 1.5 && (role === 'user' || (isMarked && !FIRST_PERSON.test(text)) || (cueTotal >= 3 && !FIRST_PERSON.test(text)))
+    : words >= 4 && cueTotal >= 1.5 && (role === 'user' || (isMarked && (cueTotal > markerValue || !FIRST_PERSON.test(text))) || (cueTotal >= 3 && !FIRST_PERSON.test(text)))
       ? cueTotal - penalty + (role === 'user' || isMarked ? 0.5 : 0)
       : 0;
   // Without a cue word, a user stating two values ("timeouts are 8s, two retries") is specifying.
