@@ -292,12 +292,12 @@ function isSystemSubject(subject: string): boolean {
 
 // How things of a kind are handled, in the present passive, with where or how: "reports are
 // generated in the user's time zone", "amounts stored in cents", "prices are shown with two decimals".
-const HANDLING_OF_KIND = /^(?:(?:the|all|every|each|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they|things|changes)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{3,}s)\s+(?:are\s+)?(?:always\s+|only\s+|never\s+)?(?!(?:looked|seemed|appeared|sounded|felt|needed|used|wanted|started|ended)\b)(?:\p{L}{3,}ed|shown|written|kept|sent|held|given|drawn|read|set|paid|made|built|done|run|taken)\s+(?:(?:back|out|up|off|away|down)\s+)?(?:in|with|as|by|on|at|per|through|via|once|until|without|before|after)\s+\S+/iu;
+const HANDLING_OF_KIND = /^(?:(?:the|all|every|each|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they|things|changes|everything|nothing|something|anything)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{3,}s\s+(?:are\s+)?|(?!(?:i|we|you|it|this|that|these|those|there|they|everything|nothing|something|anything)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{2,}\s+is\s+)(?:always\s+|only\s+|never\s+)?(?!(?:looked|seemed|appeared|sounded|felt|needed|used|wanted|started|ended)\b)(?:\p{L}{3,}ed|shown|written|kept|sent|held|given|drawn|read|set|paid|made|built|done|run|taken)\s+(?:(?:back|out|up|off|away|down)\s+)?(?:in|with|as|by|on|at|per|through|via|once|until|without|before|after|above|below|under)\s+\S+/iu;
 // A part of the product that refuses something or is kept within a scope, in the present tense:
 // "the form refuses a start date after the end date", "search results are limited to the workspace".
 const REFUSAL_OR_SCOPE = /^(?:(?:the|all|every|each|any|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{3,})\s+(?:(?:is|are)\s+(?:only\s+|always\s+)?(?:limited|restricted|scoped|batched|capped)\s+(?:to|into|per|at)\s|(?:rejects?|refuses?|denies)\s+(?:a|an|any|every|the|all|each)\s)/iu;
 // Items of the work itself, whose handling is progress rather than a rule of the product.
-const WORK_ITEM = /\b(?:tasks?|steps?|items?|todos?|issues?|tickets?|changes?|edits?|fixes?|errors?|warnings?|problems?)\b/iu;
+const WORK_ITEM = /\b(?:tasks?|steps?|items?|todos?|issues?|tickets?|changes?|edits?|fixes?|errors?|warnings?|problems?|bugs?|pr|prs|diffs?|patch(?:es)?)\b/iu;
 // "<doing>ing [a|the …] <thing> <does>s <two or more words>": an action and the product's response.
 const ACTION_RESPONSE = /^(?:(?:also|and|so|plus|note)[,:]?\s+)*(\p{L}{3,}ing)(\s+(?:(?:a|an|the|any|every|each|your|someone['’]s)\s+)?(?:\p{L}[\p{L}-]*(?<!ly)\s+){0,2}?\p{L}[\p{L}-]{2,}(?<!ly))\s+(?!(?:is|was|has|does|looks|seems|appears|needs|means|makes|takes|helps|works|fixes|breaks|shows|tells|gives)\b)\p{Ll}{3,}(?<![su]s)s\s+\S+(?:\s+\S+)+/u;
 // Gerunds of the work on the code rather than of using the product, and nouns and adjectives in -ing.

@@ -138,3 +138,19 @@ describe('rules of the product said plainly', () => {
     expect(isKept(sentence, role)).toBe(false);
   });
 });
+
+describe('how a single thing is handled', () => {
+  it.each([
+    'sales tax is included in the shown price',
+    'the shipping fee is waived above the free-delivery threshold',
+  ])('is kept from the user: %s', (sentence) => {
+    expect(isKept(sentence, 'user')).toBe(true);
+  });
+
+  it.each([
+    'The patch is applied in both branches.',
+    'Everything is wrapped in a transaction.',
+  ])('work on the code and pronoun-like subjects are not: %s', (sentence) => {
+    expect(isKept(sentence, 'assistant')).toBe(false);
+  });
+});
