@@ -84,15 +84,17 @@ export function isActionResponse(sentence: string): boolean {
 }
 
 /**
- * Tells whether a sentence says that a part of the product refuses something or is kept within a
- * scope, in the present tense: "the form refuses a start date after the end date", "search results
- * are limited to the user's own workspace". Such a rule needs no name or value; the tests, the
+ * Tells whether a sentence says that a part of the product refuses something, is kept within a
+ * scope or that each one of a kind carries something, in the present tense: "the form refuses a
+ * start date after the end date", "search results are limited to the user's own workspace",
+ * "every outbound webhook carries an idempotency key". Such a rule needs no name or value; the tests, the
  * build and pieces of code as the subject are not the product.
  */
 export function isRefusalOrScope(sentence: string): boolean {
   const text = plainOf(withoutAttribution(sentence));
-  const match = REFUSAL_OR_SCOPE.exec(text);
-  return match !== null && !isQuestionLike(text) && !DEVELOPMENT_SUBJECT.test(text) && !DEVELOPMENT_WORD.test(match[1] ?? '') && !CODE_LIKE.test(match[1] ?? '');
+  if (isQuestionLike(text) || DEVELOPMENT_SUBJECT.test(text)) return false;
+  const match = REFUSAL_OR_SCOPE.exec(text) ?? EVERY_ONE_HAS.exec(text);
+  return match !== null && !DEVELOPMENT_WORD.test(match[1] ?? match[0]) && !CODE_LIKE.test(match[1] ?? match[0]);
 }
 
 /**

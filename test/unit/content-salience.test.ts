@@ -109,7 +109,8 @@ describe('rules of the product said plainly', () => {
     'The signup form refuses a birth date in the future.',
     'Search results are limited to the caller\'s own organisation.',
     'Digest emails are batched into one message per day.',
-  ])('refusal or scope: %s', (sentence) => {
+    'Each outgoing invoice carries the seller\'s tax number.',
+  ])('refusal, scope or what each one carries: %s', (sentence) => {
     expect(isRefusalOrScope(sentence)).toBe(true);
   });
 
@@ -117,6 +118,7 @@ describe('rules of the product said plainly', () => {
     'The test rejects a malformed payload.',
     'The linter refuses any unused import.',
     'It rejects the input.',
+    'Every test file has its own fixture folder.',
   ])('the tests, the tools and pronouns are not the product: %s', (sentence) => {
     expect(isRefusalOrScope(sentence)).toBe(false);
   });
