@@ -156,3 +156,10 @@ describe('how a single thing is handled', () => {
     expect(isKept(sentence, 'assistant')).toBe(false);
   });
 });
+
+describe('a response of the product to a counted condition', () => {
+  it('reads "when two …" as a condition', () => {
+    expect(isKept('The booking API answers 423 when two holds overlap on the same seat.', 'assistant')).toBe(true);
+    expect(isKept('The booking API answers 423 when two holds overlap on the same seat.', 'user')).toBe(true);
+  });
+});
