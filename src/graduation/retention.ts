@@ -3,7 +3,7 @@ import { defaultPatterns } from '../boundaries/patterns/default.js';
 import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
 import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
-import { isActionResponse, isBehaviourStatement, isFollowingPractice, isObligationStatement, isProductDescription, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
+import { isActionResponse, isBehaviourStatement, isFollowingPractice, isObligationStatement, isProductDescription, isRefusalOrScope, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
 
 export { extractIdentifiers };
@@ -371,6 +371,8 @@ const FENCE_LINE = /^\s{0,3}(?:```|~~~)/u;
 const FENCE_WITH_PROSE = /^\s{0,3}(?:```|~~~)\s+(\p{Lu}\p{Ll}*(?:['’]\p{Ll}{1,2})?[\s,].*\S.*)$/u;
 // A wrapped line goes on with a lower-case word; a line ending in sentence punctuation is done.
 const WRAPPED_START = /^\p{Ll}/u;
+// A whole sentence in parentheses, with no other parenthesis inside.
+const WRAPPED_IN_PARENTHESES = /^\(([^()]+)\)[.!]?$/u;
 const SENTENCE_END = /[.!?:;…]["')\]*_`]*$/u;
 const TABLE_LINE = /^\|/u;
 const HEADING_LINE = /^\s{0,3}#{1,6}\s/u;
@@ -497,7 +499,8 @@ function analyzeWhole(
   found: { isOutput: boolean } = { isOutput: false },
 ): SentenceAnalysis {
   const { role, matcher, turn } = options;
-  const original = sentence.trim();
+  // A remark put in parentheses as a whole ("(and keep the ids stable)") says what it says without them.
+  const original = sentence.trim().replace(WRAPPED_IN_PARENTHESES, '$1').trim();
   const text = stripLeading(original, matcher);
   // Patterns are tested on prose only: wording inside `code spans` ("Cannot read…", `onlyOnce`)
   // says nothing about the sentence.
@@ -582,14 +585,16 @@ function isStatedBehaviour(
   options: { role: SentenceRole; turn: TurnShape; salience: Salience; hasSubstance: boolean },
 ): boolean {
   const { role, turn, salience } = options;
-  if (turn === 'chatter' || turn === 'question' || salience.isOutput || !options.hasSubstance || /:\s*$/u.test(text)) return false;
+  if (turn === 'question' || salience.isOutput || !options.hasSubstance || /:\s*$/u.test(text)) return false;
+  // A short line is small talk unless it states behaviour outright ("uploads over 5 MB are refused").
+  if (turn === 'chatter') return isBehaviourStatement(text) && !(role !== 'user' && FIRST_PERSON.test(text));
   const stated = withoutAttribution(text);
   // The subject of the main clause, after a leading condition ("when `x` is set, the `load` method …").
   const main = stated.replace(LEADING_CONDITION, '');
   if (role !== 'user' && (CODE_SUBJECT.test(main) || FIRST_PERSON.test(stated))) return false;
   // An obligation put on the product ("the field app is expected to keep working offline") is a
   // requirement from the assistant too; any other statement of behaviour needs a value or a name.
-  if (role !== 'user' && salience.specifics < (turn === 'report' ? 1 : 0.4)) return isObligationStatement(text) || isActionResponse(text);
+  if (role !== 'user' && salience.specifics < (turn === 'report' ? 1 : 0.4)) return isObligationStatement(text) || isActionResponse(text) || isRefusalOrScope(text);
   if (isBehaviourStatement(text)) return true;
   // The user describing what the product does says how it is meant to work.
   return role === 'user' && (turn === 'instruction' || turn === 'statement') && isProductDescription(text);

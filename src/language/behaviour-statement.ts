@@ -84,6 +84,20 @@ export function isActionResponse(sentence: string): boolean {
 }
 
 /**
+ * Tells whether a sentence says that a part of the product refuses something, is kept within a
+ * scope or that each one of a kind carries something, in the present tense: "the form refuses a
+ * start date after the end date", "search results are limited to the user's own workspace",
+ * "every outbound webhook carries an idempotency key". Such a rule needs no name or value; the tests, the
+ * build and pieces of code as the subject are not the product.
+ */
+export function isRefusalOrScope(sentence: string): boolean {
+  const text = plainOf(withoutAttribution(sentence));
+  if (isQuestionLike(text) || DEVELOPMENT_SUBJECT.test(text)) return false;
+  const match = REFUSAL_OR_SCOPE.exec(text) ?? EVERY_ONE_HAS.exec(text);
+  return match !== null && !DEVELOPMENT_WORD.test(match[1] ?? match[0]) && !CODE_LIKE.test(match[1] ?? match[0]);
+}
+
+/**
  * Tells whether a sentence describes what a part of the product does, in the present tense and
  * with a noun for its subject ("the order page lists cancelled orders last"). Said by the user
  * about the product, that is how it is meant to work; a report of something going wrong ("the
@@ -238,6 +252,9 @@ function isBehaviour(text: string): boolean {
     if (match !== null && !DEVELOPMENT_SUBJECT.test(text) && !PAST_WORD.test(match[0])) return true;
   }
   if (RULE_FOR_KIND.test(text) || (RESPONSE_AND_CONDITION.test(text) && !DEVELOPMENT_SUBJECT.test(text))) return true;
+  if (isRefusalOrScope(text)) return true;
+  const handled = HANDLING_OF_KIND.exec(text);
+  if (handled !== null && !DEVELOPMENT_WORD.test(handled[1] ?? '') && !WORK_ITEM.test(handled[1] ?? '') && !CODE_LIKE.test(handled[1] ?? '')) return true;
   if (PROHIBITION.test(text) && !DEVELOPMENT_SUBJECT.test(text.replace(/^no\s+/iu, ''))) return true;
   return (BOUND.test(text) && (BEHAVIOUR_VERB.test(text) || PERMISSION.test(text))) || isActionResponse(text);
 }
@@ -275,6 +292,14 @@ function isSystemSubject(subject: string): boolean {
   return !PRONOUN_SUBJECT.test(words[0] ?? '') && !words.some((word) => RELATIVE_PRONOUN.test(word));
 }
 
+// How things of a kind are handled, in the present passive, with where or how: "reports are
+// generated in the user's time zone", "amounts stored in cents", "prices are shown with two decimals".
+const HANDLING_OF_KIND = /^(?:(?:the|all|every|each|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they|things|changes|everything|nothing|something|anything)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{3,}s\s+(?:are\s+)?|(?!(?:i|we|you|it|this|that|these|those|there|they|everything|nothing|something|anything)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{2,}\s+is\s+)(?:always\s+|only\s+|never\s+)?(?!(?:looked|seemed|appeared|sounded|felt|needed|used|wanted|started|ended)\b)(?:\p{L}{3,}ed|shown|written|kept|sent|held|given|drawn|read|set|paid|made|built|done|run|taken)\s+(?:(?:back|out|up|off|away|down)\s+)?(?:in|with|as|by|on|at|per|through|via|once|until|without|before|after|above|below|under)\s+\S+/iu;
+// A part of the product that refuses something or is kept within a scope, in the present tense:
+// "the form refuses a start date after the end date", "search results are limited to the workspace".
+const REFUSAL_OR_SCOPE = /^(?:(?:the|all|every|each|any|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{3,})\s+(?:(?:is|are)\s+(?:only\s+|always\s+)?(?:limited|restricted|scoped|batched|capped)\s+(?:to|into|per|at)\s|(?:rejects?|refuses?|denies)\s+(?:a|an|any|every|the|all|each)\s)/iu;
+// Items of the work itself, whose handling is progress rather than a rule of the product.
+const WORK_ITEM = /\b(?:tasks?|steps?|items?|todos?|issues?|tickets?|changes?|edits?|fixes?|errors?|warnings?|problems?|bugs?|pr|prs|diffs?|patch(?:es)?)\b/iu;
 // "<doing>ing [a|the …] <thing> <does>s <two or more words>": an action and the product's response.
 const ACTION_RESPONSE = /^(?:(?:also|and|so|plus|note)[,:]?\s+)*(\p{L}{3,}ing)(\s+(?:(?:a|an|the|any|every|each|your|someone['’]s)\s+)?(?:\p{L}[\p{L}-]*(?<!ly)\s+){0,2}?\p{L}[\p{L}-]{2,}(?<!ly))\s+(?!(?:is|was|has|does|looks|seems|appears|needs|means|makes|takes|helps|works|fixes|breaks|shows|tells|gives)\b)\p{Ll}{3,}(?<![su]s)s\s+\S+(?:\s+\S+)+/u;
 // Gerunds of the work on the code rather than of using the product, and nouns and adjectives in -ing.
@@ -337,10 +362,10 @@ const REASON_PREMISE = /^(?!(?:i|we|you|let['’]s|let me)\b)([^,;:]{10,200}?),\
 // "Since <premise>, <anything>": a reason for a result that is not the speaker's work; the premise
 // must then describe how the product behaves.
 const LEADING_REASON = /^(?:(?:and|so|also|now)[,]?\s+)*(?:since|because(?! of\b)|given that|seeing that)\s+([^,;:]{10,200}?),\s+\S/iu;
-// "I|We <did something> since|because <premise>": the speaker's work, then the standing reason for
+// "I|We <did something>[,] since|because <premise>": the speaker's work, then the standing reason for
 // it; the premise must then describe how the product behaves ("I checked the layout at 360 px
 // since the screens have to hold up on small phones").
-const ACTION_AND_REASON = /^(?:(?:so|and|also|now)[,]?\s+)*(?:i|we)(?:['’](?:ve|ll|d))?\s+(?:[^,;:]|(?<=\d):(?=\d)){3,150}?\s(?:since|because(?! of\b)|given that)\s+([^,;:]{10,200}?)[.!]?$/iu;
+const ACTION_AND_REASON = /^(?:(?:so|and|also|now)[,]?\s+)*(?:i|we)(?:['’](?:ve|ll|d))?\s+(?:[^,;:]|(?<=\d):(?=\d)){3,150}?,?\s(?:since|because(?! of\b)|given that)\s+([^,;:]{10,200}?)[.!]?$/iu;
 const PREMISE_SHAPES: readonly { pattern: RegExp; needsBehaviour: boolean }[] = [
   { pattern: LEADING_PREMISE, needsBehaviour: false },
   { pattern: PURPOSE_PREMISE, needsBehaviour: false },
@@ -411,7 +436,7 @@ const PROHIBITION = /^(?:(?:and|so|also)[,]?\s+)*no\s+(?!(?:one|idea|problem|wor
 // A rule for every thing of a kind: "clients that miss the heartbeat are disconnected".
 const RULE_FOR_KIND = /^(?:(?:any|all|every|each|the)\s+)?(?:[\p{L}-]+\s+)?\p{L}{3,}s\s+(?:that|which|who|whose)\s+[^,.;]{3,80}?\s+(?:are|get|will be)\s+(?:automatically\s+|immediately\s+)?\p{L}{3,}(?:ed|en)\b/iu;
 // The system's response, then its condition: "the form locks people out once they fail five times".
-const RESPONSE_AND_CONDITION = /^(?:(?:the|a|an|every|each|any|all)\s+)(?!(?:i|we|you|it|this|that)\b)(?:[\p{L}\p{N}`'’./_-]+\s+){0,3}?(?:(?!(?:was|has|is|does|uses)\b)\p{L}{3,}s|(?:is|are)\s+\p{L}{3,}ed)\b[^,;]{0,60}?\s(?:when|whenever|once|if|unless|as soon as)\s+(?:the|a|an|any|every|each|its|their|they|it|he|she|someone|somebody|no|\p{L}{3,}s)\b/iu;
+const RESPONSE_AND_CONDITION = /^(?:(?:the|a|an|every|each|any|all)\s+)(?!(?:i|we|you|it|this|that)\b)(?:[\p{L}\p{N}`'’./_-]+\s+){0,3}?(?:(?!(?:was|has|is|does|uses)\b)\p{L}{3,}s|(?:is|are)\s+\p{L}{3,}ed)\b[^,;]{0,60}?\s(?:when|whenever|once|if|unless|as soon as)\s+(?:the|a|an|any|every|each|its|their|they|it|he|she|someone|somebody|no|two|three|several|both|\d+|\p{L}{3,}s)\b/iu;
 // A thing of the product doing something in the present tense, with a quantity: "drafts autosave
 // every 30 seconds", "invites stop working 48 hours after they are sent".
 const QUANTIFIED_BEHAVIOUR = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|he|she|they|here)\b)(?:[\p{L}-]+\s+){0,2}[\p{L}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|took|takes|take|looks?|seems?|went|got|ran|made|hit|came|saw|said)\b)(?![\p{L}]+ed\b)\p{Ll}{3,}\b[^.;:]{0,50}?(?<![\p{L}\p{N}_.])\d+(?:\.\d+)?\s?(?:ms|milliseconds?|s|secs?|seconds?|minutes?|mins?|hours?|h|days?|weeks?|months?|years?|[KMGT]i?B|%|items?|rows?|requests?|retries|times|attempts|characters|digits|percent|per ?cent|euros?|dollars?|pounds?|cents?|points?|pixels?|px|seats?|users?)(?![\p{L}\p{N}_])/iu;

@@ -56,26 +56,35 @@ export function scoreSalience(
   const identifiers = extractIdentifiers(text);
   const kindNames = toolKindNames(prose, matcher);
   // An acronym named for a role ("the broker is NATS") is a name, not half of one.
-  const specifics = specificsOf(text, { role, identifiers }) + lowerCaseNames(prose, matcher, kindNames.lowerCase) + kindNames.acronyms * 0.5;
+  const slotNames = lowerCaseNames(prose, matcher, kindNames.lowerCase);
+  const specifics = specificsOf(text, { role, identifiers }) + slotNames + kindNames.acronyms * 0.5;
   // A choice reported with its reason or its alternative ("I left the SDK on 3.x, since the next
   // major breaks checkout", "I moved the export onto pg-boss so it retries") is a decision said in
   // the past tense; narration of an edit to a named file stays narration.
   const isReasonedChoice = role !== 'user' && specifics >= 1 && OWN_CHOICE.test(prose) && REASONED.test(prose) && !FILE_PATH.test(text) && !WORK_OBJECT.test(prose);
+  const isQuestion = QUESTION.test(text) && !TAG_QUESTION.test(text);
+  // A question that opens on a name slot and names a tool ("how about dbmate for the migrations?",
+  // "what about Valkey?") proposes a choice rather than asking for information.
+  const isProposal = isQuestion && role === 'user' && specifics >= 1 && opensOnNameSlot(prose, matcher);
   // A tool named for its role ("the job queue is bullmq") states a choice as well.
-  const isChoice = isReasonedChoice || kindNames.count > 0;
+  // So does a statement that names the tool something is done with or built on ("the partner
+  // client is built on undici", "render the invoices with pdfkit"), unless it narrates an edit.
+  const isNamedMeans = slotNames > 0 && !isQuestion && !NARRATION.test(text) && !(role !== 'user' && FIRST_PERSON.test(text));
+  const isChoice = isReasonedChoice || kindNames.count > 0 || isProposal || isNamedMeans;
   const cues = CUE_WEIGHTS.map(({ group, weight }) => {
     const count = Math.min(2, matcher.count(group, prose));
     return { group, value: (group === 'decision' && isChoice ? Math.max(1, count) : count) * weight };
   });
   const markerBonus = isMarked && !cues.some((cue) => cue.group === 'factMarker' && cue.value > 0) ? MARKER_WEIGHT : 0;
   const cueTotal = cues.reduce((sum, cue) => sum + cue.value, 0) + markerBonus;
+  // A marker alone does not lift the speaker's narration ("As requested, I had a look").
+  const markerValue = markerBonus + (cues.find((cue) => cue.group === 'factMarker')?.value ?? 0);
   const words = prose.split(/\s+/u).filter((word) => word.length > 0).length;
 
   let penalty = 0;
-  const isQuestion = QUESTION.test(text) && !TAG_QUESTION.test(text);
   // "Can you make the export stream rows?" is a request, which may well carry a requirement.
   const isRequest = REQUEST.test(text);
-  if (isQuestion && !isRequest) penalty += 3;
+  if (isQuestion && !isRequest && !isProposal) penalty += 3;
   // An announced step that also names a tool and states a choice ("I'll build the HTTP layer on
   // Hono") is a decision said as a plan: it loses only part of the weight.
   const isChoiceAsPlan = specifics >= 1 && matcher.count('decision', prose) >= 2;
@@ -111,7 +120,7 @@ export function scoreSalience(
   const content = Math.min(3, specifics);
   const score = content >= 0.4
     ? content + cueTotal - penalty
-    : words >= 4 && cueTotal >= 1.5 && (role === 'user' || isMarked || (cueTotal >= 3 && !FIRST_PERSON.test(text)))
+    : words >= 4 && cueTotal >= 1.5 && (role === 'user' || (isMarked && (cueTotal > markerValue || !FIRST_PERSON.test(text))) || (cueTotal >= 3 && !FIRST_PERSON.test(text)))
       ? cueTotal - penalty + (role === 'user' || isMarked ? 0.5 : 0)
       : 0;
   // Without a cue word, a user stating two values ("timeouts are 8s, two retries") is specifying.
@@ -242,6 +251,13 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher, known: readonly 
     if (endsClause && isNameLike(token.word, words)) names.add(token.word);
   }
   return names.size;
+}
+
+/** Whether the sentence's first one or two words are one of the pack's name slots ("how about", "use"). */
+function opensOnNameSlot(prose: string, matcher: PatternMatcher): boolean {
+  const words = wordSetsFor(matcher.pack);
+  const [first = '', second = ''] = (prose.match(WORD_TOKEN) ?? []).map((word) => word.toLowerCase());
+  return words.nameSlot.has(first) || words.nameSlot.has(`${first} ${second}`);
 }
 
 /**

@@ -216,7 +216,9 @@ describe('behaviour and settings become facts, whoever states them', () => {
   it('weighs the turn: small talk and questions carry no requirement, a report needs a value', () => {
     const sentence = 'When the export finishes, the dashboard shows a banner.';
     expect(isKept(sentence, 'user', 'statement')).toBe(true);
-    expect(isKept(sentence, 'user', 'chatter')).toBe(false);
+    // A short line stating behaviour outright is kept; a description that is no rule is not.
+    expect(isKept(sentence, 'user', 'chatter')).toBe(true);
+    expect(isKept('nice, the dashboard shows the banner now', 'user', 'chatter')).toBe(false);
     expect(isKept(sentence, 'user', 'question')).toBe(false);
     expect(isKept('When the export finishes, the `statusBar` shows a banner.', 'assistant', 'report')).toBe(false);
     expect(isKept('When the export finishes, the dashboard shows a banner for 10 seconds.', 'assistant', 'report')).toBe(true);

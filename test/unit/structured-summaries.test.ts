@@ -115,7 +115,7 @@ describe('structured summaries', () => {
       const entries = entriesOf([
         ['assistant', 'Wholesale prices are reserved for buyers with a trade licence, so the cart asks for it before showing them.'],
         ['assistant', 'The `mergeBaskets` helper in src/cart/merge.ts walks both lists before it sorts them.'],
-        ['user', 'Loyalty points are credited once the parcel is marked as delivered.'],
+        ['user', 'Loyalty points usually arrive a day after the parcel is delivered.'],
       ]);
       const notes = run({ mode: 'chunk', entries, targetTokens: 300 }).sections?.find((section) => section.name === 'Notes')?.items ?? [];
       const product = notes.find((item) => item.text.startsWith('Wholesale prices'));

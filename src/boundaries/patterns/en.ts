@@ -438,6 +438,17 @@ export const englishPatterns: PatternPack = {
     'license',
     'licensed',
     'licence',
+    // Exactly one, or unique: "a user belongs to exactly one organisation", "usernames are unique".
+    /\bexactly\s+(?:one|once|two|\d)/iu,
+    /\b(?:is|are)\s+unique\b/iu,
+    // "admins are the only ones who can merge accounts".
+    /\bthe only (?:ones?|people|users|roles?) (?:who|that|allowed)\b/iu,
+    // Licences that policies rule out by name: "the chart package is GPL, so I wrote my own".
+    'gpl',
+    'agpl',
+    'lgpl',
+    'sspl',
+    'copyleft',
   ],
   convention: [
     // Following an existing practice: "follows the <area>.<name> scheme", "to match the others".
@@ -467,6 +478,10 @@ export const englishPatterns: PatternPack = {
     'each',
     'called',
     'lives in',
+    // Where a part of the code lives, given from memory: "the retry logic is probably in lib/http",
+    // "I believe the cron config is in deploy/cron.yaml", "I think it's mostly in src/checkout".
+    /(?:\b(?:is|are|lives?|sits?)|['’]s)\s+(?:probably|mostly|likely|mainly|largely|somewhere|all)\s+(?:in|under)\s+\S*[/.]\w/iu,
+    /^(?:i think|i believe|pretty sure|i['’]m (?:fairly |pretty )?sure|iirc)\b[^.?!]*?(?:\b(?:is|are|lives?|sits?)|['’]s)\s+(?:in|under)\s+\S*[/.]\w/iu,
     // "all" over a noun phrase ("all outbound email"), not "all set" or "all 40 tests".
     /\ball\s+(?!set\b|good\b|done\b|green\b|right\b|of\b|the\b|tests?\b|\d)\p{L}{3,}/iu,
     'stay',
@@ -513,6 +528,8 @@ export const englishPatterns: PatternPack = {
     /\b(?:names?|codes?|keys?|ids?|branches|tags?|columns?|tables?|routes?|classes|fields|flags|labels)\s+(?:all\s+|always\s+)?(?:look|looks|read|reads)\s+like\b/iu,
   ],
   preference: [
+    // A choice of style said as "<this> over <that>" and nothing else: "composition over inheritance".
+    /^\(?(?:[\p{L}-]+\s+){0,2}[\p{L}-]{3,}\s+over\s+(?!(?:the|there|here|it|again|and|to|a|an|my|our|your|this|that|time|lunch|night)\b)(?:[\p{L}-]+\s+){0,2}[\p{L}-]{3,}[.!)]*$/iu,
     'prefer',
     'prefers',
     'preferred',
@@ -665,6 +682,20 @@ export const englishPatterns: PatternPack = {
     'as a rule',
     'takeaway',
     'lesson',
+    // The assistant restating what was asked of it: "as you asked, exports start with a BOM".
+    'as you asked',
+    'as requested',
+    'as agreed',
+    'as discussed',
+    'what you asked for',
+    'you asked for',
+    'you wanted',
+    'like you said',
+    'as you said',
+    'as you described',
+    'as you specified',
+    'per your',
+    'noted that',
     /\bfrom (?:now|here|this point|today|then) on\b/iu,
     // A statement under a short label of its own: "Decision: …", "FYI: …", "Worth knowing: …".
     /^(?:[\p{L}'’]+\s){0,3}[\p{L}'’]+:\s+(?:\S+\s+){3,}\S/u,
@@ -706,7 +737,7 @@ export const englishPatterns: PatternPack = {
     /(?:^|\b)(?:let me|let['’]s|i['’]ll|i will|i['’]m going to|i am going to|i['’]m gonna|going to|i need to|i want to|next i['’]ll|first i['’]ll|now i['’]ll)\s+(?:now\s+|first\s+|quickly\s+|also\s+|just\s+|then\s+|go\s+(?:and\s+)?)?(?:read|re-?read|check|re-?check|double-check|look|open|re-?open|run|re-?run|inspect|search|grep|investigate|try|debug|see|verify|test|take|examine|dig|explore|trace|review|reproduce|find|figure|scan|peek|confirm|skim|print|log|start|begin|pull|fetch|load|compare|go through|walk through|think)\b/iu,
     /^(?:checking|reading|looking|opening|running|inspecting|searching|investigating|trying|debugging|verifying|testing|examining|reviewing|reproducing|scanning|confirming)\b/iu,
     // Announcing one's next piece of work: "I'll help with …", "Let me create …".
-    /(?:^|\b)(?:let me|i['’]ll|i will|i['’]m going to|now i['’]ll|next i['’]ll)\s+(?:now\s+|first\s+|also\s+|then\s+)?(?:help|create|add|update|implement|write|modify|fix|focus|provide|proceed|make|build|set up|prepare|continue|explain|summarize|outline|start|need)\b/iu,
+    /(?:^|\b)(?:let me|i['’]ll|i will|i['’]m going to|now i['’]ll|next i['’]ll)\s+(?:now\s+|first\s+|also\s+|then\s+)?(?:help|create|add|update|implement|write|modify|fix|focus|provide|proceed|make|build|set up|prepare|continue|explain|summarize|outline|start|need|remove|delete|ensure|rename|adjust|edit|clean up|tidy)\b/iu,
     /^(?:plan|next step|step \d+)\s*:/iu,
   ],
   filler: [
@@ -797,6 +828,8 @@ export const englishPatterns: PatternPack = {
     'migrate … to', 'migrated … to', 'port … to', 'ported … to', 'replace … with', 'replaced … with',
     'moves to', 'moving to', 'moves … to', 'swap … to', 'swaps … to', 'swapped … to', 'swapping … to',
     'over to', 'over onto',
+    // A tool proposed in a question: "how about dbmate for the migrations?", "why not valkey?".
+    'how about', 'what about', 'why not', 'thoughts on', 'think of', 'try',
   ],
   // Ordinary words that end such a clause ("with care", "via email"); an entry starting with "-"
   // is an ending ("-ing": "using caching", "-tion": "with validation").
@@ -804,7 +837,7 @@ export const englishPatterns: PatternPack = {
     '-ing', '-tion', '-sion', '-ment', '-ness', '-ity', '-ance', '-ence', '-ly', '-ship', '-ful',
     '-less', '-ous', '-ive', '-able', '-ible', '-ure', '-ism', '-self', '-selves', '-thing', '-one',
     '-body', '-where', '-ever', '-al',
-    'care', 'caution', 'ease', 'help', 'time', 'code', 'data', 'text', 'context', 'result', 'command',
+    'care', 'caution', 'ease', 'help', 'time', 'sudo', 'code', 'data', 'text', 'context', 'result', 'command',
     'browser', 'library', 'counter', 'overlap', 'inventory', 'example', 'success', 'error', 'type',
     'test', 'config', 'cache', 'build', 'lint', 'backoff', 'support', 'review', 'approval',
     'feedback', 'permission', 'production', 'prod', 'staging', 'dev', 'main', 'master', 'local',
