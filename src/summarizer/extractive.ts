@@ -652,19 +652,7 @@ function selectNotes(
     if (seenTexts.has(key)) continue;
     seenTexts.add(key);
     cover(note.text);
-    picked.push({
-      section: 'Notes',
-      text: clip(note.text),
-      detail: {
-        source: range(note.order),
-        salience: note.salience,
-        ...(note.isUser ? { isUserSpeech: true } : {}),
-        ...(note.isProductStatement === true ? { isProductStatement: true } : {}),
-      },
-      priority: 4 + round / 100,
-      order: note.order,
-      isEssential: false,
-    });
+    picked.push(noteItem(note, range, 4 + round / 100));
   }
   return [...picked, ...namingNotes({ notes: remaining, seenTexts, range })];
 }
@@ -684,21 +672,26 @@ function namingNotes(options: { notes: readonly Note[]; seenTexts: Set<string>; 
     const key = note.text.toLowerCase();
     if (seenTexts.has(key)) continue;
     seenTexts.add(key);
-    items.push({
-      section: 'Notes',
-      text: clip(note.text),
-      detail: {
-        source: range(note.order),
-        salience: note.salience,
-        ...(note.isUser ? { isUserSpeech: true } : {}),
-        ...(note.isProductStatement === true ? { isProductStatement: true } : {}),
-      },
-      priority: NAMING_NOTE_PRIORITY + items.length / 1000,
-      order: note.order,
-      isEssential: false,
-    });
+    items.push(noteItem(note, range, NAMING_NOTE_PRIORITY + items.length / 1000));
   }
   return items;
+}
+
+// A note as an item of the Notes section.
+function noteItem(note: Note, range: (from: number, to?: number) => SequenceRange, priority: number): Item {
+  return {
+    section: 'Notes',
+    text: clip(note.text),
+    detail: {
+      source: range(note.order),
+      salience: note.salience,
+      ...(note.isUser ? { isUserSpeech: true } : {}),
+      ...(note.isProductStatement === true ? { isProductStatement: true } : {}),
+    },
+    priority,
+    order: note.order,
+    isEssential: false,
+  };
 }
 
 function taskCompletion(
