@@ -18,7 +18,8 @@
 // background compiles). The heap is not collected by force between the timed sections: a forced
 // full collection before every section made the library's side about a third slower (its heap and
 // young generation start small again every time), which no application sees. Each side keeps the
-// best of INGESTION_ROUNDS rounds (5; 3 left the per-session ratios of small sessions noisy).
+// best of INGESTION_ROUNDS rounds (5; 3 left the per-session ratios of small sessions noisy), a
+// session under 0.5 MB of more (up to 25), so that every session is timed on about as many bytes.
 // Measures; asserts nothing.
 //   npm run bench:ingest                        bundled sessions (bench/fixtures)
 //   npm run bench:ingest -- path/to/session.jsonl[.gz] ...
@@ -66,6 +67,18 @@ export interface IngestionResult {
 
 /** Rounds per side; the best of them is kept, alternating so neither side pays for warm-up alone. */
 export const INGESTION_ROUNDS = 5;
+/** A session smaller than this (MB of API text) gets more rounds, up to {@link MAX_SMALL_SESSION_ROUNDS}: its best round is a few milliseconds. */
+const SMALL_SESSION_MEGABYTES = 0.5;
+const MAX_SMALL_SESSION_ROUNDS = 25;
+
+// Rounds for one session: `rounds`, or more for a small session (a 0.07 MB session is timed in
+// about 15 ms a round, where one descheduling or collection is a large share), so that each
+// session gets about the timed bytes of `rounds` rounds of a 0.5 MB session.
+function roundsFor(texts: readonly string[], rounds: number): number {
+  const megabytes = texts.reduce((sum, text) => sum + text.length, 0) / 1_000_000;
+  if (megabytes >= SMALL_SESSION_MEGABYTES || megabytes === 0) return rounds;
+  return Math.max(rounds, Math.min(MAX_SMALL_SESSION_ROUNDS, Math.ceil((rounds * SMALL_SESSION_MEGABYTES) / megabytes)));
+}
 
 /** Measures {@link IngestionResult} for each session. */
 export async function measureIngestion(options: {
@@ -91,10 +104,12 @@ export async function measureIngestion(options: {
   // session timed last), and a small session's five rounds all fell in one short stretch of
   // machine load.
   const rounds = options.rounds ?? INGESTION_ROUNDS;
+  const roundsOf = captured.map((texts) => roundsFor(texts, rounds));
   const tokenizerBest = options.sessions.map(() => Number.POSITIVE_INFINITY);
   const replayedBest: (Replayed | undefined)[] = options.sessions.map(() => undefined);
-  for (let round = 0; round < rounds; round += 1) {
+  for (let round = 0; round < Math.max(...roundsOf); round += 1) {
     for (const [index, session] of options.sessions.entries()) {
+      if (round >= (roundsOf[index] as number)) continue;
       tokenizerBest[index] = Math.min(tokenizerBest[index] as number, countRaw(captured[index] as string[]));
       const replayed = await ingest(session, options.budget, false);
       // The round with the fastest recording calls, its settle() work with it.
