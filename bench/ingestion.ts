@@ -8,8 +8,9 @@
 // `settle()`. The replay awaits `settle()` after every event, so that work is measured too, and
 // reported apart: recording calls, work moved to `settle()` (preparation and other queued work),
 // graduation (from `graduation-start` to its end), and everything together.
-// Every session is replayed once before any is timed (to capture its texts), so both sides run
-// warm: measured cold, the first sessions would also pay for the JIT compiling the library. The
+// Every session is replayed twice before any is timed (to capture its texts, then once as timed),
+// so both sides run warm, and the timed rounds go over all sessions in turn: measured cold or
+// one session after the other, the first sessions would also pay for the JIT settling. The
 // split per recording method is measured in a round of its own, so that the wrappers it needs do
 // not slow the rounds that are compared with the tokenizer.
 // Times are this process's CPU time, so that other processes on a loaded machine do not skew the
@@ -17,7 +18,8 @@
 // background compiles). The heap is not collected by force between the timed sections: a forced
 // full collection before every section made the library's side about a third slower (its heap and
 // young generation start small again every time), which no application sees. Each side keeps the
-// best of INGESTION_ROUNDS rounds (5; 3 left the per-session ratios of small sessions noisy).
+// best of INGESTION_ROUNDS rounds (5; 3 left the per-session ratios of small sessions noisy), a
+// session under 0.5 MB of more (up to 25), so that every session is timed on about as many bytes.
 // Measures; asserts nothing.
 //   npm run bench:ingest                        bundled sessions (bench/fixtures)
 //   npm run bench:ingest -- path/to/session.jsonl[.gz] ...
@@ -65,6 +67,18 @@ export interface IngestionResult {
 
 /** Rounds per side; the best of them is kept, alternating so neither side pays for warm-up alone. */
 export const INGESTION_ROUNDS = 5;
+/** A session smaller than this (MB of API text) gets more rounds, up to {@link MAX_SMALL_SESSION_ROUNDS}: its best round is a few milliseconds. */
+const SMALL_SESSION_MEGABYTES = 0.5;
+const MAX_SMALL_SESSION_ROUNDS = 25;
+
+// Rounds for one session: `rounds`, or more for a small session (a 0.07 MB session is timed in
+// about 15 ms a round, where one descheduling or collection is a large share), so that each
+// session gets about the timed bytes of `rounds` rounds of a 0.5 MB session.
+function roundsFor(texts: readonly string[], rounds: number): number {
+  const megabytes = texts.reduce((sum, text) => sum + text.length, 0) / 1_000_000;
+  if (megabytes >= SMALL_SESSION_MEGABYTES || megabytes === 0) return rounds;
+  return Math.max(rounds, Math.min(MAX_SMALL_SESSION_ROUNDS, Math.ceil((rounds * SMALL_SESSION_MEGABYTES) / megabytes)));
+}
 
 /** Measures {@link IngestionResult} for each session. */
 export async function measureIngestion(options: {
@@ -73,26 +87,41 @@ export async function measureIngestion(options: {
   rounds?: number | undefined;
 }): Promise<IngestionResult[]> {
   const results: IngestionResult[] = [];
-  // The texts of every session are captured before any is timed: that first replay of each
-  // session (and one count of its texts) also brings both sides to the code the JIT optimises,
-  // whose background compilation would otherwise be charged to the sessions measured first.
+  // The texts of every session are captured before any is timed, then every session is replayed
+  // once more, unwrapped and untimed (the capture wraps the recording methods, which the timed
+  // rounds do not): both bring both sides to the code the JIT optimises, whose background
+  // compilation would otherwise be charged to the sessions measured first.
   const captured: string[][] = [];
   for (const session of options.sessions) {
     const texts = await captureTexts(session, options.budget);
     countRaw(texts);
     captured.push(texts);
   }
+  for (const session of options.sessions) await ingest(session, options.budget, false);
+  // The rounds go over all sessions in turn (round 1 of every session, then round 2, ...), not
+  // all rounds of one session and then the next: timed one after the other, the first sessions
+  // paid for the JIT settling (ratios of the first session timed were a third lower than the same
+  // session timed last), and a small session's five rounds all fell in one short stretch of
+  // machine load.
+  const rounds = options.rounds ?? INGESTION_ROUNDS;
+  const roundsOf = captured.map((texts) => roundsFor(texts, rounds));
+  const tokenizerBest = options.sessions.map(() => Number.POSITIVE_INFINITY);
+  const replayedBest: (Replayed | undefined)[] = options.sessions.map(() => undefined);
+  for (let round = 0; round < Math.max(...roundsOf); round += 1) {
+    for (const [index, session] of options.sessions.entries()) {
+      if (round >= (roundsOf[index] as number)) continue;
+      tokenizerBest[index] = Math.min(tokenizerBest[index] as number, countRaw(captured[index] as string[]));
+      const replayed = await ingest(session, options.budget, false);
+      // The round with the fastest recording calls, its settle() work with it.
+      const best = replayedBest[index];
+      if (best === undefined || replayed.api < best.api) replayedBest[index] = replayed;
+    }
+  }
   for (const [index, session] of options.sessions.entries()) {
     const texts = captured[index] as string[];
     const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0);
-    let tokenizerSeconds = Number.POSITIVE_INFINITY;
-    let best: Replayed | undefined;
-    for (let round = 0; round < (options.rounds ?? INGESTION_ROUNDS); round += 1) {
-      tokenizerSeconds = Math.min(tokenizerSeconds, countRaw(texts));
-      const replayed = await ingest(session, options.budget, false);
-      // The round with the fastest recording calls, its settle() work with it.
-      if (best === undefined || replayed.api < best.api) best = replayed;
-    }
+    const tokenizerSeconds = tokenizerBest[index] as number;
+    const best = replayedBest[index];
     const methods = (await ingest(session, options.budget, true)).methods;
     const { api, total, graduation } = best as Replayed;
     const megabytes = bytes / 1_000_000;

@@ -172,21 +172,23 @@ export function createRedactionScope(options: { config: ResolvedRedaction | fals
   const { config, ledger } = options;
   // One shared scope that changes nothing: a scope is opened for every recorded input.
   if (config === false) return NO_REDACTION_SCOPE;
-  const records: SecretRecord[] = [];
-  const pending = new Map<string, string>();
-  const pendingNext = new Map<string, number>();
-  const reports = new Map<string, { kind: string; field: string; count: number; placeholders: string[] }>();
+  // A scope is opened for every recorded input and most find nothing: what only a finding needs
+  // is made at the first finding.
+  let records: SecretRecord[] | undefined;
+  let pending: Map<string, string> | undefined;
+  let pendingNext: Map<string, number> | undefined;
+  let reports: Map<string, { kind: string; field: string; count: number; placeholders: string[] }> | undefined;
   const cleanTexts = cleanTextsOf(config);
 
   const placeholderFor = (kind: string, secret: string): string => {
     const digest = secretDigest(secret);
-    const known = ledger.placeholderOf(digest) ?? pending.get(digest);
+    const known = ledger.placeholderOf(digest) ?? pending?.get(digest);
     if (known !== undefined) return known;
-    const number = Math.max(ledger.nextNumber(kind), pendingNext.get(kind) ?? 1);
-    pendingNext.set(kind, number + 1);
+    const number = Math.max(ledger.nextNumber(kind), pendingNext?.get(kind) ?? 1);
+    (pendingNext ??= new Map()).set(kind, number + 1);
     const placeholder = secretPlaceholder(kind, number);
-    pending.set(digest, placeholder);
-    records.push({ digest, kind, number });
+    (pending ??= new Map()).set(digest, placeholder);
+    (records ??= []).push({ digest, kind, number });
     return placeholder;
   };
 
@@ -199,13 +201,14 @@ export function createRedactionScope(options: { config: ResolvedRedaction | fals
       if (!isWholeCredential) cleanTexts.add(value);
       return value;
     }
+    const fieldReports = (reports ??= new Map());
     const replaced = findings.map((finding) => {
       const placeholder = placeholderFor(finding.kind, value.slice(finding.start, finding.end));
       const key = `${field}\u0000${finding.kind}`;
-      const report = reports.get(key) ?? { kind: finding.kind, field, count: 0, placeholders: [] };
+      const report = fieldReports.get(key) ?? { kind: finding.kind, field, count: 0, placeholders: [] };
       report.count += 1;
       if (!report.placeholders.includes(placeholder)) report.placeholders.push(placeholder);
-      reports.set(key, report);
+      fieldReports.set(key, report);
       return { ...finding, placeholder };
     });
     return replaceSpans(value, replaced);
@@ -250,10 +253,10 @@ export function createRedactionScope(options: { config: ResolvedRedaction | fals
     update,
     json: (value, field) => walk(value, field),
     get records() {
-      return records;
+      return records ?? NO_RECORDS;
     },
     get redactions() {
-      if (reports.size === 0) return NO_REDACTIONS;
+      if (reports === undefined || reports.size === 0) return NO_REDACTIONS;
       return [...reports.values()].map((report) => Object.freeze({ ...report, placeholders: Object.freeze([...report.placeholders]) }));
     },
   };

@@ -45,4 +45,16 @@ describe('createRedactionScope()', () => {
     }
     expect(scanned).toHaveLength(2);
   });
+
+  it('reports no records and no redactions for a scope that found nothing, and each secret once for one that did', () => {
+    const { config } = countingConfig();
+    const quiet = createRedactionScope({ config, ledger });
+    quiet.text('nothing to hide in this short line', 'content');
+    expect(quiet.records).toEqual([]);
+    expect(quiet.redactions).toEqual([]);
+    const scope = createRedactionScope({ config, ledger });
+    expect(scope.text('first acme_111111 then acme_222222 and acme_111111 again', 'content')).toBe('first [secret:acme-token#1] then [secret:acme-token#2] and [secret:acme-token#1] again');
+    expect(scope.records.map((record) => [record.kind, record.number])).toEqual([['acme-token', 1], ['acme-token', 2]]);
+    expect(scope.redactions).toEqual([{ kind: 'acme-token', field: 'content', count: 3, placeholders: ['[secret:acme-token#1]', '[secret:acme-token#2]'] }]);
+  });
 });
