@@ -5,6 +5,7 @@
 //   npm run bench
 //   npm run bench -- path/to/session.jsonl[.gz] path/to/folder/ [name=path] [--out dir]
 //   npm run bench -- --from bench-results/results.json    re-render without measuring
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, platform } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,7 +15,7 @@ import { aggregate, STRATEGIES } from './aggregate.js';
 import { defaultSets, setsFromArguments } from './bench-sets.js';
 import type { BenchSet } from './bench-sets.js';
 import { COMPACTION_SUMMARY_TOKENS, PRUNE_KEEP_LAST_MESSAGES } from './baselines.js';
-import { measureIngestion, renderIngestionTable } from './ingestion.js';
+import { INGESTION_NODE_FLAGS } from './ingestion.js';
 import { measurePerformance, renderPerformanceMarkdown } from './performance.js';
 import { renderHtmlReport } from './report-html.js';
 import { renderMarkdownReport } from './report-markdown.js';
@@ -50,6 +51,13 @@ log(from === undefined ? `wrote ${join(outDirectory, 'results.json')} and ${join
 
 // --- Internal helpers ---
 
+// The table of `npm run bench:ingest` on `files`, measured in a process of its own: with the V8
+// flags that keep the raw tokenizer's side steady, and a heap not grown by the runs above.
+function measureIngestionApart(files: readonly string[]): string {
+  const script = fileURLToPath(new URL('./ingestion.js', import.meta.url));
+  return execFileSync(process.execPath, [...INGESTION_NODE_FLAGS, script, ...files], { encoding: 'utf8', maxBuffer: 1 << 26 });
+}
+
 async function measure(): Promise<BenchResults> {
   if (typeof globalThis.gc !== 'function') log('note: run node with --expose-gc to measure the heap (npm run bench does)');
   const counter = createTokenCounter();
@@ -57,6 +65,7 @@ async function measure(): Promise<BenchResults> {
   const sessions: BenchSession[] = [];
   // The validation set is scored only: ingestion throughput is read on the other sets' sessions.
   const throughputSessions: BenchSession[] = [];
+  const throughputFiles: string[] = [];
   const results: SessionResult[] = [];
   const setResults: SetResult[] = [];
   for (const set of sets) {
@@ -67,7 +76,10 @@ async function measure(): Promise<BenchResults> {
       const result = await runSession({ session, budget: BUDGET, compactionThreshold: COMPACTION_THRESHOLD, counter });
       log(`${set.name}/${session.name}: ${session.eventCount} events, ${Math.round(result.minutes)} min, ${result.checkpoints.length} checkpoints, ${session.probes.size} probes, ${result.seconds.toFixed(1)}s`);
       sessions.push(session);
-      if (set.isInThroughput) throughputSessions.push(session);
+      if (set.isInThroughput) {
+        throughputSessions.push(session);
+        throughputFiles.push(file);
+      }
       results.push(result);
       setSessions.push(result);
       probes += session.probes.size;
@@ -83,8 +95,8 @@ async function measure(): Promise<BenchResults> {
     });
   }
   const performanceResult = await measurePerformance({ base: pickBaseSession(sessions), sessions: throughputSessions, budget: BUDGET, log });
-  log('ingestion per session against raw countTokens');
-  ingestionTable = renderIngestionTable(await measureIngestion({ sessions: throughputSessions, budget: BUDGET, rounds: 2 }));
+  log(`ingestion per session against raw countTokens (npm run bench:ingest, in a process of its own: node ${INGESTION_NODE_FLAGS.join(' ')})`);
+  ingestionTable = measureIngestionApart(throughputFiles);
   const cpu = cpus()[0];
   return {
     formatVersion: 2,

@@ -298,6 +298,15 @@ async function replay(manager: ContextManager, session: BenchSession): Promise<n
 
 const NO_SPECIAL = { disallowedSpecial: new Set<string>() };
 
+/**
+ * Node flags `npm run bench:ingest` runs with. `--no-regexp-tier-up` compiles every regular
+ * expression to machine code at its first use instead of starting it in V8's regexp interpreter.
+ * gpt-tokenizer's `countTokens` matches with a fresh copy of its split pattern on every call, and
+ * with V8's defaults that copy sometimes runs interpreted: the raw side then swings between 5 and
+ * 18 MB/s from run to run, and the ratio with it. The flag gives the raw side its best speed.
+ */
+export const INGESTION_NODE_FLAGS: readonly string[] = ['--no-regexp-tier-up'];
+
 // Standalone: `npm run bench:ingest [-- files...]`.
 const isMain = /(^|[\\/])ingestion\.js$/.test(process.argv[1] ?? '');
 if (isMain) {
@@ -311,5 +320,7 @@ if (isMain) {
           .sort()
           .map((name) => join(fixtures, name));
   const results = await measureIngestion({ sessions: files.map((file) => loadBenchSession(file)), budget: 28_000 });
+  const flags = INGESTION_NODE_FLAGS.filter((flag) => !process.execArgv.includes(flag));
+  if (flags.length > 0) process.stderr.write(`note: run with node ${flags.join(' ')} (npm run bench:ingest does) for a steady countTokens side\n`);
   process.stdout.write(renderIngestionTable(results));
 }
