@@ -48,6 +48,8 @@ export interface SentenceAnalysis {
   readonly isIntention: boolean;
   /** How much durable content it carries (see `scoreSalience`); 0 for none. */
   readonly salience: number;
+  /** The names and values it carries, durable or not (`scoreSalience`'s `specifics`). */
+  readonly specifics: number;
 }
 
 /**
@@ -531,9 +533,9 @@ function analyzeWhole(
     cause === undefined ? text : text.replace(cause.text, ' '),
   );
   const hasFix = matcher.test('errorResolution', prose);
-  const base = { text, isUpdate, isQuestion, isDeadEnd, isTaskRequest, isCompletion, isIntention };
-
   const salience = scoreSalience(text, { role, matcher, original });
+  const base = { text, isUpdate, isQuestion, isDeadEnd, isTaskRequest, isCompletion, isIntention, specifics: salience.specifics };
+
   found.isOutput = salience.isOutput;
   const identifierCount = salience.identifiers;
   const hasSubstance = salience.specifics > 0 || topicWords(prose, { patterns: matcher.pack }).length >= 2;

@@ -94,7 +94,13 @@ export function isRefusalOrScope(sentence: string): boolean {
   const text = plainOf(withoutAttribution(sentence));
   if (isQuestionLike(text) || DEVELOPMENT_SUBJECT.test(text)) return false;
   const match = REFUSAL_OR_SCOPE.exec(text) ?? EVERY_ONE_HAS.exec(text);
-  return match !== null && !DEVELOPMENT_WORD.test(match[1] ?? match[0]) && !CODE_LIKE.test(match[1] ?? match[0]);
+  return match !== null && isProductSubject(match[1] ?? match[0]);
+}
+
+// Whether the subject of a rule names a part of the product: not the work (tests, the build) and
+// not a piece of code.
+function isProductSubject(subject: string): boolean {
+  return !DEVELOPMENT_WORD.test(subject) && !CODE_LIKE.test(subject);
 }
 
 /**
@@ -254,7 +260,7 @@ function isBehaviour(text: string): boolean {
   if (RULE_FOR_KIND.test(text) || (RESPONSE_AND_CONDITION.test(text) && !DEVELOPMENT_SUBJECT.test(text))) return true;
   if (isRefusalOrScope(text)) return true;
   const handled = HANDLING_OF_KIND.exec(text);
-  if (handled !== null && !DEVELOPMENT_WORD.test(handled[1] ?? '') && !WORK_ITEM.test(handled[1] ?? '') && !CODE_LIKE.test(handled[1] ?? '')) return true;
+  if (handled !== null && isProductSubject(handled[1] ?? '') && !WORK_ITEM.test(handled[1] ?? '')) return true;
   if (PROHIBITION.test(text) && !DEVELOPMENT_SUBJECT.test(text.replace(/^no\s+/iu, ''))) return true;
   return (BOUND.test(text) && (BEHAVIOUR_VERB.test(text) || PERMISSION.test(text))) || isActionResponse(text);
 }

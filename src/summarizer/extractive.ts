@@ -26,7 +26,7 @@ import { isProse, wordCount } from '../language/prose.js';
 import { isProductNarration, turnShapeOf } from '../language/behaviour-statement.js';
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
-import { countSpecifics, scoreSalience } from '../language/salience.js';
+import { countSpecifics } from '../language/salience.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
 
 /** Options for {@link createExtractiveSummarizer}. */
@@ -330,7 +330,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       isUser: role === 'user',
       isIntention: analysis.isIntention || analysis.isQuestion,
       identifiers,
-      specifics: scoreSalience(analysis.text, { role, matcher: language.matcher }).specifics,
+      specifics: analysis.specifics,
       ...(isProductStatement ? { isProductStatement } : {}),
       // What the user states about the work (not asks, hedges or says about themselves) says what
       // must hold even without a name or a value in it: it outranks their questions and asides.

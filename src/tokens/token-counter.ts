@@ -124,7 +124,6 @@ const CARRIAGE_RETURN = 13;
 /** Counters whose count of a text is the sum of the counts of its blocks (see {@link countJoined}). */
 const additiveCounters = new WeakSet<TokenCounter>();
 
-
 /** A map from text to token count that forgets the texts not used for longest, bounded by characters and entries. */
 interface CountCache {
   get(text: string): number | undefined;

@@ -5,17 +5,8 @@ import { ContextManager } from '../../src/index.js';
 // that each test can see which texts reached it.
 const tokenizer = vi.hoisted(() => ({ texts: [] as string[] }));
 vi.mock('../../src/tokens/pretoken-count.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/tokens/pretoken-count.js')>();
-  return {
-    ...actual,
-    exactCounter: (...args: Parameters<typeof actual.exactCounter>): ((text: string) => number) => {
-      const count = actual.exactCounter(...args);
-      return (text) => {
-        tokenizer.texts.push(text);
-        return count(text);
-      };
-    },
-  };
+  const { spyOnExactCounter } = await import('../tokenizer-spy.js');
+  return spyOnExactCounter(await importOriginal(), tokenizer.texts);
 });
 
 const tokenizedChars = (): number => tokenizer.texts.reduce((sum, text) => sum + text.length, 0);
