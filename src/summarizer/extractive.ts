@@ -28,6 +28,7 @@ import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fa
 import { markFactsJudged } from '../graduation/fact-admission.js';
 import { countSpecifics } from '../language/salience.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
+import { uniqueWordShares } from './note-novelty.js';
 
 /** Options for {@link createExtractiveSummarizer}. */
 export interface ExtractiveSummarizerOptions {
@@ -1124,10 +1125,20 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
   // The agent's standing descriptions of the product say what must hold just as well: they take
   // the same margin, so a product statement outlasts the user's hedges and questions.
   const ranksWithUserWords = (item: Item): boolean => item.detail.isUserSpeech === true || item.detail.isProductStatement === true;
-  const weight = (item: Item): number => (item.detail.salience ?? 0) + (ranksWithUserWords(item) ? USER_SPEECH_WEIGHT : 0);
-  const notes = queued
-    .filter((item) => item.section === 'Notes')
-    .sort((a, b) => weight(b) - weight(a) || a.priority - b.priority || a.order - b.order);
+  const noteItems = queued.filter((item) => item.section === 'Notes');
+  // Narration ranks by what it alone says: the share of its words that no other item of the merged
+  // summaries holds (a name, a value, what was decided), more than by the salience of a shape the
+  // agent repeats.
+  const shares = uniqueWordShares({
+    notes: noteItems.map((item) => item.text),
+    others: [...items.map((item) => item.text), ...files.keys(), ...[...commands.values()].map((item) => item.text)],
+  });
+  const uniqueShare = new Map<Item, number>(noteItems.map((item, index) => [item, shares[index] ?? 0]));
+  const weight = (item: Item): number =>
+    ranksWithUserWords(item)
+      ? (item.detail.salience ?? 0) + USER_SPEECH_WEIGHT
+      : NARRATION_SALIENCE_SHARE * (item.detail.salience ?? 0) + UNIQUE_SHARE_WEIGHT * (uniqueShare.get(item) ?? 0);
+  const notes = noteItems.sort((a, b) => weight(b) - weight(a) || a.priority - b.priority || a.order - b.order);
   // The user's own statements also come before edited files, files only read and commands (tool output).
   notes.forEach((item, rank) => {
     // The agent's descriptions of the product rank with the user's words (by weight, below their
@@ -1136,7 +1147,11 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
     const salience = item.detail.salience ?? 0;
     const share = rank / (notes.length + 1);
     // A question asked summaries ago has been answered since: it ranks with narration, whoever asked.
-    if (!ranksWithUserWords(item) || QUESTION_NOTE.test(item.text)) {
+    if (!ranksWithUserWords(item) && (uniqueShare.get(item) ?? 0) >= MOSTLY_UNIQUE) {
+      // Narration mostly in words said nowhere else states something the rest of the window does
+      // not: it comes before the commands run (whose effect the files and tests show).
+      items.push({ ...item, priority: UNIQUE_NOTE_PRIORITY + share });
+    } else if (!ranksWithUserWords(item) || QUESTION_NOTE.test(item.text)) {
       items.push({ ...item, priority: CONSOLIDATE_PRIORITY.Notes + share });
     } else if (salience >= USER_STATEMENT_SALIENCE) {
       // Statements stay within their rank, all of them before older completed tasks.
@@ -1179,6 +1194,14 @@ const USER_SPEECH_PRIORITY = 1.5;
 const STATEMENT_PRIORITY = 0.5;
 // A note that asks rather than states (a question mark, ASCII or full-width, at its end).
 const QUESTION_NOTE = /[?？]\s*$/u;
+/** Weight of a narrated note's share of words said nowhere else in the merged summaries. */
+const UNIQUE_SHARE_WEIGHT = Number(process.env['UW'] ?? 4);
+/** Share of words said nowhere else from which a narrated note is ranked before commands. */
+const MOSTLY_UNIQUE = Number(process.env['MQ'] ?? 0.5);
+/** Priority of those notes when consolidating: before commands and files only read. */
+const UNIQUE_NOTE_PRIORITY = Number(process.env['UP'] ?? 4);
+/** Part of a narrated note's salience that counts next to it. */
+const NARRATION_SALIENCE_SHARE = Number(process.env['NS'] ?? 0.5);
 /** Priority of the titles of tasks completed before the newest summary: after those statements. */
 const OLDER_COMPLETION_PRIORITY = 0.75;
 
