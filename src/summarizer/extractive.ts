@@ -59,7 +59,9 @@ export type SummarySection = Exclude<SummarySectionName, 'Text'>;
  * hold is kept before routine progress: the newest summary's completed tasks and the open items,
  * then the user's statements and the agent's descriptions of the product, then older completed
  * tasks, failures solved with a stated cause, the user's other words, edited files and failures
- * fixed without a stated cause, and last narration, old questions, files only read and commands.
+ * fixed without a stated cause, narration mostly in words no other merged item holds, and last
+ * other narration (ranked by the share of such words and its salience), old questions, files only
+ * read and commands.
  * Plain text summaries (from another summarizer) are merged line by line as notes.
  *
  * @example
@@ -1195,13 +1197,13 @@ const STATEMENT_PRIORITY = 0.5;
 // A note that asks rather than states (a question mark, ASCII or full-width, at its end).
 const QUESTION_NOTE = /[?？]\s*$/u;
 /** Weight of a narrated note's share of words said nowhere else in the merged summaries. */
-const UNIQUE_SHARE_WEIGHT = Number(process.env['UW'] ?? 4);
+const UNIQUE_SHARE_WEIGHT = 4;
 /** Share of words said nowhere else from which a narrated note is ranked before commands. */
-const MOSTLY_UNIQUE = Number(process.env['MQ'] ?? 0.5);
+const MOSTLY_UNIQUE = 0.5;
 /** Priority of those notes when consolidating: before commands and files only read. */
-const UNIQUE_NOTE_PRIORITY = Number(process.env['UP'] ?? 4);
+const UNIQUE_NOTE_PRIORITY = 4;
 /** Part of a narrated note's salience that counts next to it. */
-const NARRATION_SALIENCE_SHARE = Number(process.env['NS'] ?? 0.5);
+const NARRATION_SALIENCE_SHARE = 0.5;
 /** Priority of the titles of tasks completed before the newest summary: after those statements. */
 const OLDER_COMPLETION_PRIORITY = 0.75;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ContextManager, createExtractiveSummarizer, createMemoryStorage } from '../../src/index.js';
-import type { SessionSnapshot, Summarizer, Summary, SummarySectionData } from '../../src/index.js';
+import type { SessionSnapshot, Summarizer, Summary, SummaryItem, SummarySectionData } from '../../src/index.js';
 import type { SummarizeResult } from '../../src/summarizer/summarizer.js';
 import { renderSections, sectionsOf } from '../../src/summarizer/summary-sections.js';
 import { createTokenCounter } from '../../src/tokens/token-counter.js';
@@ -176,6 +176,32 @@ describe('structured summaries', () => {
       const tight = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: fullTokens - Math.ceil(weatherTokens / 2) });
       expect(tight.summary).toContain('The cache key includes the tenant id.');
       expect(tight.summary).not.toContain('weather');
+    });
+
+    it('keeps narration that says something no other item says over repeated narration of edits that scored higher', () => {
+      const edits = (from: number): SummaryItem[] => ['tallyShelfRows', 'mapBinLabels', 'groupPallets'].map((name, index) => ({
+        text: `Tidied \`src/stock/shelves.ts\` again near \`${name}\`.`,
+        salience: 1.8,
+        source: { from: from + index, to: from + index },
+      }));
+      const decision = 'We now ship the barcode labels through Zebra printers over raw TCP port 9100.';
+      const first = summaryWith('s1', [
+        { name: 'Files', items: [{ text: 'src/stock/shelves.ts (3 edits)', path: 'src/stock/shelves.ts', edits: 3, source: { from: 1, to: 8 } }] },
+        { name: 'Commands', items: [{ text: 'npm run lint: clean', command: 'npm run lint', source: { from: 2, to: 2 } }] },
+        { name: 'Notes', items: [...edits(3), { text: decision, salience: 0, source: { from: 7, to: 7 } }] },
+      ], 1, 9);
+      const second = summaryWith('s2', [
+        { name: 'Notes', items: edits(12).map((item) => ({ ...item, text: item.text.replace('again', 'once more') })) },
+      ], 10, 19);
+      const full = run({ mode: 'consolidate', summaries: [first, second], targetTokens: 400 });
+      expect(full.summary).toContain('Zebra printers');
+      // Room for the edited file and one note: the note that states something takes it, ahead of the
+      // narration (rated higher, but its words are in its siblings and the Files section) and of the command.
+      const room = countTokens('Files:\n- src/stock/shelves.ts (3 edits)\n') + countTokens(`Notes:\n- ${decision}\n`) + 2;
+      const tight = run({ mode: 'consolidate', summaries: [first, second], targetTokens: room });
+      expect(tight.summary).toContain(decision);
+      expect(tight.summary).not.toContain('Tidied');
+      expect(tight.summary).not.toContain('npm run lint');
     });
 
     it('keeps a note in the user\'s own words over agent narration that scored a little higher', () => {
