@@ -1148,12 +1148,12 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
     // hold and come before the record of solved problems.
     const salience = item.detail.salience ?? 0;
     const share = rank / (notes.length + 1);
-    // A question asked summaries ago has been answered since: it ranks with narration, whoever asked.
     if (!ranksWithUserWords(item) && (uniqueShare.get(item) ?? 0) >= MOSTLY_UNIQUE) {
       // Narration mostly in words said nowhere else states something the rest of the window does
       // not: it comes before the commands run (whose effect the files and tests show).
       items.push({ ...item, priority: UNIQUE_NOTE_PRIORITY + share });
     } else if (!ranksWithUserWords(item) || QUESTION_NOTE.test(item.text)) {
+      // A question asked summaries ago has been answered since: it ranks with narration, whoever asked.
       items.push({ ...item, priority: CONSOLIDATE_PRIORITY.Notes + share });
     } else if (salience >= USER_STATEMENT_SALIENCE) {
       // Statements stay within their rank, all of them before older completed tasks.
