@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { JsonValue } from '../types.js';
 import { parse } from '../validation.js';
-import type { Detector, SecretFinding } from './detectors.js';
+import type { Detector, SecretFinding, TriggerScan } from './detectors.js';
 import { compiledPattern } from './compiled-patterns.js';
-import { builtInDetectors, isCredential, longTokenRuns, patternDetector } from './detectors.js';
+import { builtInDetectors, createTriggerScan, isCredential, longTokenRuns, patternDetector } from './detectors.js';
 import { rescanRegions } from './rescan-regions.js';
 import type { SecretLedger, SecretRecord } from './secret-ledger.js';
 import { secretDigest, secretPlaceholder } from './secret-ledger.js';
@@ -178,7 +178,7 @@ export function createRedactionScope(options: { config: ResolvedRedaction | fals
   let pending: Map<string, string> | undefined;
   let pendingNext: Map<string, number> | undefined;
   let reports: Map<string, { kind: string; field: string; count: number; placeholders: string[] }> | undefined;
-  const cleanTexts = cleanTextsOf(config);
+  const { cleanTexts, triggers } = scanStateOf(config);
 
   const placeholderFor = (kind: string, secret: string): string => {
     const digest = secretDigest(secret);
@@ -192,15 +192,16 @@ export function createRedactionScope(options: { config: ResolvedRedaction | fals
     return placeholder;
   };
 
-  const redact = (value: string, field: string, isWholeCredential: boolean): string => {
+  const redact = (value: string, fieldPath: FieldPath, isWholeCredential: boolean): string => {
     if (value.length === 0) return value;
     if (!isWholeCredential && cleanTexts.has(value)) return value;
     const extra = isWholeCredential ? [{ kind: 'credential', start: 0, end: value.length, rank: config.detectors.findIndex((detector) => detector.kind === 'credential') }] : NO_CANDIDATES;
-    const findings = findWith(config, value, extra);
+    const findings = findWith(config, value, extra, triggers);
     if (findings.length === 0) {
       if (!isWholeCredential) cleanTexts.add(value);
       return value;
     }
+    const field = fieldText(fieldPath);
     const fieldReports = (reports ??= new Map());
     const replaced = findings.map((finding) => {
       const placeholder = placeholderFor(finding.kind, value.slice(finding.start, finding.end));
@@ -214,13 +215,14 @@ export function createRedactionScope(options: { config: ResolvedRedaction | fals
     return replaceSpans(value, replaced);
   };
 
-  const walk = (value: JsonValue, field: string): JsonValue => {
+  // Paths are put into words only for a field with a finding: most inputs have none.
+  const walk = (value: JsonValue, field: FieldPath): JsonValue => {
     if (typeof value === 'string') return redact(value, field, false);
-    if (Array.isArray(value)) return value.map((item, index) => walk(item as JsonValue, `${field}[${index}]`));
+    if (Array.isArray(value)) return value.map((item, index) => walk(item as JsonValue, { parent: field, key: index }));
     if (typeof value === 'object' && value !== null) {
       const result: Record<string, JsonValue> = {};
       for (const [key, item] of Object.entries(value as Record<string, JsonValue>)) {
-        const path = /^[A-Za-z_$][\w$]*$/.test(key) ? `${field}.${key}` : `${field}[${JSON.stringify(key)}]`;
+        const path = { parent: field, key };
         result[key] =
           typeof item === 'string' && isCredential({ name: key, value: item, isQuoted: true, isBareWordSecret: true })
             ? redact(item, path, true)
@@ -266,6 +268,18 @@ export function createRedactionScope(options: { config: ResolvedRedaction | fals
 
 const findSchema = z.strictObject({ text: z.string(), options: redactionOptionsSchema });
 
+/** Where a value is in a recorded input: a field name, or a key or index under another path. */
+type FieldPath = string | { readonly parent: FieldPath; readonly key: string | number };
+
+// `toolCalls[0].input.command`, with keys that are not identifiers quoted.
+function fieldText(path: FieldPath): string {
+  if (typeof path === 'string') return path;
+  const parent = fieldText(path.parent);
+  const { key } = path;
+  if (typeof key === 'number') return `${parent}[${key}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
+}
+
 /** Texts in which a configuration found no secret, so that a text recorded again is not scanned again. */
 interface CleanTexts {
   has(text: string): boolean;
@@ -288,17 +302,25 @@ const NO_REDACTION_SCOPE: RedactionScope = Object.freeze({
   records: NO_RECORDS,
   redactions: NO_REDACTIONS,
 });
+const NO_FINDINGS: readonly SecretFinding[] = Object.freeze([]);
+
+/** What scanning with one configuration keeps: texts found clean, and the scan of its detectors' triggers. */
+interface ScanState {
+  readonly cleanTexts: CleanTexts;
+  readonly triggers: TriggerScan;
+}
+
 // Per resolved configuration (one per manager): the same detectors and allowlist give the same
 // findings for the same text. Only texts without a finding are kept, so no secret stays here.
-const cleanTextsByConfig = new WeakMap<ResolvedRedaction, CleanTexts>();
+const scanStates = new WeakMap<ResolvedRedaction, ScanState>();
 
-function cleanTextsOf(config: ResolvedRedaction): CleanTexts {
-  let clean = cleanTextsByConfig.get(config);
-  if (clean === undefined) {
-    clean = createCleanTexts();
-    cleanTextsByConfig.set(config, clean);
+function scanStateOf(config: ResolvedRedaction): ScanState {
+  let state = scanStates.get(config);
+  if (state === undefined) {
+    state = { cleanTexts: createCleanTexts(), triggers: createTriggerScan(config.detectors) };
+    scanStates.set(config, state);
   }
-  return clean;
+  return state;
 }
 
 function createCleanTexts(): CleanTexts {
@@ -335,18 +357,29 @@ interface Candidate {
 }
 
 // Earlier detectors win overlaps; text already redacted (a placeholder) is never touched again.
-function findWith(config: ResolvedRedaction, text: string, extra: readonly Candidate[] = []): SecretFinding[] {
+function findWith(config: ResolvedRedaction, text: string, extra: readonly Candidate[] = NO_CANDIDATES, triggers: TriggerScan = scanStateOf(config).triggers): readonly SecretFinding[] {
+  const { detectors } = config;
+  const { bits } = triggers;
+  // A detector runs only when one of its trigger words occurs (one search for the words of all
+  // of them) and, for detectors of long tokens, when the text has a run of token characters that
+  // long (one scan, shared with the entropy detector). Most texts run none.
+  let triggered: number | undefined;
+  let longestRun: number | undefined;
+  let candidates: Candidate[] | undefined;
+  for (let rank = 0; rank < detectors.length; rank += 1) {
+    const detector = detectors[rank] as Detector;
+    const bit = bits[rank] ?? -1;
+    if (bit >= 0 && ((triggered ??= triggers.scan(text)) & (1 << bit)) === 0) continue;
+    const { minRun } = detector;
+    if (minRun !== undefined && minRun > (longestRun ??= longTokenRuns(text).longest)) continue;
+    for (const [start, end] of detector.find(text)) (candidates ??= [...extra]).push({ kind: detector.kind, start, end, rank });
+  }
+  if (candidates === undefined) {
+    if (extra.length === 0) return NO_FINDINGS;
+    candidates = [...extra];
+  }
   const taken: { start: number; end: number; kind: string | undefined }[] = [];
   if (text.includes('[secret:')) for (const match of text.matchAll(PLACEHOLDER)) taken.push({ start: match.index, end: match.index + match[0].length, kind: undefined });
-  const candidates: Candidate[] = [...extra];
-  // Detectors of long tokens skip a text without a run of token characters that long: one scan
-  // of the text (shared with the entropy detector) instead of a search per key prefix.
-  let longestRun: number | undefined;
-  config.detectors.forEach((detector, rank) => {
-    const { minRun } = detector;
-    if (minRun !== undefined && minRun > (longestRun ??= longTokenRuns(text).longest)) return;
-    for (const [start, end] of detector.find(text)) candidates.push({ kind: detector.kind, start, end, rank });
-  });
   candidates.sort((left, right) => left.rank - right.rank || left.start - right.start || right.end - left.end);
   taken.sort((left, right) => left.start - right.start);
   for (const candidate of candidates) {
