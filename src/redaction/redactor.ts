@@ -172,96 +172,7 @@ export function createRedactionScope(options: { config: ResolvedRedaction | fals
   const { config, ledger } = options;
   // One shared scope that changes nothing: a scope is opened for every recorded input.
   if (config === false) return NO_REDACTION_SCOPE;
-  // A scope is opened for every recorded input and most find nothing: what only a finding needs
-  // is made at the first finding.
-  let records: SecretRecord[] | undefined;
-  let pending: Map<string, string> | undefined;
-  let pendingNext: Map<string, number> | undefined;
-  let reports: Map<string, { kind: string; field: string; count: number; placeholders: string[] }> | undefined;
-  const { cleanTexts, triggers } = scanStateOf(config);
-
-  const placeholderFor = (kind: string, secret: string): string => {
-    const digest = secretDigest(secret);
-    const known = ledger.placeholderOf(digest) ?? pending?.get(digest);
-    if (known !== undefined) return known;
-    const number = Math.max(ledger.nextNumber(kind), pendingNext?.get(kind) ?? 1);
-    (pendingNext ??= new Map()).set(kind, number + 1);
-    const placeholder = secretPlaceholder(kind, number);
-    (pending ??= new Map()).set(digest, placeholder);
-    (records ??= []).push({ digest, kind, number });
-    return placeholder;
-  };
-
-  const redact = (value: string, fieldPath: FieldPath, isWholeCredential: boolean): string => {
-    if (value.length === 0) return value;
-    if (!isWholeCredential && cleanTexts.has(value)) return value;
-    const extra = isWholeCredential ? [{ kind: 'credential', start: 0, end: value.length, rank: config.detectors.findIndex((detector) => detector.kind === 'credential') }] : NO_CANDIDATES;
-    const findings = findWith(config, value, extra, triggers);
-    if (findings.length === 0) {
-      if (!isWholeCredential) cleanTexts.add(value);
-      return value;
-    }
-    const field = fieldText(fieldPath);
-    const fieldReports = (reports ??= new Map());
-    const replaced = findings.map((finding) => {
-      const placeholder = placeholderFor(finding.kind, value.slice(finding.start, finding.end));
-      const key = `${field}\u0000${finding.kind}`;
-      const report = fieldReports.get(key) ?? { kind: finding.kind, field, count: 0, placeholders: [] };
-      report.count += 1;
-      if (!report.placeholders.includes(placeholder)) report.placeholders.push(placeholder);
-      fieldReports.set(key, report);
-      return { ...finding, placeholder };
-    });
-    return replaceSpans(value, replaced);
-  };
-
-  // Paths are put into words only for a field with a finding: most inputs have none.
-  const walk = (value: JsonValue, field: FieldPath): JsonValue => {
-    if (typeof value === 'string') return redact(value, field, false);
-    if (Array.isArray(value)) return value.map((item, index) => walk(item as JsonValue, { parent: field, key: index }));
-    if (typeof value === 'object' && value !== null) {
-      const result: Record<string, JsonValue> = {};
-      for (const [key, item] of Object.entries(value as Record<string, JsonValue>)) {
-        const path = { parent: field, key };
-        result[key] =
-          typeof item === 'string' && isCredential({ name: key, value: item, isQuoted: true, isBareWordSecret: true })
-            ? redact(item, path, true)
-            : walk(item, path);
-      }
-      return result;
-    }
-    return value;
-  };
-
-  const update = (options: { previous: string; next: string; field: string; lookaheadLines?: number | undefined }): string => {
-    const { next, field } = options;
-    let result = '';
-    let position = 0;
-    let isChanged = false;
-    for (const region of rescanRegions(options)) {
-      const original = next.slice(region.start, region.end);
-      const redacted = redact(original, field, false);
-      isChanged ||= redacted !== original;
-      result += next.slice(position, region.start) + redacted;
-      position = region.end;
-    }
-    // Without a secret the caller's own (flat) string is kept: a rebuilt copy would be a rope of
-    // slices that every later pass over a large file has to flatten first.
-    return isChanged ? result + next.slice(position) : next;
-  };
-
-  return {
-    text: (value, field) => redact(value, field, false),
-    update,
-    json: (value, field) => walk(value, field),
-    get records() {
-      return records ?? NO_RECORDS;
-    },
-    get redactions() {
-      if (reports === undefined || reports.size === 0) return NO_REDACTIONS;
-      return [...reports.values()].map((report) => Object.freeze({ ...report, placeholders: Object.freeze([...report.placeholders]) }));
-    },
-  };
+  return new LedgerScope(config, ledger);
 }
 
 // --- Internal helpers ---
@@ -308,6 +219,114 @@ const NO_FINDINGS: readonly SecretFinding[] = Object.freeze([]);
 interface ScanState {
   readonly cleanTexts: CleanTexts;
   readonly triggers: TriggerScan;
+}
+
+// A scope is opened for every recorded input and most find nothing: one object with no closures,
+// and what only a finding needs is made at the first finding.
+class LedgerScope implements RedactionScope {
+  readonly #config: ResolvedRedaction;
+  readonly #ledger: Pick<SecretLedger, 'placeholderOf' | 'nextNumber'>;
+  readonly #state: ScanState;
+  #records: SecretRecord[] | undefined;
+  #pending: Map<string, string> | undefined;
+  #pendingNext: Map<string, number> | undefined;
+  #reports: Map<string, { kind: string; field: string; count: number; placeholders: string[] }> | undefined;
+
+  constructor(config: ResolvedRedaction, ledger: Pick<SecretLedger, 'placeholderOf' | 'nextNumber'>) {
+    this.#config = config;
+    this.#ledger = ledger;
+    this.#state = scanStateOf(config);
+  }
+
+  get records(): readonly SecretRecord[] {
+    return this.#records ?? NO_RECORDS;
+  }
+
+  get redactions(): readonly SecretRedaction[] {
+    const reports = this.#reports;
+    if (reports === undefined || reports.size === 0) return NO_REDACTIONS;
+    return [...reports.values()].map((report) => Object.freeze({ ...report, placeholders: Object.freeze([...report.placeholders]) }));
+  }
+
+  text(value: string, field: string): string {
+    return this.#redact(value, field, false);
+  }
+
+  json(value: JsonValue, field: string): JsonValue {
+    return this.#walk(value, field);
+  }
+
+  update(options: { previous: string; next: string; field: string; lookaheadLines?: number | undefined }): string {
+    const { next, field } = options;
+    let result = '';
+    let position = 0;
+    let isChanged = false;
+    for (const region of rescanRegions(options)) {
+      const original = next.slice(region.start, region.end);
+      const redacted = this.#redact(original, field, false);
+      isChanged ||= redacted !== original;
+      result += next.slice(position, region.start) + redacted;
+      position = region.end;
+    }
+    // Without a secret the caller's own (flat) string is kept: a rebuilt copy would be a rope of
+    // slices that every later pass over a large file has to flatten first.
+    return isChanged ? result + next.slice(position) : next;
+  }
+
+  #placeholderFor(kind: string, secret: string): string {
+    const digest = secretDigest(secret);
+    const known = this.#ledger.placeholderOf(digest) ?? this.#pending?.get(digest);
+    if (known !== undefined) return known;
+    const number = Math.max(this.#ledger.nextNumber(kind), this.#pendingNext?.get(kind) ?? 1);
+    (this.#pendingNext ??= new Map()).set(kind, number + 1);
+    const placeholder = secretPlaceholder(kind, number);
+    (this.#pending ??= new Map()).set(digest, placeholder);
+    (this.#records ??= []).push({ digest, kind, number });
+    return placeholder;
+  }
+
+  #redact(value: string, fieldPath: FieldPath, isWholeCredential: boolean): string {
+    if (value.length === 0) return value;
+    const config = this.#config;
+    const { cleanTexts, triggers } = this.#state;
+    if (!isWholeCredential && cleanTexts.has(value)) return value;
+    const extra = isWholeCredential ? [{ kind: 'credential', start: 0, end: value.length, rank: config.detectors.findIndex((detector) => detector.kind === 'credential') }] : NO_CANDIDATES;
+    const findings = findWith(config, value, extra, triggers);
+    if (findings.length === 0) {
+      if (!isWholeCredential) cleanTexts.add(value);
+      return value;
+    }
+    const field = fieldText(fieldPath);
+    const fieldReports = (this.#reports ??= new Map());
+    const replaced = findings.map((finding) => {
+      const placeholder = this.#placeholderFor(finding.kind, value.slice(finding.start, finding.end));
+      const key = `${field}\u0000${finding.kind}`;
+      const report = fieldReports.get(key) ?? { kind: finding.kind, field, count: 0, placeholders: [] };
+      report.count += 1;
+      if (!report.placeholders.includes(placeholder)) report.placeholders.push(placeholder);
+      fieldReports.set(key, report);
+      return { ...finding, placeholder };
+    });
+    return replaceSpans(value, replaced);
+  }
+
+  // Paths are put into words only for a field with a finding: most inputs have none.
+  #walk(value: JsonValue, field: FieldPath): JsonValue {
+    if (typeof value === 'string') return this.#redact(value, field, false);
+    if (Array.isArray(value)) return value.map((item, index) => this.#walk(item as JsonValue, { parent: field, key: index }));
+    if (typeof value === 'object' && value !== null) {
+      const result: Record<string, JsonValue> = {};
+      for (const [key, item] of Object.entries(value as Record<string, JsonValue>)) {
+        const path = { parent: field, key };
+        result[key] =
+          typeof item === 'string' && isCredential({ name: key, value: item, isQuoted: true, isBareWordSecret: true })
+            ? this.#redact(item, path, true)
+            : this.#walk(item, path);
+      }
+      return result;
+    }
+    return value;
+  }
 }
 
 // Per resolved configuration (one per manager): the same detectors and allowlist give the same
@@ -372,7 +391,10 @@ function findWith(config: ResolvedRedaction, text: string, extra: readonly Candi
     if (bit >= 0 && ((triggered ??= triggers.scan(text)) & (1 << bit)) === 0) continue;
     const { minRun } = detector;
     if (minRun !== undefined && minRun > (longestRun ??= longTokenRuns(text).longest)) continue;
-    for (const [start, end] of detector.find(text)) (candidates ??= [...extra]).push({ kind: detector.kind, start, end, rank });
+    const spans = detector.find(text);
+    // Most detectors that run find nothing and return an empty array: no iterator for those.
+    if (Array.isArray(spans) && spans.length === 0) continue;
+    for (const [start, end] of spans) (candidates ??= [...extra]).push({ kind: detector.kind, start, end, rank });
   }
   if (candidates === undefined) {
     if (extra.length === 0) return NO_FINDINGS;
