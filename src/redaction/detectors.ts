@@ -115,35 +115,16 @@ export function createTriggerScan(detectors: readonly Detector[]): TriggerScan {
       wordBits.set(word, (wordBits.get(word) ?? 0) | (1 << bit));
     }
   }
-  if (wordBits.size === 0) return { bits, scan: () => 0 };
-  const words = [...wordBits.keys()].sort((left, right) => right.length - left.length || (left < right ? -1 : 1));
-  // The bits of a word and of every word that is a prefix of it.
-  const matchBits = new Map<string, number>();
-  for (const word of words) {
-    let mask = 0;
-    for (const other of words) if (word.startsWith(other)) mask |= wordBits.get(other) as number;
-    matchBits.set(word, mask);
+  if (wordBits.size === 0) return { bits, scan: NO_WORDS_SCAN };
+  // Every manager resolves its own detectors, nearly always with the same words.
+  const signature = [...wordBits].map(([word, mask]) => `${word}\u0000${mask}`).join('\u0001');
+  let scan = scansBySignature.get(signature);
+  if (scan === undefined) {
+    if (scansBySignature.size >= MAX_PATTERNS_REMEMBERED) scansBySignature.clear();
+    scan = createWordScan(wordBits);
+    scansBySignature.set(signature, scan);
   }
-  let all = 0;
-  for (const mask of wordBits.values()) all |= mask;
-  const pattern = compiledPattern(words.map(escapeRegExp).join('|'), 'gi');
-  return {
-    bits,
-    scan(text) {
-      let found = 0;
-      let matches = 0;
-      pattern.lastIndex = 0;
-      for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-        found |= matchBits.get(match[0].toLowerCase()) ?? all;
-        // A text full of trigger words (a config file, a long log) runs every detector that has
-        // one: their own searches cost less than going through every occurrence.
-        matches += 1;
-        if (found === all || matches >= MAX_TRIGGER_MATCHES) return all;
-        pattern.lastIndex = match.index + 1;
-      }
-      return found;
-    },
-  };
+  return { bits, scan };
 }
 
 /** Runs of token characters (`[A-Za-z0-9+/_-]`) of a text, as found by {@link longTokenRuns}. @internal */
@@ -542,6 +523,41 @@ function entropyDetector(threshold: number): Detector {
 function includesAny(text: string, needles: readonly string[]): boolean {
   for (let index = 0; index < needles.length; index += 1) if (text.includes(needles[index] as string)) return true;
   return false;
+}
+
+const NO_WORDS_SCAN = (): number => 0;
+/** The scans of {@link createTriggerScan} made so far, by their words and masks. */
+const scansBySignature = new Map<string, (text: string) => number>();
+/** Scans remembered at most (the built-in detectors need one per set of extra patterns' kinds). */
+const MAX_PATTERNS_REMEMBERED = 64;
+
+// The scan of createTriggerScan for words (lower case) and the mask of the detectors of each.
+function createWordScan(wordBits: ReadonlyMap<string, number>): (text: string) => number {
+  const words = [...wordBits.keys()].sort((left, right) => right.length - left.length || (left < right ? -1 : 1));
+  // The bits of a word and of every word that is a prefix of it.
+  const matchBits = new Map<string, number>();
+  for (const word of words) {
+    let mask = 0;
+    for (const other of words) if (word.startsWith(other)) mask |= wordBits.get(other) as number;
+    matchBits.set(word, mask);
+  }
+  let all = 0;
+  for (const mask of wordBits.values()) all |= mask;
+  const pattern = compiledPattern(words.map(escapeRegExp).join('|'), 'gi');
+  return (text) => {
+    let found = 0;
+    let matches = 0;
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+      found |= matchBits.get(match[0].toLowerCase()) ?? all;
+      // A text full of trigger words (a config file, a long log) runs every detector that has
+      // one: their own searches cost less than going through every occurrence.
+      matches += 1;
+      if (found === all || matches >= MAX_TRIGGER_MATCHES) return all;
+      pattern.lastIndex = match.index + 1;
+    }
+    return found;
+  };
 }
 
 function escapeRegExp(text: string): string {
