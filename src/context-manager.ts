@@ -168,6 +168,7 @@ export class ContextManager extends EventEmitter<ContextEvents> {
    * storage, then says whether all of them are durable. Never rejects for a storage failure.
    */
   async settle(): Promise<SettleResult> {
+    this.#session.graduations.queueLaterSpeedUps();
     return this.#session.persistence.settle();
   }
 

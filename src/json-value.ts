@@ -77,6 +77,17 @@ export function findJsonProblem(value: unknown, options: { maxDepth?: number | u
 }
 
 /**
+ * Tells quickly that `value` is JSON as {@link findJsonProblem} sees it, for the small inputs of
+ * tool calls: `true` only when that finds no problem; `false` when it would, and also for inputs
+ * more than {@link SMALL_JSON_DEPTH} levels deep or of more than {@link SMALL_JSON_VALUES} values
+ * (a cycle is always too deep), which are left to it. Allocates nothing.
+ * @internal
+ */
+export function isSmallJson(value: unknown): boolean {
+  return smallJsonLeft(value, 1, SMALL_JSON_VALUES) >= 0;
+}
+
+/**
  * Formats a value path the way JavaScript would read it: `toolCalls[0].input.path`, with keys that
  * are not identifiers quoted (`input["a b"]`). Long paths keep their first and last segments.
  * @internal
@@ -98,6 +109,41 @@ export function formatValuePath(root: string, path: readonly (string | number | 
 // --- Internal helpers ---
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/u;
+/** Deepest nesting {@link isSmallJson} follows (well under MAX_JSON_DEPTH). */
+const SMALL_JSON_DEPTH = 32;
+/** Most values {@link isSmallJson} looks at (shared objects count each time they are reached). */
+const SMALL_JSON_VALUES = 1_000;
+
+// How many of `left` values are left after `value`, at `depth` (the root object is at 1), or -1
+// when it is not JSON within the limits of isSmallJson.
+function smallJsonLeft(value: unknown, depth: number, left: number): number {
+  if (left <= 0) return -1;
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return left - 1;
+    case 'number':
+      return Number.isFinite(value) ? left - 1 : -1;
+    case 'object': {
+      if (value === null) return left - 1;
+      if (depth > SMALL_JSON_DEPTH) return -1;
+      let rest = left - 1;
+      if (Array.isArray(value)) {
+        for (let index = 0; index < value.length && rest >= 0; index += 1) rest = smallJsonLeft(value[index], depth + 1, rest);
+        return rest;
+      }
+      const prototype: unknown = Object.getPrototypeOf(value);
+      if (prototype !== Object.prototype && prototype !== null) return -1;
+      for (const key of Object.keys(value)) {
+        rest = smallJsonLeft((value as Record<string, unknown>)[key], depth + 1, rest);
+        if (rest < 0) return -1;
+      }
+      return rest;
+    }
+    default:
+      return -1;
+  }
+}
 const MAX_SHOWN_SEGMENTS = 12;
 
 interface Frame {

@@ -33,7 +33,7 @@ export interface SessionComponents {
   /** Reads spilled archive groups back from storage. */
   readonly loadSpilled: ArchiveLoader;
   /**
-   * Queues the build preparation of the entries recorded since (boundary features, gap scores,
+   * Asks for the build preparation of the entries recorded since (boundary features, gap scores,
    * T0 units) to run at the start of the next `settle()`, ahead of any graduation queued after
    * it. `build()` does the same work itself when it comes first; windows are the same either way.
    */
@@ -106,5 +106,5 @@ export function createSessionComponents(options: { options: ResolvedOptions; eve
   if (isBuildPathCold()) graduations.speedUp(() => warmUpBuildPath({ scoreGaps: (entries) => scoreGapsShared(detector, entries) }));
   // One function object, so that the queue runs it once however many records ask for it.
   const prepare = (): void => builder.prepare((recorder as SessionRecorder).view.tiers);
-  return { counter, recorder, persistence, graduations, recall, builder, loadSpilled, prepareBuild: () => graduations.speedUp(prepare) };
+  return { counter, recorder, persistence, graduations, recall, builder, loadSpilled, prepareBuild: () => graduations.speedUpLater(prepare) };
 }

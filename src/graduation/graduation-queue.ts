@@ -19,6 +19,8 @@ export class GraduationQueue {
   // Graduation runs queued or running: speed-up tasks on the same queue do not count.
   #graduations = 0;
   readonly #waitingSpeedUps = new Set<() => void>();
+  // Speed-ups asked for by recording calls, not yet on the queue (see speedUpLater).
+  readonly #laterSpeedUps = new Set<() => void>();
   readonly #afterGraduation: (() => void) | undefined;
 
   constructor(options: {
@@ -46,6 +48,8 @@ export class GraduationQueue {
   schedule(subject: GraduationSubject): void {
     const queue = this.queue;
     if (this.#graduations > 0 || this.#graduator.tierToGraduate(subject) === undefined) return;
+    // Speed-ups asked for before this run go first, as if queued when asked for.
+    this.queueLaterSpeedUps();
     this.#graduations += 1;
     void queue.add(async () => {
       // p-queue starts a task at once: yield so that graduation runs after the recording call.
@@ -58,6 +62,7 @@ export class GraduationQueue {
         this.#events.reportBackground();
       } finally {
         this.#graduations -= 1;
+        this.queueLaterSpeedUps();
         if (this.#afterGraduation !== undefined) this.speedUp(this.#afterGraduation);
       }
     });
@@ -81,5 +86,23 @@ export class GraduationQueue {
         // The same work runs again in build(), which reports what goes wrong there.
       }
     });
+  }
+
+  /**
+   * Asks for a {@link GraduationQueue.speedUp} that is queued only when {@link queueLaterSpeedUps}
+   * runs (at the start of `settle()`) or before the next graduation run is queued, whichever comes
+   * first: a recording call asks for the build preparation every time, and a set insertion costs
+   * it far less than a queue task.
+   */
+  speedUpLater(task: () => void): void {
+    this.#laterSpeedUps.add(task);
+  }
+
+  /** Queues the speed-ups asked for with {@link speedUpLater}, in the order asked. */
+  queueLaterSpeedUps(): void {
+    if (this.#laterSpeedUps.size === 0) return;
+    const tasks = [...this.#laterSpeedUps];
+    this.#laterSpeedUps.clear();
+    for (const task of tasks) this.speedUp(task);
   }
 }

@@ -72,6 +72,59 @@ export interface Detector {
    * such run is shorter is skipped without calling `find` (see {@link longTokenRuns}).
    */
   readonly minRun?: number | undefined;
+  /**
+   * When set: ASCII words, compared without regard to case, one of which every text holding a
+   * span of this detector contains, so that a text with none of them is skipped without calling
+   * `find`. One search for the words of every detector (see {@link createTriggerScan}) replaces a
+   * search per detector.
+   */
+  readonly triggers?: readonly string[] | undefined;
+}
+
+/**
+ * Tells which detectors of a list may find something in a text, judged by their triggers: one
+ * search with a RegExp of every trigger word. Returns the detectors' trigger bits (see
+ * {@link TriggerScan}). @internal
+ */
+export interface TriggerScan {
+  /** Per detector (by index): its bit in the mask {@link TriggerScan.scan} returns, or -1 when it has no triggers (it always runs). */
+  readonly bits: readonly number[];
+  /** The mask of the detectors one of whose triggers occurs in `text`. */
+  scan(text: string): number;
+}
+
+/**
+ * Builds the {@link TriggerScan} of a list of detectors. The RegExp tries the longer words first
+ * and every search resumes one character after the last match, so it stops at every position
+ * where a word starts, with the longest word there; every other word starting there is a prefix
+ * of that one, and a match marks the detectors of the word and of its prefixes. After
+ * {@link MAX_TRIGGER_MATCHES} matches every detector with triggers is marked. @internal
+ */
+export function createTriggerScan(detectors: readonly Detector[]): TriggerScan {
+  const bits: number[] = [];
+  const wordBits = new Map<string, number>();
+  let nextBit = 0;
+  for (const detector of detectors) {
+    const triggers = detector.triggers ?? [];
+    // A mask holds 31 bits; a detector beyond them runs on every text, as one without triggers.
+    const bit = triggers.length > 0 && nextBit < MAX_TRIGGER_BITS ? nextBit++ : -1;
+    bits.push(bit);
+    if (bit === -1) continue;
+    for (const trigger of triggers) {
+      const word = trigger.toLowerCase();
+      wordBits.set(word, (wordBits.get(word) ?? 0) | (1 << bit));
+    }
+  }
+  if (wordBits.size === 0) return { bits, scan: NO_WORDS_SCAN };
+  // Every manager resolves its own detectors, nearly always with the same words.
+  const signature = [...wordBits].map(([word, mask]) => `${word}\u0000${mask}`).join('\u0001');
+  let scan = scansBySignature.get(signature);
+  if (scan === undefined) {
+    if (scansBySignature.size >= MAX_PATTERNS_REMEMBERED) scansBySignature.clear();
+    scan = createWordScan(wordBits);
+    scansBySignature.set(signature, scan);
+  }
+  return { bits, scan };
 }
 
 /** Runs of token characters (`[A-Za-z0-9+/_-]`) of a text, as found by {@link longTokenRuns}. @internal */
@@ -151,6 +204,8 @@ export function patternDetector(options: {
   isLineLocal?: boolean | undefined;
   /** See {@link Detector.minRun}. @default undefined */
   minRun?: number | undefined;
+  /** See {@link Detector.triggers}. @default undefined */
+  triggers?: readonly string[] | undefined;
 }): Detector {
   const flags = new Set(options.pattern.flags.split(''));
   flags.add('g');
@@ -208,6 +263,7 @@ export function patternDetector(options: {
   return {
     kind: options.kind,
     minRun: options.minRun,
+    triggers: options.triggers,
     // Most texts hold no candidate, and then nothing is created.
     find(text) {
       if (candidateLines !== undefined) {
@@ -258,6 +314,8 @@ export function createLineFinder(pattern: RegExp): (text: string) => readonly (r
  * `false`. @internal
  */
 export function secretNameStrength(name: string): 'strong' | 'weak' | false {
+  // Every name accepted below holds one of these words: most names are ruled out by one search.
+  if (!SECRET_NAME_WORD.test(name)) return false;
   const bare = name.replace(/^[-_.]+/, '');
   if (NOT_SECRET_NAME.test(bare)) return false;
   if (SECRET_NAME.test(bare) || /^[A-Z][A-Z0-9_]*_(?:PASS|PWD)$/.test(bare)) return 'strong';
@@ -306,35 +364,38 @@ export function isCredential(options: { name: string; value: string; isQuoted: b
  */
 export function builtInDetectors(options: { entropy: number | false }): Detector[] {
   const detectors: Detector[] = [
-    { kind: 'private-key', find: findPrivateKeys },
-    patternDetector({ kind: 'jwt', requires: 'eyJ', pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g }),
-    patternDetector({ kind: 'aws-key', minRun: 20, prefilter: AWS_KEY_PREFIX, pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}(?![A-Za-z0-9])/g }),
+    { kind: 'private-key', find: findPrivateKeys, triggers: ['PRIVATE KEY'] },
+    patternDetector({ kind: 'jwt', requires: 'eyJ', triggers: ['eyJ'], pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g }),
+    patternDetector({ kind: 'aws-key', minRun: 20, prefilter: AWS_KEY_PREFIX, triggers: AWS_KEY_PREFIXES, pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}(?![A-Za-z0-9])/g }),
     patternDetector({
       kind: 'aws-secret',
       // The secret is 40 characters of [A-Za-z0-9/+], all token characters: a run of 40 or more.
       minRun: 40,
       prefilter: /secret/i,
+      triggers: ['secret'],
       pattern: /(?:aws_?)?secret_?(?:access_?)?key(?:_id)?["']?\s*(?:=|:|=>)\s*["']?(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
     }),
-    patternDetector({ kind: 'github-token', minRun: 40, prefilter: /gh[pousr]_/, pattern: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])/g }),
-    patternDetector({ kind: 'github-pat', minRun: 51, requires: 'github_pat_', pattern: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{40,251}(?![A-Za-z0-9_])/g }),
-    patternDetector({ kind: 'gitlab-token', minRun: 26, requires: 'glpat-', pattern: /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g }),
-    patternDetector({ kind: 'slack-token', requiresAny: ['xox', 'xapp-'], pattern: /(?<![A-Za-z0-9_-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}(?![A-Za-z0-9_-])/g, accept: hasDigit }),
-    patternDetector({ kind: 'slack-webhook', minRun: 20, requires: 'hooks.slack.com/', pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<secret>[A-Za-z0-9_/-]{20,})/g }),
-    patternDetector({ kind: 'anthropic-key', minRun: 27, requires: 'sk-ant-', pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g }),
+    patternDetector({ kind: 'github-token', minRun: 40, prefilter: /gh[pousr]_/, triggers: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], pattern: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])/g }),
+    patternDetector({ kind: 'github-pat', minRun: 51, requires: 'github_pat_', triggers: ['github_pat_'], pattern: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{40,251}(?![A-Za-z0-9_])/g }),
+    patternDetector({ kind: 'gitlab-token', minRun: 26, requires: 'glpat-', triggers: ['glpat-'], pattern: /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g }),
+    patternDetector({ kind: 'slack-token', requiresAny: ['xox', 'xapp-'], triggers: ['xox', 'xapp-'], pattern: /(?<![A-Za-z0-9_-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}(?![A-Za-z0-9_-])/g, accept: hasDigit }),
+    patternDetector({ kind: 'slack-webhook', minRun: 20, requires: 'hooks.slack.com/', triggers: ['hooks.slack.com/'], pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<secret>[A-Za-z0-9_/-]{20,})/g }),
+    patternDetector({ kind: 'anthropic-key', minRun: 27, requires: 'sk-ant-', triggers: ['sk-ant-'], pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g }),
     patternDetector({
       kind: 'openai-key',
       minRun: 23,
       requires: 'sk-',
+      triggers: ['sk-'],
       pattern: /(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g,
       accept: (secret) => /[0-9]/.test(secret) && /[A-Z]/.test(secret) && /[a-z]/.test(secret.slice(3)),
     }),
-    patternDetector({ kind: 'stripe-key', minRun: 24, prefilter: /[sr]k_(?:live|test)_|whsec_/, pattern: /(?<![A-Za-z0-9_])(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})(?![A-Za-z0-9_])/g }),
-    patternDetector({ kind: 'google-api-key', minRun: 39, requires: 'AIza', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g }),
-    patternDetector({ kind: 'npm-token', minRun: 40, requires: 'npm_', pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g }),
+    patternDetector({ kind: 'stripe-key', minRun: 24, prefilter: /[sr]k_(?:live|test)_|whsec_/, triggers: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_', 'whsec_'], pattern: /(?<![A-Za-z0-9_])(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})(?![A-Za-z0-9_])/g }),
+    patternDetector({ kind: 'google-api-key', minRun: 39, requires: 'AIza', triggers: ['AIza'], pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g }),
+    patternDetector({ kind: 'npm-token', minRun: 40, requires: 'npm_', triggers: ['npm_'], pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g }),
     patternDetector({
       kind: 'url-password',
       requires: '://',
+      triggers: ['://'],
       isLineLocal: true,
       pattern: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s:@/?#'"<>`]*:(?<secret>[^\s@/'"<>`]+)@(?=[A-Za-z0-9[])/g,
       accept: (secret) => !/^(?:\$|\{\{|<|\[secret:|\*+$|x+$|%s$|\.\.\.$|…$)/i.test(secret),
@@ -342,6 +403,7 @@ export function builtInDetectors(options: { entropy: number | false }): Detector
     patternDetector({
       kind: 'auth-header',
       prefilter: /authorization|bearer|api-key|auth-token|access-token/i,
+      triggers: ['authorization', 'bearer', 'api-key', 'auth-token', 'access-token'],
       pattern: /(?:\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|bot|apikey)\s+)?|\bbearer\s+|\b(?:x-)?(?:api-key|auth-token|access-token)["']?\s*:\s*["']?)(?<secret>[A-Za-z0-9._~+/][A-Za-z0-9._~+/-]{7,}=*)/gi,
       accept: (secret) => isLiteralSecret(secret, { name: 'authorization', isQuoted: true }) && (/[0-9]/.test(secret) || /[A-Z]/.test(secret)),
     }),
@@ -356,12 +418,22 @@ export function builtInDetectors(options: { entropy: number | false }): Detector
 // Prefixes that key patterns require, as one RegExp: one native pass finds any of them, where a
 // search per prefix passes over the text once for each.
 const AWS_KEY_PREFIX = /A(?:KIA|SIA|BIA|CCA|IDA|ROA|IPA|NPA|NVA|PKA)/;
+const AWS_KEY_PREFIXES = ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'APKA'];
 const NO_SPANS: readonly (readonly [number, number])[] = [];
+/** Tokens of at most this length are remembered by the entropy detector when not random. */
+const MAX_REMEMBERED_TOKEN = 256;
+/** Tokens remembered at most per entropy detector (the set starts over when full). */
+const MAX_REMEMBERED_TOKENS = 4_096;
+/** Trigger words a {@link TriggerScan} goes through in a text before it lets every detector run. */
+const MAX_TRIGGER_MATCHES = 16;
+/** Detectors with triggers that a {@link TriggerScan} tells apart (the bits of a positive 32-bit mask). */
+const MAX_TRIGGER_BITS = 31;
 // The memo of longTokenRuns(): its last text and what it found there.
 let lastRunsText: string | undefined;
 let lastRuns: LongTokenRuns = { bounds: [], longest: 0 };
 // A word every name that `secretNameStrength` accepts contains (SECRET_NAME, `_PASS`, `_PWD`, `_KEY`).
 const SECRET_NAME_WORD = /pass|pwd|secret|token|key|credential/i;
+const SECRET_NAME_WORDS = ['pass', 'pwd', 'secret', 'token', 'key', 'credential'];
 // What a quoted assignment to such a name contains: the word ending the name, an optional closing
 // quote, the operator and the opening quote of the value.
 const QUOTED_SECRET_ASSIGNMENT = /(?:pass|pwd|secret|token|key|credential)[A-Za-z0-9_.-]*["'`]?\s*(?::=|=>|=|:)\s*["'`]/i;
@@ -388,6 +460,7 @@ function credentialDetectors(): Detector[] {
       pattern,
       isLineLocal: options.isLineLocal ?? false,
       candidateLines: secretNameLines,
+      triggers: SECRET_NAME_WORDS,
       prefilter: options.prefilter,
       accept: (secret, match) => isCredential({ name: match.groups?.['name'] ?? '', value: secret, ...mode }),
     });
@@ -402,6 +475,18 @@ function credentialDetectors(): Detector[] {
 }
 
 function entropyDetector(threshold: number): Detector {
+  // Sessions repeat their paths and identifiers: the tokens found not random are remembered (a
+  // random-looking one, a secret, never is).
+  const plain = new Set<string>();
+  const isRandom = (token: string): boolean => {
+    if (token.length > MAX_REMEMBERED_TOKEN) return isRandomLooking(token, threshold);
+    if (plain.has(token)) return false;
+    if (isRandomLooking(token, threshold)) return true;
+    if (plain.size >= MAX_REMEMBERED_TOKENS) plain.clear();
+    // A copy, so that a remembered token does not keep the text it was cut from alive.
+    plain.add(` ${token}`.slice(1));
+    return false;
+  };
   return {
     kind: 'high-entropy',
     minRun: MIN_ENTROPY_TOKEN_LENGTH,
@@ -426,7 +511,7 @@ function entropyDetector(threshold: number): Detector {
         // Content hashes and inline data are not secrets: SRI/npm integrity, go.sum, data URIs.
         if (/(?:sha(?:1|224|256|384|512)|md5|h1|blake2b?)[-:]$|base64,$/i.test(before)) continue;
         if (/^(?:sha(?:1|224|256|384|512)|md5)-/i.test(token)) continue;
-        if (!isRandomLooking(token, threshold)) continue;
+        if (!isRandom(token)) continue;
         (spans ??= []).push([start, start + token.length] as const);
       }
       return spans ?? NO_SPANS;
@@ -438,6 +523,45 @@ function entropyDetector(threshold: number): Detector {
 function includesAny(text: string, needles: readonly string[]): boolean {
   for (let index = 0; index < needles.length; index += 1) if (text.includes(needles[index] as string)) return true;
   return false;
+}
+
+const NO_WORDS_SCAN = (): number => 0;
+/** The scans of {@link createTriggerScan} made so far, by their words and masks. */
+const scansBySignature = new Map<string, (text: string) => number>();
+/** Scans remembered at most (the built-in detectors need one per set of extra patterns' kinds). */
+const MAX_PATTERNS_REMEMBERED = 64;
+
+// The scan of createTriggerScan for words (lower case) and the mask of the detectors of each.
+function createWordScan(wordBits: ReadonlyMap<string, number>): (text: string) => number {
+  const words = [...wordBits.keys()].sort((left, right) => right.length - left.length || (left < right ? -1 : 1));
+  // The bits of a word and of every word that is a prefix of it.
+  const matchBits = new Map<string, number>();
+  for (const word of words) {
+    let mask = 0;
+    for (const other of words) if (word.startsWith(other)) mask |= wordBits.get(other) as number;
+    matchBits.set(word, mask);
+  }
+  let all = 0;
+  for (const mask of wordBits.values()) all |= mask;
+  const pattern = compiledPattern(words.map(escapeRegExp).join('|'), 'gi');
+  return (text) => {
+    let found = 0;
+    let matches = 0;
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+      found |= matchBits.get(match[0].toLowerCase()) ?? all;
+      // A text full of trigger words (a config file, a long log) runs every detector that has
+      // one: their own searches cost less than going through every occurrence.
+      matches += 1;
+      if (found === all || matches >= MAX_TRIGGER_MATCHES) return all;
+      pattern.lastIndex = match.index + 1;
+    }
+    return found;
+  };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 // The characters of /[A-Za-z0-9+/_-]/.

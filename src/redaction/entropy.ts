@@ -31,16 +31,27 @@ export const MIN_ENTROPY_TOKEN_LENGTH = 20;
  * @internal
  */
 export function isRandomLooking(token: string, threshold: number): boolean {
-  const core = token.replace(/=+$/, '');
+  // Character loops rather than RegExps and splits: every long run of every recorded text comes
+  // here, and most are paths and identifiers rejected after a look at each character.
+  let coreEnd = token.length;
+  while (coreEnd > 0 && token.charCodeAt(coreEnd - 1) === EQUALS) coreEnd -= 1;
+  const core = coreEnd === token.length ? token : token.slice(0, coreEnd);
   if (core.length < MIN_ENTROPY_TOKEN_LENGTH || ID_PREFIX.test(core)) return false;
-  if (/^(?:0x)?[0-9a-f]+$/i.test(core.replace(/[-_]/g, ''))) return false;
-  if (!/[0-9]/.test(core) && !(/[a-z]/.test(core) && /[A-Z]/.test(core))) return false;
+  if (isHexNumber(core)) return false;
+  const classes = characterClasses(core, 0, core.length);
+  if ((classes & DIGIT) === 0 && (classes & (LOWER | UPPER)) !== (LOWER | UPPER)) return false;
   if (shannonEntropy(core) < threshold) return false;
+  // Segments between runs of `/+_.-`; those of 6+ characters that are not hex and split into
+  // short fragments count as random.
   let randomCharacters = 0;
-  for (const segment of core.split(/[/+_.-]+/)) {
-    if (segment.length >= 6 && !/^[0-9a-f]+$/i.test(segment) && averageFragmentLength(segment) < MAX_AVERAGE_FRAGMENT) {
-      randomCharacters += segment.length;
+  let segmentStart = 0;
+  for (let index = 0; index <= core.length; index += 1) {
+    if (index < core.length && !isSegmentSeparator(core.charCodeAt(index))) continue;
+    const length = index - segmentStart;
+    if (length >= 6 && !isHexRange(core, segmentStart, index) && averageFragmentLength(core, segmentStart, index) < MAX_AVERAGE_FRAGMENT) {
+      randomCharacters += length;
     }
+    segmentStart = index + 1;
   }
   return randomCharacters >= 16 && randomCharacters >= core.length * 0.5;
 }
@@ -84,13 +95,86 @@ const MAX_AVERAGE_FRAGMENT = 3;
 // Ids that model and payment APIs print everywhere in agent traffic; none of them is a credential.
 const ID_PREFIX = /^(?:msg|req|toolu|srvtoolu|call|chatcmpl|run|thread|asst|step|resp|batch|file|evt|cus|sub|prod|price|pi|ch|txn|acct)[_-]/;
 
-function averageFragmentLength(segment: string): number {
-  const fragments = segment
-    .replace(/([a-z])(?=[A-Z])/g, '$1 ')
-    .replace(/([A-Z])(?=[A-Z][a-z])/g, '$1 ')
-    .replace(/([0-9])(?=[A-Za-z])|([A-Za-z])(?=[0-9])/g, '$1$2 ')
-    .split(' ')
-    .filter((fragment) => fragment.length > 0);
-  if (fragments.length === 0) return segment.length;
-  return fragments.reduce((sum, fragment) => sum + fragment.length, 0) / fragments.length;
+// The average length of the fragments of `text.slice(start, end)`, cut at spaces and between a
+// lower-case and an upper-case letter, an upper-case letter and one followed by a lower-case
+// letter (`HTTPServer` → `HTTP Server`), and a letter and a digit either way (ASCII letters and
+// digits only); the whole length when there is no fragment.
+function averageFragmentLength(text: string, start: number, end: number): number {
+  let characters = 0;
+  let fragments = 0;
+  let isInFragment = false;
+  for (let index = start; index < end; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === SPACE) {
+      isInFragment = false;
+      continue;
+    }
+    if (!isInFragment) fragments += 1;
+    isInFragment = true;
+    characters += 1;
+    if (index + 1 < end && isFragmentEnd(code, text.charCodeAt(index + 1), index + 2 < end ? text.charCodeAt(index + 2) : -1)) isInFragment = false;
+  }
+  return fragments === 0 ? end - start : characters / fragments;
+}
+
+const EQUALS = 61;
+const SPACE = 32;
+const DIGIT = 1;
+const LOWER = 2;
+const UPPER = 4;
+
+// Whether a fragment ends between `code` and `next` (`after` follows `next`, -1 at the end).
+function isFragmentEnd(code: number, next: number, after: number): boolean {
+  const kind = classOf(code);
+  const nextKind = classOf(next);
+  if (kind === LOWER) return nextKind === UPPER || nextKind === DIGIT;
+  if (kind === UPPER) return nextKind === DIGIT || (nextKind === UPPER && classOf(after) === LOWER);
+  return kind === DIGIT && (nextKind === LOWER || nextKind === UPPER);
+}
+
+// DIGIT, LOWER or UPPER for an ASCII digit or letter, else 0.
+function classOf(code: number): number {
+  if (code >= 48 && code <= 57) return DIGIT;
+  if (code >= 97 && code <= 122) return LOWER;
+  return code >= 65 && code <= 90 ? UPPER : 0;
+}
+
+// The classes (DIGIT | LOWER | UPPER) of the characters of `text.slice(start, end)`.
+function characterClasses(text: string, start: number, end: number): number {
+  let classes = 0;
+  for (let index = start; index < end && classes !== (DIGIT | LOWER | UPPER); index += 1) classes |= classOf(text.charCodeAt(index));
+  return classes;
+}
+
+// /[/+_.-]/
+function isSegmentSeparator(code: number): boolean {
+  return code === 47 || code === 43 || code === 95 || code === 46 || code === 45;
+}
+
+function isHexDigit(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 97 && code <= 102) || (code >= 65 && code <= 70);
+}
+
+// /^[0-9a-f]+$/i on `text.slice(start, end)`.
+function isHexRange(text: string, start: number, end: number): boolean {
+  if (end <= start) return false;
+  for (let index = start; index < end; index += 1) if (!isHexDigit(text.charCodeAt(index))) return false;
+  return true;
+}
+
+// /^(?:0x)?[0-9a-f]+$/i on `text` without its `-` and `_`: a hash, a commit id, a UUID or an
+// `0x` address.
+function isHexNumber(text: string): boolean {
+  let kept = 0;
+  let isPrefixed = false;
+  let isFirstZero = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === 45 || code === 95) continue;
+    if (kept === 0) isFirstZero = code === 48;
+    if (kept === 1 && isFirstZero && (code === 120 || code === 88)) isPrefixed = true;
+    else if (!isHexDigit(code)) return false;
+    kept += 1;
+  }
+  return kept - (isPrefixed ? 2 : 0) > 0;
 }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { JsonValue } from '../types.js';
 import { parse } from '../validation.js';
-import type { Detector, SecretFinding } from './detectors.js';
+import type { Detector, SecretFinding, TriggerScan } from './detectors.js';
 import { compiledPattern } from './compiled-patterns.js';
-import { builtInDetectors, isCredential, longTokenRuns, patternDetector } from './detectors.js';
+import { builtInDetectors, createTriggerScan, isCredential, longTokenRuns, patternDetector } from './detectors.js';
 import { rescanRegions } from './rescan-regions.js';
 import type { SecretLedger, SecretRecord } from './secret-ledger.js';
 import { secretDigest, secretPlaceholder } from './secret-ledger.js';
@@ -172,99 +172,24 @@ export function createRedactionScope(options: { config: ResolvedRedaction | fals
   const { config, ledger } = options;
   // One shared scope that changes nothing: a scope is opened for every recorded input.
   if (config === false) return NO_REDACTION_SCOPE;
-  // A scope is opened for every recorded input and most find nothing: what only a finding needs
-  // is made at the first finding.
-  let records: SecretRecord[] | undefined;
-  let pending: Map<string, string> | undefined;
-  let pendingNext: Map<string, number> | undefined;
-  let reports: Map<string, { kind: string; field: string; count: number; placeholders: string[] }> | undefined;
-  const cleanTexts = cleanTextsOf(config);
-
-  const placeholderFor = (kind: string, secret: string): string => {
-    const digest = secretDigest(secret);
-    const known = ledger.placeholderOf(digest) ?? pending?.get(digest);
-    if (known !== undefined) return known;
-    const number = Math.max(ledger.nextNumber(kind), pendingNext?.get(kind) ?? 1);
-    (pendingNext ??= new Map()).set(kind, number + 1);
-    const placeholder = secretPlaceholder(kind, number);
-    (pending ??= new Map()).set(digest, placeholder);
-    (records ??= []).push({ digest, kind, number });
-    return placeholder;
-  };
-
-  const redact = (value: string, field: string, isWholeCredential: boolean): string => {
-    if (value.length === 0) return value;
-    if (!isWholeCredential && cleanTexts.has(value)) return value;
-    const extra = isWholeCredential ? [{ kind: 'credential', start: 0, end: value.length, rank: config.detectors.findIndex((detector) => detector.kind === 'credential') }] : NO_CANDIDATES;
-    const findings = findWith(config, value, extra);
-    if (findings.length === 0) {
-      if (!isWholeCredential) cleanTexts.add(value);
-      return value;
-    }
-    const fieldReports = (reports ??= new Map());
-    const replaced = findings.map((finding) => {
-      const placeholder = placeholderFor(finding.kind, value.slice(finding.start, finding.end));
-      const key = `${field}\u0000${finding.kind}`;
-      const report = fieldReports.get(key) ?? { kind: finding.kind, field, count: 0, placeholders: [] };
-      report.count += 1;
-      if (!report.placeholders.includes(placeholder)) report.placeholders.push(placeholder);
-      fieldReports.set(key, report);
-      return { ...finding, placeholder };
-    });
-    return replaceSpans(value, replaced);
-  };
-
-  const walk = (value: JsonValue, field: string): JsonValue => {
-    if (typeof value === 'string') return redact(value, field, false);
-    if (Array.isArray(value)) return value.map((item, index) => walk(item as JsonValue, `${field}[${index}]`));
-    if (typeof value === 'object' && value !== null) {
-      const result: Record<string, JsonValue> = {};
-      for (const [key, item] of Object.entries(value as Record<string, JsonValue>)) {
-        const path = /^[A-Za-z_$][\w$]*$/.test(key) ? `${field}.${key}` : `${field}[${JSON.stringify(key)}]`;
-        result[key] =
-          typeof item === 'string' && isCredential({ name: key, value: item, isQuoted: true, isBareWordSecret: true })
-            ? redact(item, path, true)
-            : walk(item, path);
-      }
-      return result;
-    }
-    return value;
-  };
-
-  const update = (options: { previous: string; next: string; field: string; lookaheadLines?: number | undefined }): string => {
-    const { next, field } = options;
-    let result = '';
-    let position = 0;
-    let isChanged = false;
-    for (const region of rescanRegions(options)) {
-      const original = next.slice(region.start, region.end);
-      const redacted = redact(original, field, false);
-      isChanged ||= redacted !== original;
-      result += next.slice(position, region.start) + redacted;
-      position = region.end;
-    }
-    // Without a secret the caller's own (flat) string is kept: a rebuilt copy would be a rope of
-    // slices that every later pass over a large file has to flatten first.
-    return isChanged ? result + next.slice(position) : next;
-  };
-
-  return {
-    text: (value, field) => redact(value, field, false),
-    update,
-    json: (value, field) => walk(value, field),
-    get records() {
-      return records ?? NO_RECORDS;
-    },
-    get redactions() {
-      if (reports === undefined || reports.size === 0) return NO_REDACTIONS;
-      return [...reports.values()].map((report) => Object.freeze({ ...report, placeholders: Object.freeze([...report.placeholders]) }));
-    },
-  };
+  return new LedgerScope(config, ledger);
 }
 
 // --- Internal helpers ---
 
 const findSchema = z.strictObject({ text: z.string(), options: redactionOptionsSchema });
+
+/** Where a value is in a recorded input: a field name, or a key or index under another path. */
+type FieldPath = string | { readonly parent: FieldPath; readonly key: string | number };
+
+// `toolCalls[0].input.command`, with keys that are not identifiers quoted.
+function fieldText(path: FieldPath): string {
+  if (typeof path === 'string') return path;
+  const parent = fieldText(path.parent);
+  const { key } = path;
+  if (typeof key === 'number') return `${parent}[${key}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
+}
 
 /** Texts in which a configuration found no secret, so that a text recorded again is not scanned again. */
 interface CleanTexts {
@@ -288,17 +213,133 @@ const NO_REDACTION_SCOPE: RedactionScope = Object.freeze({
   records: NO_RECORDS,
   redactions: NO_REDACTIONS,
 });
+const NO_FINDINGS: readonly SecretFinding[] = Object.freeze([]);
+
+/** What scanning with one configuration keeps: texts found clean, and the scan of its detectors' triggers. */
+interface ScanState {
+  readonly cleanTexts: CleanTexts;
+  readonly triggers: TriggerScan;
+}
+
+// A scope is opened for every recorded input and most find nothing: one object with no closures,
+// and what only a finding needs is made at the first finding.
+class LedgerScope implements RedactionScope {
+  readonly #config: ResolvedRedaction;
+  readonly #ledger: Pick<SecretLedger, 'placeholderOf' | 'nextNumber'>;
+  readonly #state: ScanState;
+  #records: SecretRecord[] | undefined;
+  #pending: Map<string, string> | undefined;
+  #pendingNext: Map<string, number> | undefined;
+  #reports: Map<string, { kind: string; field: string; count: number; placeholders: string[] }> | undefined;
+
+  constructor(config: ResolvedRedaction, ledger: Pick<SecretLedger, 'placeholderOf' | 'nextNumber'>) {
+    this.#config = config;
+    this.#ledger = ledger;
+    this.#state = scanStateOf(config);
+  }
+
+  get records(): readonly SecretRecord[] {
+    return this.#records ?? NO_RECORDS;
+  }
+
+  get redactions(): readonly SecretRedaction[] {
+    const reports = this.#reports;
+    if (reports === undefined || reports.size === 0) return NO_REDACTIONS;
+    return [...reports.values()].map((report) => Object.freeze({ ...report, placeholders: Object.freeze([...report.placeholders]) }));
+  }
+
+  text(value: string, field: string): string {
+    return this.#redact(value, field, false);
+  }
+
+  json(value: JsonValue, field: string): JsonValue {
+    return this.#walk(value, field);
+  }
+
+  update(options: { previous: string; next: string; field: string; lookaheadLines?: number | undefined }): string {
+    const { next, field } = options;
+    let result = '';
+    let position = 0;
+    let isChanged = false;
+    for (const region of rescanRegions(options)) {
+      const original = next.slice(region.start, region.end);
+      const redacted = this.#redact(original, field, false);
+      isChanged ||= redacted !== original;
+      result += next.slice(position, region.start) + redacted;
+      position = region.end;
+    }
+    // Without a secret the caller's own (flat) string is kept: a rebuilt copy would be a rope of
+    // slices that every later pass over a large file has to flatten first.
+    return isChanged ? result + next.slice(position) : next;
+  }
+
+  #placeholderFor(kind: string, secret: string): string {
+    const digest = secretDigest(secret);
+    const known = this.#ledger.placeholderOf(digest) ?? this.#pending?.get(digest);
+    if (known !== undefined) return known;
+    const number = Math.max(this.#ledger.nextNumber(kind), this.#pendingNext?.get(kind) ?? 1);
+    (this.#pendingNext ??= new Map()).set(kind, number + 1);
+    const placeholder = secretPlaceholder(kind, number);
+    (this.#pending ??= new Map()).set(digest, placeholder);
+    (this.#records ??= []).push({ digest, kind, number });
+    return placeholder;
+  }
+
+  #redact(value: string, fieldPath: FieldPath, isWholeCredential: boolean): string {
+    if (value.length === 0) return value;
+    const config = this.#config;
+    const { cleanTexts, triggers } = this.#state;
+    if (!isWholeCredential && cleanTexts.has(value)) return value;
+    const extra = isWholeCredential ? [{ kind: 'credential', start: 0, end: value.length, rank: config.detectors.findIndex((detector) => detector.kind === 'credential') }] : NO_CANDIDATES;
+    const findings = findWith(config, value, extra, triggers);
+    if (findings.length === 0) {
+      if (!isWholeCredential) cleanTexts.add(value);
+      return value;
+    }
+    const field = fieldText(fieldPath);
+    const fieldReports = (this.#reports ??= new Map());
+    const replaced = findings.map((finding) => {
+      const placeholder = this.#placeholderFor(finding.kind, value.slice(finding.start, finding.end));
+      const key = `${field}\u0000${finding.kind}`;
+      const report = fieldReports.get(key) ?? { kind: finding.kind, field, count: 0, placeholders: [] };
+      report.count += 1;
+      if (!report.placeholders.includes(placeholder)) report.placeholders.push(placeholder);
+      fieldReports.set(key, report);
+      return { ...finding, placeholder };
+    });
+    return replaceSpans(value, replaced);
+  }
+
+  // Paths are put into words only for a field with a finding: most inputs have none.
+  #walk(value: JsonValue, field: FieldPath): JsonValue {
+    if (typeof value === 'string') return this.#redact(value, field, false);
+    if (Array.isArray(value)) return value.map((item, index) => this.#walk(item as JsonValue, { parent: field, key: index }));
+    if (typeof value === 'object' && value !== null) {
+      const result: Record<string, JsonValue> = {};
+      for (const [key, item] of Object.entries(value as Record<string, JsonValue>)) {
+        const path = { parent: field, key };
+        result[key] =
+          typeof item === 'string' && isCredential({ name: key, value: item, isQuoted: true, isBareWordSecret: true })
+            ? this.#redact(item, path, true)
+            : this.#walk(item, path);
+      }
+      return result;
+    }
+    return value;
+  }
+}
+
 // Per resolved configuration (one per manager): the same detectors and allowlist give the same
 // findings for the same text. Only texts without a finding are kept, so no secret stays here.
-const cleanTextsByConfig = new WeakMap<ResolvedRedaction, CleanTexts>();
+const scanStates = new WeakMap<ResolvedRedaction, ScanState>();
 
-function cleanTextsOf(config: ResolvedRedaction): CleanTexts {
-  let clean = cleanTextsByConfig.get(config);
-  if (clean === undefined) {
-    clean = createCleanTexts();
-    cleanTextsByConfig.set(config, clean);
+function scanStateOf(config: ResolvedRedaction): ScanState {
+  let state = scanStates.get(config);
+  if (state === undefined) {
+    state = { cleanTexts: createCleanTexts(), triggers: createTriggerScan(config.detectors) };
+    scanStates.set(config, state);
   }
-  return clean;
+  return state;
 }
 
 function createCleanTexts(): CleanTexts {
@@ -335,18 +376,32 @@ interface Candidate {
 }
 
 // Earlier detectors win overlaps; text already redacted (a placeholder) is never touched again.
-function findWith(config: ResolvedRedaction, text: string, extra: readonly Candidate[] = []): SecretFinding[] {
+function findWith(config: ResolvedRedaction, text: string, extra: readonly Candidate[] = NO_CANDIDATES, triggers: TriggerScan = scanStateOf(config).triggers): readonly SecretFinding[] {
+  const { detectors } = config;
+  const { bits } = triggers;
+  // A detector runs only when one of its trigger words occurs (one search for the words of all
+  // of them) and, for detectors of long tokens, when the text has a run of token characters that
+  // long (one scan, shared with the entropy detector). Most texts run none.
+  let triggered: number | undefined;
+  let longestRun: number | undefined;
+  let candidates: Candidate[] | undefined;
+  for (let rank = 0; rank < detectors.length; rank += 1) {
+    const detector = detectors[rank] as Detector;
+    const bit = bits[rank] ?? -1;
+    if (bit >= 0 && ((triggered ??= triggers.scan(text)) & (1 << bit)) === 0) continue;
+    const { minRun } = detector;
+    if (minRun !== undefined && minRun > (longestRun ??= longTokenRuns(text).longest)) continue;
+    const spans = detector.find(text);
+    // Most detectors that run find nothing and return an empty array: no iterator for those.
+    if (Array.isArray(spans) && spans.length === 0) continue;
+    for (const [start, end] of spans) (candidates ??= [...extra]).push({ kind: detector.kind, start, end, rank });
+  }
+  if (candidates === undefined) {
+    if (extra.length === 0) return NO_FINDINGS;
+    candidates = [...extra];
+  }
   const taken: { start: number; end: number; kind: string | undefined }[] = [];
   if (text.includes('[secret:')) for (const match of text.matchAll(PLACEHOLDER)) taken.push({ start: match.index, end: match.index + match[0].length, kind: undefined });
-  const candidates: Candidate[] = [...extra];
-  // Detectors of long tokens skip a text without a run of token characters that long: one scan
-  // of the text (shared with the entropy detector) instead of a search per key prefix.
-  let longestRun: number | undefined;
-  config.detectors.forEach((detector, rank) => {
-    const { minRun } = detector;
-    if (minRun !== undefined && minRun > (longestRun ??= longTokenRuns(text).longest)) return;
-    for (const [start, end] of detector.find(text)) candidates.push({ kind: detector.kind, start, end, rank });
-  });
   candidates.sort((left, right) => left.rank - right.rank || left.start - right.start || right.end - left.end);
   taken.sort((left, right) => left.start - right.start);
   for (const candidate of candidates) {
