@@ -103,6 +103,18 @@ export interface ComputeDiffRecordOptions {
    * line count is counted from the changed region only. @default undefined (counted)
    */
   beforeLineCount?: number | undefined;
+  /** {@link commonLines} of `before` and `after` when the caller has it already. @default undefined (found) */
+  shared?: CommonLines | undefined;
+}
+
+/** The whole lines two versions of a text share at their start and at their end. @internal */
+export interface CommonLines {
+  /** Characters of the shared leading lines. */
+  readonly prefixChars: number;
+  /** How many lines they are. */
+  readonly prefixLines: number;
+  /** Characters of the shared trailing lines (not overlapping the leading ones). */
+  readonly suffixChars: number;
 }
 
 /**
@@ -147,7 +159,7 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
   const maxDiffBytes = options.maxDiffBytes ?? Number.POSITIVE_INFINITY;
   // The lines both versions share at their start and end are found by a few native comparisons.
   // Sizes and line counts come from the changed region alone whatever the size of the file.
-  const shared = commonLines(before, after);
+  const shared = options.shared ?? commonLines(before, after);
   const isLarge = before.length + after.length > Math.min(options.trimCommonLinesAbove ?? DEFAULT_TRIM_ABOVE, maxDiffBytes);
   const oldChanged = before.slice(shared.prefixChars, before.length - shared.suffixChars);
   const newChanged = after.slice(shared.prefixChars, after.length - shared.suffixChars);
@@ -280,6 +292,27 @@ export function utf8ByteLength(content: string): number {
   return bytes;
 }
 
+/**
+ * The longest run of whole lines the two versions start with, and the longest run of whole lines
+ * they end with that does not overlap it. Both cut at line starts, so each middle part keeps its
+ * own end-of-file newline (or lack of one).
+ * @internal
+ */
+export function commonLines(before: string, after: string): CommonLines {
+  const shorter = Math.min(before.length, after.length);
+  const mismatch = commonPrefixLength({ left: before, leftStart: 0, right: after, rightStart: 0, limit: shorter });
+  const prefixChars = mismatch === 0 ? 0 : before.lastIndexOf('\n', mismatch - 1) + 1;
+  let prefixLines = 0;
+  for (let index = before.indexOf('\n'); index !== -1 && index < prefixChars; index = before.indexOf('\n', index + 1)) prefixLines += 1;
+  const common = commonSuffixLength({ left: before, right: after, limit: shorter - prefixChars });
+  // The suffix starts after the first line break inside the common tail: there both versions
+  // are at the start of a line.
+  const tail = before.length - common;
+  const firstBreak = before.indexOf('\n', tail);
+  const suffixChars = firstBreak === -1 ? 0 : before.length - firstBreak - 1;
+  return { prefixChars, prefixLines, suffixChars };
+}
+
 // --- Internal helpers ---
 
 const DEFAULT_MAX_EDIT_LENGTH = 1000;
@@ -303,24 +336,6 @@ function breaksIn(text: string, lineCount: number): number {
 
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
-}
-
-// The longest run of whole lines the two versions start with, and the longest run of whole
-// lines they end with that does not overlap it. Both cut at line starts, so each middle part
-// keeps its own end-of-file newline (or lack of one).
-function commonLines(before: string, after: string): { prefixChars: number; prefixLines: number; suffixChars: number } {
-  const shorter = Math.min(before.length, after.length);
-  const mismatch = commonPrefixLength({ left: before, leftStart: 0, right: after, rightStart: 0, limit: shorter });
-  const prefixChars = mismatch === 0 ? 0 : before.lastIndexOf('\n', mismatch - 1) + 1;
-  let prefixLines = 0;
-  for (let index = before.indexOf('\n'); index !== -1 && index < prefixChars; index = before.indexOf('\n', index + 1)) prefixLines += 1;
-  const common = commonSuffixLength({ left: before, right: after, limit: shorter - prefixChars });
-  // The suffix starts after the first line break inside the common tail: there both versions
-  // are at the start of a line.
-  const tail = before.length - common;
-  const firstBreak = before.indexOf('\n', tail);
-  const suffixChars = firstBreak === -1 ? 0 : before.length - firstBreak - 1;
-  return { prefixChars, prefixLines, suffixChars };
 }
 
 // Whether a minimal diff certainly needs more than `maxEditLength` line insertions and removals,
