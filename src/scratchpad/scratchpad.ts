@@ -454,6 +454,7 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
           after: event.content,
           reason: event.reason,
           beforeBytes: state.bytes,
+          beforeLineCount: state.file.lineCount,
         });
         const next = touch(state, event);
         commit(state, next);
