@@ -2,7 +2,7 @@ import { applyPatch, formatPatch, OMIT_HEADERS } from 'diff';
 import type { StructuredPatch, StructuredPatchHunk } from 'diff';
 import { commonPrefixLength, commonSuffixLength } from '../common-runs.js';
 import { describeValue, InvalidArgumentError } from '../errors.js';
-import { splitLinesKeepingBreaks, structuredLinePatchOfLines } from './line-diff.js';
+import { splitLinesKeepingBreaks, structuredLinePatchOfEdit } from './line-diff.js';
 
 /** One contiguous run of changed lines between two versions of a file. */
 export interface DiffHunk {
@@ -204,10 +204,11 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
   // Cut into lines once: the bound below and the line diff read the same lines.
   const oldLines = isBinary ? [] : splitLinesKeepingBreaks(oldDiffed);
   const newLines = isBinary ? [] : splitLinesKeepingBreaks(newDiffed);
-  const minimal =
-    isBinary || exceedsEditLength(oldLines, newLines, maxEditLength)
-      ? undefined
-      : structuredLinePatchOfLines(oldLines, newLines, maxEditLength);
+  // A small file is diffed with its shared trailing lines, which the search need not compare.
+  const sharedTail = isLarge ? 0 : countLines(before.slice(before.length - shared.suffixChars));
+  const minimal = isBinary
+    ? undefined
+    : structuredLinePatchOfEdit({ oldLines, newLines, maxEditLength, sharedTail, exceeds: () => exceedsEditLength(oldLines, newLines, maxEditLength) });
   const structured =
     minimal === undefined
       ? shiftHunks(anchoredPatch(oldMiddle, newMiddle), isLarge ? shared.prefixLines : 0)
