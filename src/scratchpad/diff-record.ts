@@ -201,14 +201,14 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
   const oldDiffed = diffStart === 0 ? oldMiddle : oldMiddle.slice(diffStart);
   const newDiffed = diffStart === 0 ? newMiddle : newMiddle.slice(diffStart);
   const maxEditLength = options.maxEditLength ?? DEFAULT_MAX_EDIT_LENGTH;
-  // Cut into lines once: the bound below and the line diff read the same lines.
+  // Cut into lines once: the line diff reads them, and its patch is made of them.
   const oldLines = isBinary ? [] : splitLinesKeepingBreaks(oldDiffed);
   const newLines = isBinary ? [] : splitLinesKeepingBreaks(newDiffed);
   // A small file is diffed with its shared trailing lines, which the search need not compare.
   const sharedTail = isLarge ? 0 : countLines(before.slice(before.length - shared.suffixChars));
   const minimal = isBinary
     ? undefined
-    : structuredLinePatchOfEdit({ oldLines, newLines, maxEditLength, sharedTail, exceeds: () => exceedsEditLength(oldLines, newLines, maxEditLength) });
+    : structuredLinePatchOfEdit({ oldLines, newLines, maxEditLength, sharedTail });
   const structured =
     minimal === undefined
       ? shiftHunks(anchoredPatch(oldMiddle, newMiddle), isLarge ? shared.prefixLines : 0)
@@ -337,26 +337,6 @@ function breaksIn(text: string, lineCount: number): number {
 
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
-}
-
-// Whether a minimal diff certainly needs more than `maxEditLength` line insertions and removals,
-// so that `structuredPatch` would search up to that length only to give up (hundreds of
-// milliseconds for a rewritten file of a few hundred lines). Each line occurring n times on one
-// side and m times on the other can be kept at most min(n, m) times, which bounds the common
-// subsequence from above and the edit length from below. Lines as `diff` cuts them.
-function exceedsEditLength(oldLines: readonly string[], newLines: readonly string[], maxEditLength: number): boolean {
-  if (oldLines.length + newLines.length <= maxEditLength) return false;
-  const counts = new Map<string, number>();
-  for (const line of oldLines) counts.set(line, (counts.get(line) ?? 0) + 1);
-  let kept = 0;
-  for (const line of newLines) {
-    const left = counts.get(line) ?? 0;
-    if (left > 0) {
-      counts.set(line, left - 1);
-      kept += 1;
-    }
-  }
-  return oldLines.length + newLines.length - 2 * kept > maxEditLength;
 }
 
 function shiftHunks(patch: StructuredPatch, lines: number): StructuredPatch {

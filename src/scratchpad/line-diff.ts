@@ -18,7 +18,7 @@ export function structuredLinePatch(before: string, after: string, maxEditLength
  * @internal
  */
 export function structuredLinePatchOfLines(oldTokens: readonly string[], newTokens: readonly string[], maxEditLength: number): StructuredPatch | undefined {
-  const moves = searchMoves(idsOf(oldTokens, newTokens), maxEditLength, 0);
+  const moves = searchMoves(idsOf(oldTokens, newTokens, 0), maxEditLength, 0);
   return moves === undefined ? undefined : toPatch(moves, oldTokens, newTokens);
 }
 
@@ -27,7 +27,9 @@ export function structuredLinePatchOfLines(oldTokens: readonly string[], newToke
  * (the caller knows them equal), tried first on the lines themselves for a short edit: the search
  * compares lines as strings, and slides along the shared tail without comparing it, so that a small
  * edit of a file costs no pass that looks up every line. A longer edit is searched as
- * {@link structuredLinePatchOfLines} does. The same search either way: the same hunks.
+ * {@link structuredLinePatchOfLines} does, unless the lines both versions hold show that it
+ * certainly takes more than `maxEditLength` (where the search would give up after trying all of
+ * it). The same search either way: the same hunks, or `undefined`.
  * @internal
  */
 export function structuredLinePatchOfEdit(options: {
@@ -35,14 +37,14 @@ export function structuredLinePatchOfEdit(options: {
   newLines: readonly string[];
   maxEditLength: number;
   sharedTail: number;
-  /** Whether the edit certainly takes more than `maxEditLength` (checked only when a short search failed). */
-  exceeds: () => boolean;
 }): StructuredPatch | undefined {
-  const { oldLines, newLines, maxEditLength } = options;
-  const quick = searchMoves({ old: oldLines, new: newLines }, Math.min(maxEditLength, SHORT_EDIT_LENGTH), options.sharedTail);
+  const { oldLines, newLines, maxEditLength, sharedTail } = options;
+  const quick = searchMoves({ old: oldLines, new: newLines }, Math.min(maxEditLength, SHORT_EDIT_LENGTH), sharedTail);
   if (quick !== undefined) return toPatch(quick, oldLines, newLines);
-  if (maxEditLength <= SHORT_EDIT_LENGTH || options.exceeds()) return undefined;
-  const moves = searchMoves(idsOf(oldLines, newLines), maxEditLength, options.sharedTail);
+  if (maxEditLength <= SHORT_EDIT_LENGTH) return undefined;
+  const ids = idsOf(oldLines, newLines, sharedTail);
+  if (exceedsEditLength(ids, maxEditLength)) return undefined;
+  const moves = searchMoves(ids, maxEditLength, sharedTail);
   return moves === undefined ? undefined : toPatch(moves, oldLines, newLines);
 }
 
@@ -80,12 +82,20 @@ interface SearchKeys {
   readonly new: ArrayLike<string | number>;
 }
 
-// One number per distinct line, the same on both sides.
-function idsOf(oldTokens: readonly string[], newTokens: readonly string[]): SearchKeys {
+/** {@link SearchKeys} as numbers, with how many distinct lines there are. */
+interface LineIds {
+  readonly old: Int32Array;
+  readonly new: Int32Array;
+  readonly distinct: number;
+}
+
+// One number per distinct line, the same on both sides; the last `sharedTail` lines of the new
+// side are those of the old side, given their numbers without looking them up.
+function idsOf(oldTokens: readonly string[], newTokens: readonly string[], sharedTail: number): LineIds {
   const ids = new Map<string, number>();
-  const idsOfSide = (tokens: readonly string[]): Int32Array => {
+  const idsOfSide = (tokens: readonly string[], end: number): Int32Array => {
     const result = new Int32Array(tokens.length);
-    for (let index = 0; index < tokens.length; index += 1) {
+    for (let index = 0; index < end; index += 1) {
       const token = tokens[index] as string;
       let id = ids.get(token);
       if (id === undefined) {
@@ -96,7 +106,31 @@ function idsOf(oldTokens: readonly string[], newTokens: readonly string[]): Sear
     }
     return result;
   };
-  return { old: idsOfSide(oldTokens), new: idsOfSide(newTokens) };
+  const oldIds = idsOfSide(oldTokens, oldTokens.length);
+  const newIds = idsOfSide(newTokens, newTokens.length - sharedTail);
+  newIds.set(oldIds.subarray(oldTokens.length - sharedTail), newTokens.length - sharedTail);
+  return { old: oldIds, new: newIds, distinct: ids.size };
+}
+
+// Whether a minimal diff certainly needs more than `maxEditLength` line insertions and removals,
+// so that the search would try up to that length only to give up (hundreds of milliseconds for a
+// rewritten file of a few hundred lines). Each line occurring n times on one side and m times on
+// the other can be kept at most min(n, m) times, which bounds the common subsequence from above
+// and the edit length from below.
+function exceedsEditLength(ids: LineIds, maxEditLength: number): boolean {
+  const total = ids.old.length + ids.new.length;
+  if (total <= maxEditLength) return false;
+  const counts = new Int32Array(ids.distinct);
+  for (const id of ids.old) counts[id] = (counts[id] as number) + 1;
+  let kept = 0;
+  for (const id of ids.new) {
+    const left = counts[id] as number;
+    if (left > 0) {
+      counts[id] = left - 1;
+      kept += 1;
+    }
+  }
+  return total - 2 * kept > maxEditLength;
 }
 
 // Grows as paths are made: path `p` came from path `parent[p]` by one move (`move[p]`) and then

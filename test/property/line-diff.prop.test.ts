@@ -42,7 +42,7 @@ describe('structuredLinePatchOfEdit()', () => {
         const oldLines = splitLinesKeepingBreaks(before + shared);
         const newLines = splitLinesKeepingBreaks(after + shared);
         const expected = structuredPatch('', '', before + shared, after + shared, undefined, undefined, { context: 0, maxEditLength });
-        const patch = structuredLinePatchOfEdit({ oldLines, newLines, maxEditLength, sharedTail: splitLinesKeepingBreaks(shared).length, exceeds: () => false });
+        const patch = structuredLinePatchOfEdit({ oldLines, newLines, maxEditLength, sharedTail: splitLinesKeepingBreaks(shared).length });
         expect(patch).toEqual(expected);
       }),
       { numRuns: PROPERTY_RUNS * 3 },
