@@ -67,10 +67,11 @@ export function countBlocks(counter: TokenCounter, text: string, shared?: Shared
       kept += 1;
     }
   }
-  // From here on the ends are decided on this text, up to an end that is decided inside the
-  // shared end of both versions: from that one on the earlier ends, shifted, are the same.
+  // From here on the ends are decided on this text, up to an end inside the shared end of both
+  // versions that the earlier text has too (shifted): every later end is decided on lines that
+  // start there or later, the same lines in both, so the earlier ends from there on are the same.
   const shift = previous === undefined ? 0 : text.length - previous.text.length;
-  const sameFrom = previous === undefined || shared === undefined ? Number.POSITIVE_INFINITY : settledFrom(text, text.length - shared.suffix);
+  const sameFrom = previous === undefined || shared === undefined ? Number.POSITIVE_INFINITY : text.length - shared.suffix;
   let lineStart = blockStart;
   for (let lineBreak = text.indexOf('\n', blockStart); lineBreak !== -1; lineBreak = text.indexOf('\n', lineBreak + 1)) {
     const next = lineBreak + 1;
@@ -92,16 +93,6 @@ export function countBlocks(counter: TokenCounter, text: string, shared?: Shared
 }
 
 // --- Internal helpers ---
-
-// The first position from which every block end is decided on text inside the part from `start`
-// to the end (shared by both versions): an end whose line starts after a line break at or past
-// `start`, i.e. from the end of the second line break from `start` on.
-function settledFrom(text: string, start: number): number {
-  const first = text.indexOf('\n', start);
-  if (first === -1) return Number.POSITIVE_INFINITY;
-  const second = text.indexOf('\n', first + 1);
-  return second === -1 ? Number.POSITIVE_INFINITY : second + 1;
-}
 
 // Binary search for `value` in the increasing `values`, from `from` on; -1 when absent.
 function indexOf(values: readonly number[], value: number, from: number): number {
