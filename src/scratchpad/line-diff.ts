@@ -39,9 +39,13 @@ export function structuredLinePatchOfEdit(options: {
   sharedTail: number;
 }): StructuredPatch | undefined {
   const { oldLines, newLines, maxEditLength, sharedTail } = options;
-  const quick = searchMoves({ old: oldLines, new: newLines }, Math.min(maxEditLength, SHORT_EDIT_LENGTH), sharedTail);
-  if (quick !== undefined) return toPatch(quick, oldLines, newLines);
-  if (maxEditLength <= SHORT_EDIT_LENGTH) return undefined;
+  // Lines before the shared tail bound the edit; a rewrite of many of them is searched on ids at once.
+  const changedLines = oldLines.length + newLines.length - 2 * sharedTail;
+  if (changedLines <= SHORT_SEARCH_LINES || maxEditLength <= SHORT_EDIT_LENGTH) {
+    const quick = searchMoves({ old: oldLines, new: newLines }, Math.min(maxEditLength, SHORT_EDIT_LENGTH), sharedTail);
+    if (quick !== undefined) return toPatch(quick, oldLines, newLines);
+    if (maxEditLength <= SHORT_EDIT_LENGTH) return undefined;
+  }
   const ids = idsOf(oldLines, newLines, sharedTail);
   if (exceedsEditLength(ids, maxEditLength)) return undefined;
   const moves = searchMoves(ids, maxEditLength, sharedTail);
@@ -75,6 +79,9 @@ const NO_NEWLINE_MARKER = '\\ No newline at end of file';
 // Longest edit (lines removed and added) searched on the lines as strings: each comparison then
 // reads the lines, which a long search on a large file would do many times over.
 const SHORT_EDIT_LENGTH = 32;
+// Most lines before the shared tail (both sides) for which the short search is tried first: with
+// more, a short edit is unlikely (a rewrite), and the short search would be time lost.
+const SHORT_SEARCH_LINES = 4 * SHORT_EDIT_LENGTH;
 
 /** The lines of both versions as the search compares them: strings, or numbers (one per distinct line). */
 interface SearchKeys {
