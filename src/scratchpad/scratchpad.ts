@@ -733,17 +733,24 @@ function withoutTimeAndHash(file: OpenFile): Omit<OpenFile, 'hash' | 'touchedTim
 
 // Hashing a file is a pass over all of it (about 100 ms for 10 MB) that most sessions never
 // need: `hash` is computed when it is first read (a staleness check, a snapshot), once per content.
+// The fields are copied one by one (in the order of OpenFile), not spread: an edit makes one.
 function lazyHashFile(fields: Omit<OpenFile, 'hash'>, digest: () => string): OpenFile {
-  const { path, content, lineCount, ...rest } = fields;
-  return {
-    path,
-    content,
-    lineCount,
+  const file: { -readonly [Key in keyof OpenFile]: OpenFile[Key] } = {
+    path: fields.path,
+    content: fields.content,
+    lineCount: fields.lineCount,
     get hash(): string {
       return digest();
     },
-    ...rest,
+    tokens: fields.tokens,
+    isWindowed: fields.isWindowed,
+    edits: fields.edits,
+    openedAt: fields.openedAt,
+    touchedAt: fields.touchedAt,
+    touchedExchange: fields.touchedExchange,
   };
+  if ('touchedTime' in fields) file.touchedTime = fields.touchedTime;
+  return file;
 }
 
 function memoHash(content: string): () => string {
