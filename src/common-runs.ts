@@ -10,7 +10,8 @@ export function commonPrefixLength(options: { left: string; leftStart: number; r
   const { left, right, leftStart, rightStart } = options;
   const limit = Math.max(0, Math.min(options.limit, left.length - leftStart, right.length - rightStart));
   let common = 0;
-  let step = SMALL_RUN;
+  // Above SMALL_RUN: a first step of SMALL_RUN would go straight to the loop over characters.
+  let step = 2 * SMALL_RUN;
   while (common < limit) {
     const size = Math.min(step, limit - common);
     if (size <= SMALL_RUN) {
@@ -37,7 +38,7 @@ export function commonSuffixLength(options: { left: string; right: string; limit
   const { left, right } = options;
   const limit = Math.max(0, Math.min(options.limit, left.length, right.length));
   let common = 0;
-  let step = SMALL_RUN;
+  let step = 2 * SMALL_RUN;
   while (common < limit) {
     const size = Math.min(step, limit - common);
     if (size <= SMALL_RUN) {

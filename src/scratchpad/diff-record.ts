@@ -2,7 +2,7 @@ import { applyPatch, formatPatch, OMIT_HEADERS } from 'diff';
 import type { StructuredPatch, StructuredPatchHunk } from 'diff';
 import { commonPrefixLength, commonSuffixLength } from '../common-runs.js';
 import { describeValue, InvalidArgumentError } from '../errors.js';
-import { splitLinesKeepingBreaks, structuredLinePatchOfLines } from './line-diff.js';
+import { splitLinesKeepingBreaks, structuredLinePatchOfEdit } from './line-diff.js';
 
 /** One contiguous run of changed lines between two versions of a file. */
 export interface DiffHunk {
@@ -103,6 +103,18 @@ export interface ComputeDiffRecordOptions {
    * line count is counted from the changed region only. @default undefined (counted)
    */
   beforeLineCount?: number | undefined;
+  /** {@link commonLines} of `before` and `after` when the caller has it already. @default undefined (found) */
+  shared?: CommonLines | undefined;
+}
+
+/** The whole lines two versions of a text share at their start and at their end. @internal */
+export interface CommonLines {
+  /** Characters of the shared leading lines. */
+  readonly prefixChars: number;
+  /** How many lines they are. */
+  readonly prefixLines: number;
+  /** Characters of the shared trailing lines (not overlapping the leading ones). */
+  readonly suffixChars: number;
 }
 
 /**
@@ -147,7 +159,7 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
   const maxDiffBytes = options.maxDiffBytes ?? Number.POSITIVE_INFINITY;
   // The lines both versions share at their start and end are found by a few native comparisons.
   // Sizes and line counts come from the changed region alone whatever the size of the file.
-  const shared = commonLines(before, after);
+  const shared = options.shared ?? commonLines(before, after);
   const isLarge = before.length + after.length > Math.min(options.trimCommonLinesAbove ?? DEFAULT_TRIM_ABOVE, maxDiffBytes);
   const oldChanged = before.slice(shared.prefixChars, before.length - shared.suffixChars);
   const newChanged = after.slice(shared.prefixChars, after.length - shared.suffixChars);
@@ -189,13 +201,14 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
   const oldDiffed = diffStart === 0 ? oldMiddle : oldMiddle.slice(diffStart);
   const newDiffed = diffStart === 0 ? newMiddle : newMiddle.slice(diffStart);
   const maxEditLength = options.maxEditLength ?? DEFAULT_MAX_EDIT_LENGTH;
-  // Cut into lines once: the bound below and the line diff read the same lines.
+  // Cut into lines once: the line diff reads them, and its patch is made of them.
   const oldLines = isBinary ? [] : splitLinesKeepingBreaks(oldDiffed);
   const newLines = isBinary ? [] : splitLinesKeepingBreaks(newDiffed);
-  const minimal =
-    isBinary || exceedsEditLength(oldLines, newLines, maxEditLength)
-      ? undefined
-      : structuredLinePatchOfLines(oldLines, newLines, maxEditLength);
+  // A small file is diffed with its shared trailing lines, which the search need not compare.
+  const sharedTail = isLarge ? 0 : countLines(before.slice(before.length - shared.suffixChars));
+  const minimal = isBinary
+    ? undefined
+    : structuredLinePatchOfEdit({ oldLines, newLines, maxEditLength, sharedTail });
   const structured =
     minimal === undefined
       ? shiftHunks(anchoredPatch(oldMiddle, newMiddle), isLarge ? shared.prefixLines : 0)
@@ -280,6 +293,27 @@ export function utf8ByteLength(content: string): number {
   return bytes;
 }
 
+/**
+ * The longest run of whole lines the two versions start with, and the longest run of whole lines
+ * they end with that does not overlap it. Both cut at line starts, so each middle part keeps its
+ * own end-of-file newline (or lack of one).
+ * @internal
+ */
+export function commonLines(before: string, after: string): CommonLines {
+  const shorter = Math.min(before.length, after.length);
+  const mismatch = commonPrefixLength({ left: before, leftStart: 0, right: after, rightStart: 0, limit: shorter });
+  const prefixChars = mismatch === 0 ? 0 : before.lastIndexOf('\n', mismatch - 1) + 1;
+  let prefixLines = 0;
+  for (let index = before.indexOf('\n'); index !== -1 && index < prefixChars; index = before.indexOf('\n', index + 1)) prefixLines += 1;
+  const common = commonSuffixLength({ left: before, right: after, limit: shorter - prefixChars });
+  // The suffix starts after the first line break inside the common tail: there both versions
+  // are at the start of a line.
+  const tail = before.length - common;
+  const firstBreak = before.indexOf('\n', tail);
+  const suffixChars = firstBreak === -1 ? 0 : before.length - firstBreak - 1;
+  return { prefixChars, prefixLines, suffixChars };
+}
+
 // --- Internal helpers ---
 
 const DEFAULT_MAX_EDIT_LENGTH = 1000;
@@ -303,44 +337,6 @@ function breaksIn(text: string, lineCount: number): number {
 
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
-}
-
-// The longest run of whole lines the two versions start with, and the longest run of whole
-// lines they end with that does not overlap it. Both cut at line starts, so each middle part
-// keeps its own end-of-file newline (or lack of one).
-function commonLines(before: string, after: string): { prefixChars: number; prefixLines: number; suffixChars: number } {
-  const shorter = Math.min(before.length, after.length);
-  const mismatch = commonPrefixLength({ left: before, leftStart: 0, right: after, rightStart: 0, limit: shorter });
-  const prefixChars = mismatch === 0 ? 0 : before.lastIndexOf('\n', mismatch - 1) + 1;
-  let prefixLines = 0;
-  for (let index = before.indexOf('\n'); index !== -1 && index < prefixChars; index = before.indexOf('\n', index + 1)) prefixLines += 1;
-  const common = commonSuffixLength({ left: before, right: after, limit: shorter - prefixChars });
-  // The suffix starts after the first line break inside the common tail: there both versions
-  // are at the start of a line.
-  const tail = before.length - common;
-  const firstBreak = before.indexOf('\n', tail);
-  const suffixChars = firstBreak === -1 ? 0 : before.length - firstBreak - 1;
-  return { prefixChars, prefixLines, suffixChars };
-}
-
-// Whether a minimal diff certainly needs more than `maxEditLength` line insertions and removals,
-// so that `structuredPatch` would search up to that length only to give up (hundreds of
-// milliseconds for a rewritten file of a few hundred lines). Each line occurring n times on one
-// side and m times on the other can be kept at most min(n, m) times, which bounds the common
-// subsequence from above and the edit length from below. Lines as `diff` cuts them.
-function exceedsEditLength(oldLines: readonly string[], newLines: readonly string[], maxEditLength: number): boolean {
-  if (oldLines.length + newLines.length <= maxEditLength) return false;
-  const counts = new Map<string, number>();
-  for (const line of oldLines) counts.set(line, (counts.get(line) ?? 0) + 1);
-  let kept = 0;
-  for (const line of newLines) {
-    const left = counts.get(line) ?? 0;
-    if (left > 0) {
-      counts.set(line, left - 1);
-      kept += 1;
-    }
-  }
-  return oldLines.length + newLines.length - 2 * kept > maxEditLength;
 }
 
 function shiftHunks(patch: StructuredPatch, lines: number): StructuredPatch {

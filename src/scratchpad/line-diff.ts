@@ -18,22 +18,38 @@ export function structuredLinePatch(before: string, after: string, maxEditLength
  * @internal
  */
 export function structuredLinePatchOfLines(oldTokens: readonly string[], newTokens: readonly string[], maxEditLength: number): StructuredPatch | undefined {
-  const ids = new Map<string, number>();
-  const idsOf = (tokens: readonly string[]): Int32Array => {
-    const result = new Int32Array(tokens.length);
-    for (let index = 0; index < tokens.length; index += 1) {
-      const token = tokens[index] as string;
-      let id = ids.get(token);
-      if (id === undefined) {
-        id = ids.size;
-        ids.set(token, id);
-      }
-      result[index] = id;
-    }
-    return result;
-  };
-  const moves = searchMoves(idsOf(oldTokens), idsOf(newTokens), maxEditLength);
+  const moves = searchMoves(idsOf(oldTokens, newTokens, 0), maxEditLength, 0);
   return moves === undefined ? undefined : toPatch(moves, oldTokens, newTokens);
+}
+
+/**
+ * {@link structuredLinePatchOfLines} of two versions that end with the same `sharedTail` lines
+ * (the caller knows them equal), tried first on the lines themselves for a short edit: the search
+ * compares lines as strings, and slides along the shared tail without comparing it, so that a small
+ * edit of a file costs no pass that looks up every line. A longer edit is searched as
+ * {@link structuredLinePatchOfLines} does, unless the lines both versions hold show that it
+ * certainly takes more than `maxEditLength` (where the search would give up after trying all of
+ * it). The same search either way: the same hunks, or `undefined`.
+ * @internal
+ */
+export function structuredLinePatchOfEdit(options: {
+  oldLines: readonly string[];
+  newLines: readonly string[];
+  maxEditLength: number;
+  sharedTail: number;
+}): StructuredPatch | undefined {
+  const { oldLines, newLines, maxEditLength, sharedTail } = options;
+  // Lines before the shared tail bound the edit; a rewrite of many of them is searched on ids at once.
+  const changedLines = oldLines.length + newLines.length - 2 * sharedTail;
+  if (changedLines <= SHORT_SEARCH_LINES || maxEditLength <= SHORT_EDIT_LENGTH) {
+    const quick = searchMoves({ old: oldLines, new: newLines }, Math.min(maxEditLength, SHORT_EDIT_LENGTH), sharedTail);
+    if (quick !== undefined) return toPatch(quick, oldLines, newLines);
+    if (maxEditLength <= SHORT_EDIT_LENGTH) return undefined;
+  }
+  const ids = idsOf(oldLines, newLines, sharedTail);
+  if (exceedsEditLength(ids, maxEditLength)) return undefined;
+  const moves = searchMoves(ids, maxEditLength, sharedTail);
+  return moves === undefined ? undefined : toPatch(moves, oldLines, newLines);
 }
 
 /**
@@ -60,6 +76,69 @@ const COMMON = 0;
 const ADDED = 1;
 const REMOVED = 2;
 const NO_NEWLINE_MARKER = '\\ No newline at end of file';
+// Longest edit (lines removed and added) searched on the lines as strings: each comparison then
+// reads the lines, which a long search on a large file would do many times over.
+const SHORT_EDIT_LENGTH = 32;
+// Most lines before the shared tail (both sides) for which the short search is tried first: with
+// more, a short edit is unlikely (a rewrite), and the short search would be time lost.
+const SHORT_SEARCH_LINES = 4 * SHORT_EDIT_LENGTH;
+
+/** The lines of both versions as the search compares them: strings, or numbers (one per distinct line). */
+interface SearchKeys {
+  readonly old: ArrayLike<string | number>;
+  readonly new: ArrayLike<string | number>;
+}
+
+/** {@link SearchKeys} as numbers, with how many distinct lines there are. */
+interface LineIds {
+  readonly old: Int32Array;
+  readonly new: Int32Array;
+  readonly distinct: number;
+}
+
+// One number per distinct line, the same on both sides; the last `sharedTail` lines of the new
+// side are those of the old side, given their numbers without looking them up.
+function idsOf(oldTokens: readonly string[], newTokens: readonly string[], sharedTail: number): LineIds {
+  const ids = new Map<string, number>();
+  const idsOfSide = (tokens: readonly string[], end: number): Int32Array => {
+    const result = new Int32Array(tokens.length);
+    for (let index = 0; index < end; index += 1) {
+      const token = tokens[index] as string;
+      let id = ids.get(token);
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(token, id);
+      }
+      result[index] = id;
+    }
+    return result;
+  };
+  const oldIds = idsOfSide(oldTokens, oldTokens.length);
+  const newIds = idsOfSide(newTokens, newTokens.length - sharedTail);
+  newIds.set(oldIds.subarray(oldTokens.length - sharedTail), newTokens.length - sharedTail);
+  return { old: oldIds, new: newIds, distinct: ids.size };
+}
+
+// Whether a minimal diff certainly needs more than `maxEditLength` line insertions and removals,
+// so that the search would try up to that length only to give up (hundreds of milliseconds for a
+// rewritten file of a few hundred lines). Each line occurring n times on one side and m times on
+// the other can be kept at most min(n, m) times, which bounds the common subsequence from above
+// and the edit length from below.
+function exceedsEditLength(ids: LineIds, maxEditLength: number): boolean {
+  const total = ids.old.length + ids.new.length;
+  if (total <= maxEditLength) return false;
+  const counts = new Int32Array(ids.distinct);
+  for (const id of ids.old) counts[id] = (counts[id] as number) + 1;
+  let kept = 0;
+  for (const id of ids.new) {
+    const left = counts[id] as number;
+    if (left > 0) {
+      counts[id] = left - 1;
+      kept += 1;
+    }
+  }
+  return total - 2 * kept > maxEditLength;
+}
 
 // Grows as paths are made: path `p` came from path `parent[p]` by one move (`move[p]`) and then
 // followed `common[p]` equal lines. Path 0 is the start: `common[0]` equal lines from the top.
@@ -94,7 +173,11 @@ function addPath(store: PathStore, parent: number, move: number): number {
 // The search of `diff`'s `Diff.diffWithOptionsObj`: `bestPath[k]` (here `present`, `oldPositions`
 // and `paths` at `k + offset`) is the furthest path on diagonal k, cleared where `diff` clears it.
 // Returns the moves of the first path to reach the end, one per line: COMMON, ADDED or REMOVED.
-function searchMoves(oldIds: Int32Array, newIds: Int32Array, maxEditLengthOption: number): Uint8Array | undefined {
+// The last `sharedTail` lines are equal on both sides: a path on the diagonal of the end that
+// reaches them slides to the end, as comparing them would find.
+function searchMoves(keys: SearchKeys, maxEditLengthOption: number, sharedTail: number): Uint8Array | undefined {
+  const oldIds = keys.old;
+  const newIds = keys.new;
   const oldLength = oldIds.length;
   const newLength = newIds.length;
   const maxEditLength = Math.min(newLength + oldLength, maxEditLengthOption);
@@ -105,10 +188,17 @@ function searchMoves(oldIds: Int32Array, newIds: Int32Array, maxEditLengthOption
   const paths = new Int32Array(size);
   const store: PathStore = { parent: new Int32Array(1024), move: new Uint8Array(1024), common: new Int32Array(1024), size: 0 };
   // Follows equal lines from (oldPosition + 1, oldPosition - diagonal + 1); returns the new position.
+  const endDiagonal = oldLength - newLength;
+  const tailStart = oldLength - sharedTail;
   const extractCommon = (slot: number, diagonal: number): number => {
     let oldPosition = oldPositions[slot] as number;
     let newPosition = oldPosition - diagonal;
     let count = 0;
+    if (diagonal === endDiagonal && oldPosition + 1 >= tailStart) {
+      count = oldLength - 1 - oldPosition;
+      oldPosition = oldLength - 1;
+      newPosition = newLength - 1;
+    }
     while (newPosition + 1 < newLength && oldPosition + 1 < oldLength && oldIds[oldPosition + 1] === newIds[newPosition + 1]) {
       newPosition += 1;
       oldPosition += 1;

@@ -1,9 +1,12 @@
 import { describeValue, InvalidArgumentError } from '../errors.js';
 import { countWithin, estimateTokens } from '../tokens/bounded-count.js';
+import { countBlocks } from '../tokens/block-counts.js';
+import type { BlockCounts } from '../tokens/block-counts.js';
 import { countJoined } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { OpenFile } from '../types.js';
 import {
+  commonLines,
   computeDiffRecord,
   countLines,
   isBinaryContent,
@@ -11,6 +14,8 @@ import {
 } from './diff-record.js';
 import type { DiffRecord } from './diff-record.js';
 import { formatCount } from '../format.js';
+import { sharedBodyEnds } from './counted-body.js';
+import type { CountedBody } from './counted-body.js';
 import { filePathKey, normalizeFilePath } from './file-path.js';
 import {
   displayPath,
@@ -277,11 +282,13 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
             counter,
             // Same content: a windowed file still does not fit, so skip counting it in full.
             knownFullTokens: file.isWindowed ? state.fullTokens : undefined,
+            previousBody: state.body,
           });
     return {
       ...state,
       section: section.text,
       fullTokens: section.fullTokens,
+      body: section.body ?? state.body,
       file: lazyHashFile(
         {
           ...withoutTimeAndHash(file),
@@ -303,6 +310,7 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
     event: TouchEvent & { content: string; reason?: string | undefined },
   ): { next: FileState; lines: string[]; diff: DiffRecord } => {
     const previous = state.file;
+    const shared = commonLines(previous.content, event.content);
     const diff = computeDiffRecord({
       path: previous.path,
       before: previous.content,
@@ -311,6 +319,7 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
       maxDiffBytes: options.maxDiffBytes,
       beforeBytes: state.bytes,
       beforeLineCount: previous.lineCount,
+      shared,
     });
     const lineCount = diff.newLineCount;
     const edits = previous.edits + 1;
@@ -323,6 +332,8 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
       exchange: event.exchange,
       budget,
       counter,
+      previousBody: state.body,
+      shared: { prefix: shared.prefixChars, suffix: shared.suffixChars },
     });
     const lines = renderDiffLines(diff);
     if (section.isWindowed && !previous.isWindowed) {
@@ -348,6 +359,7 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
       bytes: diff.newBytes,
       section: section.text,
       fullTokens: section.fullTokens,
+      body: section.body,
       // Without a line diff there is no patch to replay: the history restarts here.
       ...(diff.isSkipped ? { openContent: event.content, patches: [] } : { patches: state.patches }),
     };
@@ -418,6 +430,7 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
         bytes,
         section: section.text,
         fullTokens: section.fullTokens,
+        body: section.body,
         openContent: content,
         patches: [],
         insertion: insertions,
@@ -441,6 +454,7 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
           after: event.content,
           reason: event.reason,
           beforeBytes: state.bytes,
+          beforeLineCount: state.file.lineCount,
         });
         const next = touch(state, event);
         commit(state, next);
@@ -610,6 +624,8 @@ interface FileState {
   readonly section: string;
   /** Tokens of the complete (unwindowed) section; unknown for a windowed file after a restore. */
   readonly fullTokens: number | undefined;
+  /** The section's code block as last counted, block by block; `undefined` until counted in full. */
+  readonly body: CountedBody | undefined;
   readonly openContent: string;
   /** Shared, append-only list of patches since open. */
   readonly patches: string[];
@@ -634,6 +650,10 @@ interface SectionInput {
   counter: TokenCounter;
   /** Tokens of the complete section when already known, to avoid counting a huge file again. */
   knownFullTokens?: number | undefined;
+  /** The code block of the file's section as last counted: a same content reuses it, an edit its unchanged blocks. */
+  previousBody?: CountedBody | undefined;
+  /** Characters `content` shares with `previousBody.content` at its start and at its end. */
+  shared?: { prefix: number; suffix: number } | undefined;
 }
 
 interface Section {
@@ -641,6 +661,8 @@ interface Section {
   tokens: number;
   isWindowed: boolean;
   fullTokens: number | undefined;
+  /** The code block as counted in full, when it was. */
+  body?: CountedBody | undefined;
 }
 
 const SECTION_SEPARATOR = '\n\n';
@@ -711,17 +733,24 @@ function withoutTimeAndHash(file: OpenFile): Omit<OpenFile, 'hash' | 'touchedTim
 
 // Hashing a file is a pass over all of it (about 100 ms for 10 MB) that most sessions never
 // need: `hash` is computed when it is first read (a staleness check, a snapshot), once per content.
+// The fields are copied one by one (in the order of OpenFile), not spread: an edit makes one.
 function lazyHashFile(fields: Omit<OpenFile, 'hash'>, digest: () => string): OpenFile {
-  const { path, content, lineCount, ...rest } = fields;
-  return {
-    path,
-    content,
-    lineCount,
+  const file: { -readonly [Key in keyof OpenFile]: OpenFile[Key] } = {
+    path: fields.path,
+    content: fields.content,
+    lineCount: fields.lineCount,
     get hash(): string {
       return digest();
     },
-    ...rest,
+    tokens: fields.tokens,
+    isWindowed: fields.isWindowed,
+    edits: fields.edits,
+    openedAt: fields.openedAt,
+    touchedAt: fields.touchedAt,
+    touchedExchange: fields.touchedExchange,
   };
+  if ('touchedTime' in fields) file.touchedTime = fields.touchedTime;
+  return file;
 }
 
 function memoHash(content: string): () => string {
@@ -740,7 +769,7 @@ function restoreState(options: {
   const { data } = options;
   const hash = data.file.hash;
   const bytes = utf8ByteLength(data.file.content);
-  const base = { openContent: data.openContent, patches: data.patches.slice(), digest: () => hash, bytes };
+  const base = { openContent: data.openContent, patches: data.patches.slice(), digest: () => hash, bytes, body: undefined };
   if (options.isSameBudget) {
     const fullTokens = data.file.isWindowed ? undefined : data.file.tokens;
     return { ...base, file: data.file, section: data.section, fullTokens };
@@ -786,13 +815,24 @@ function buildSection(input: SectionInput): Section {
     const tokens = counter.count(text);
     return { text, tokens, isWindowed: false, fullTokens: tokens };
   }
-  const opening = `${fenceFor(content)}${languageFor(path)}\n`;
-  const closing = fenceFor(content);
-  const body = `${opening}${withFinalNewline(content)}${closing}`;
+  const previous = input.previousBody;
+  // A touch re-renders the same content under a new header: its code block is the one counted.
+  const isSameContent = previous !== undefined && previous.content === content;
+  const closing = isSameContent ? previous.closing : fenceFor(content);
+  const opening = isSameContent ? previous.opening : `${closing}${languageFor(path)}\n`;
+  const body = isSameContent ? previous.body : `${opening}${withFinalNewline(content)}${closing}`;
   const full = `${header}${body}`;
   // The header (with its "last touched turn N") changes far more often than the body: counted
-  // apart, a touch re-counts one line and the body's count comes from the counter's cache.
-  const countFull = (): number => countJoined(counter, [header, body]);
+  // apart, a touch re-counts one line and the body's count is the one already made. An edit
+  // counts the body block by block, re-cutting only the blocks around the changed lines.
+  let blocks: BlockCounts | undefined;
+  const countPart = (part: string): number => {
+    if (part !== body) return counter.count(part);
+    blocks ??= isSameContent ? previous.blocks : countBlocks(counter, body, previous === undefined ? undefined : sharedBodyEnds({ previous, opening, closing, content, shared: input.shared }));
+    return blocks?.total ?? counter.count(body);
+  };
+  const countFull = (): number => countJoined(counter, [header, body], countPart);
+  const withBody = (section: Section): Section => (blocks === undefined ? section : { ...section, body: { content, opening, closing, body, blocks } });
   // Counting a multi-megabyte file only to learn that it does not fit costs hundreds of
   // milliseconds per edit. Far above the budget an estimate decides; below that, the body is
   // counted only as far as it takes to learn that it does not fit, and its size is estimated
@@ -810,7 +850,7 @@ function buildSection(input: SectionInput): Section {
   if (tokens <= budget) {
     // A known count may belong to a slightly different header: count this exact text.
     const exact = input.knownFullTokens === undefined ? tokens : countFull();
-    return { text: full, tokens: exact, isWindowed: false, fullTokens: exact };
+    return withBody({ text: full, tokens: exact, isWindowed: false, fullTokens: exact });
   }
 
   const lines = splitLines(content);
@@ -821,12 +861,12 @@ function buildSection(input: SectionInput): Section {
     const text = renderWindow(frame, window);
     const windowTokens = countJoined(counter, [header, text.slice(header.length)]);
     if (windowTokens <= budget || window.head + window.tail === 0) {
-      return { text, tokens: windowTokens, isWindowed: true, fullTokens: tokens };
+      return withBody({ text, tokens: windowTokens, isWindowed: true, fullTokens: tokens });
     }
     charBudget = Math.floor(charBudget * (budget / windowTokens) * WINDOW_SAFETY);
   }
   const text = renderWindow(frame, { head: 0, tail: 0 });
-  return { text, tokens: counter.count(text), isWindowed: true, fullTokens: tokens };
+  return withBody({ text, tokens: counter.count(text), isWindowed: true, fullTokens: tokens });
 }
 
 // A fence longer than any backtick run in the content, so the content cannot close it.

@@ -58,7 +58,7 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
       return tokens;
     },
   };
-  additiveCounters.add(counter);
+  blockCounters.set(counter, countBlock);
   return counter;
 }
 
@@ -71,7 +71,7 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
  * @internal
  */
 export function countJoined(counter: TokenCounter, parts: readonly string[], countPart: (part: string) => number = counter.count): number {
-  if (!additiveCounters.has(counter)) return counter.count(parts.join(''));
+  if (!blockCounters.has(counter)) return counter.count(parts.join(''));
   for (let index = 1; index < parts.length; index += 1) {
     const previous = parts[index - 1] ?? '';
     const part = parts[index] ?? '';
@@ -83,6 +83,29 @@ export function countJoined(counter: TokenCounter, parts: readonly string[], cou
   let total = 0;
   for (const part of parts) total += countPart(part);
   return total;
+}
+
+/**
+ * The function that counts one block through the cache of a counter from
+ * {@link createTokenCounter} (the count of a text of at least {@link BLOCK_SPLIT_MIN} characters
+ * is the sum of its blocks' counts, see {@link isBlockEnd}); `undefined` for any other counter.
+ * @internal
+ */
+export function blockCounterOf(counter: TokenCounter): ((block: string) => number) | undefined {
+  return blockCounters.get(counter);
+}
+
+/** Texts of at least this many characters are counted block by block. @internal */
+export const BLOCK_SPLIT_MIN = 2_048;
+
+/**
+ * Whether a block of a counted text ends at `next`, the start of the line after the line that
+ * starts at `lineStart`: decided by that line alone and by the start of the line at `next` (up to
+ * its first character that is not a space, never past its line break).
+ * @internal
+ */
+export function isBlockEnd(text: string, lineStart: number, next: number): boolean {
+  return lineDigest(text, lineStart, next - 1) % BLOCK_LINES === 0 && isBlockStart(text, next);
 }
 
 /** Returns the encoding `gpt-tokenizer` uses for a model; o200k for unknown or newer models. */
@@ -107,8 +130,6 @@ const LONG_RUN = 256;
 const SLICE = 128;
 /** Texts are handed to the tokenizer in pieces of about this size, split at whitespace. */
 const PIECE = 65_536;
-/** Texts of at least this many characters are counted block by block. */
-const BLOCK_SPLIT_MIN = 2_048;
 /** A line ends a block when a cheap digest of it is divisible by this (blocks of ~8 lines). */
 const BLOCK_LINES = 8;
 /** Longest text cached whole (longer ones are cached as their blocks only). */
@@ -121,8 +142,11 @@ const NEWLINE = 10;
 const SLASH = 47;
 const CARRIAGE_RETURN = 13;
 
-/** Counters whose count of a text is the sum of the counts of its blocks (see {@link countJoined}). */
-const additiveCounters = new WeakSet<TokenCounter>();
+/**
+ * Counters whose count of a text is the sum of the counts of its blocks (see {@link countJoined}),
+ * with the function that counts one block through their cache.
+ */
+const blockCounters = new WeakMap<TokenCounter, (block: string) => number>();
 
 /** A map from text to token count that forgets the texts not used for longest, bounded by characters and entries. */
 interface CountCache {
@@ -183,7 +207,7 @@ function sumOfBlocks(text: string, countBlock: (block: string) => number): numbe
   let lineStart = 0;
   for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', end + 1)) {
     const next = end + 1;
-    if (lineDigest(text, lineStart, end) % BLOCK_LINES === 0 && isBlockStart(text, next)) {
+    if (isBlockEnd(text, lineStart, next)) {
       total += countBlock(text.slice(blockStart, next));
       blockStart = next;
     }

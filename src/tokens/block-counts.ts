@@ -1,0 +1,109 @@
+import { BLOCK_SPLIT_MIN, blockCounterOf, isBlockEnd } from './token-counter.js';
+import type { TokenCounter } from './token-counter.js';
+
+/**
+ * A text's token count kept block by block, as a counter from `createTokenCounter` cuts it, so
+ * that the count of an edited version can take the blocks the edit did not reach as they are.
+ * @internal
+ */
+export interface BlockCounts {
+  /** The text counted. */
+  readonly text: string;
+  /** Where each block ends, in order; the last one is the text's length. */
+  readonly ends: readonly number[];
+  /** Tokens of each block. */
+  readonly tokens: readonly number[];
+  /** Tokens of the whole text (the sum), equal to `counter.count(text)`. */
+  readonly total: number;
+}
+
+/** What an edited text shares with the text of earlier {@link BlockCounts}. @internal */
+export interface SharedEnds {
+  /** The counts of the earlier version. */
+  readonly previous: BlockCounts;
+  /** Characters both versions start with (any number up to their common prefix). */
+  readonly prefix: number;
+  /** Characters both versions end with (any number up to their common suffix), not overlapping `prefix`. */
+  readonly suffix: number;
+}
+
+/**
+ * Counts `text` with a counter from `createTokenCounter` block by block, the same blocks and the
+ * same total as `counter.count(text)`. With `shared`, the blocks that lie in the part both
+ * versions start with, and those in the part they end with, are taken from the earlier counts
+ * without reading them again: only the blocks around the edit are cut and counted, so an edit of
+ * a large text costs what the edit costs. Returns `undefined` for any other counter, whose count
+ * is not a sum of blocks.
+ * @internal
+ */
+export function countBlocks(counter: TokenCounter, text: string, shared?: SharedEnds | undefined): BlockCounts | undefined {
+  const countBlock = blockCounterOf(counter);
+  if (countBlock === undefined) return undefined;
+  if (text.length < BLOCK_SPLIT_MIN) {
+    const tokens = counter.count(text);
+    return { text, ends: [text.length], tokens: [tokens], total: tokens };
+  }
+  const ends: number[] = [];
+  const tokens: number[] = [];
+  let total = 0;
+  const push = (end: number, count: number): void => {
+    ends.push(end);
+    tokens.push(count);
+    total += count;
+  };
+  const previous = shared !== undefined && shared.previous.text.length >= BLOCK_SPLIT_MIN ? shared.previous : undefined;
+  let blockStart = 0;
+  let kept = 0;
+  if (previous !== undefined && shared !== undefined) {
+    // Blocks whose end was decided inside the shared start: the line before the end and the line
+    // after it (which the decision reads up to its first non-space) both lie in that start.
+    const oldEnds = previous.ends;
+    while (kept < oldEnds.length - 1) {
+      const end = oldEnds[kept] as number;
+      const lineBreak = text.indexOf('\n', end);
+      if (lineBreak === -1 || lineBreak >= shared.prefix) break;
+      push(end, previous.tokens[kept] as number);
+      blockStart = end;
+      kept += 1;
+    }
+  }
+  // From here on the ends are decided on this text, up to an end inside the shared end of both
+  // versions that the earlier text has too (shifted): every later end is decided on lines that
+  // start there or later, the same lines in both, so the earlier ends from there on are the same.
+  const shift = previous === undefined ? 0 : text.length - previous.text.length;
+  const sameFrom = previous === undefined || shared === undefined ? Number.POSITIVE_INFINITY : text.length - shared.suffix;
+  let lineStart = blockStart;
+  for (let lineBreak = text.indexOf('\n', blockStart); lineBreak !== -1; lineBreak = text.indexOf('\n', lineBreak + 1)) {
+    const next = lineBreak + 1;
+    if (isBlockEnd(text, lineStart, next)) {
+      push(next, countBlock(text.slice(blockStart, next)));
+      blockStart = next;
+      if (next >= sameFrom && previous !== undefined) {
+        const index = indexOf(previous.ends, next - shift, kept);
+        if (index !== -1) {
+          for (let rest = index + 1; rest < previous.ends.length; rest += 1) push((previous.ends[rest] as number) + shift, previous.tokens[rest] as number);
+          return { text, ends, tokens, total };
+        }
+      }
+    }
+    lineStart = next;
+  }
+  if (blockStart < text.length) push(text.length, countBlock(blockStart === 0 ? text : text.slice(blockStart)));
+  return { text, ends, tokens, total };
+}
+
+// --- Internal helpers ---
+
+// Binary search for `value` in the increasing `values`, from `from` on; -1 when absent.
+function indexOf(values: readonly number[], value: number, from: number): number {
+  let low = from;
+  let high = values.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const at = values[middle] as number;
+    if (at === value) return middle;
+    if (at < value) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}

@@ -1,0 +1,101 @@
+import fc from 'fast-check';
+import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
+import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { describe, expect, it } from 'vitest';
+import { createTokenCounter } from '../../src/index.js';
+import type { EncodingName } from '../../src/index.js';
+import { createScratchpad } from '../../src/scratchpad/scratchpad.js';
+import { countBlocks } from '../../src/tokens/block-counts.js';
+import { PROPERTY_RUNS } from '../helpers.js';
+
+const NO_SPECIAL = { disallowedSpecial: new Set<string>() };
+const RAW: Record<EncodingName, (text: string) => number> = {
+  o200k_base: (text) => countO200k(text, NO_SPECIAL),
+  cl100k_base: (text) => countCl100k(text, NO_SPECIAL),
+};
+
+// Lines that move block ends around: indentation, `/` at a line start, blank and space-only
+// lines, `\r`, backtick runs (which change a section's fence), words and punctuation.
+const piece = fc.constantFrom('  ', '\t', '/', '// note', 'x', 'total', '= 1;', '}', ')', 'é', '`', '````', '\r', 'const item', '42');
+const line = fc.array(piece, { maxLength: 6 }).map((pieces) => pieces.join(''));
+const lines = (minLength: number, maxLength: number): fc.Arbitrary<string> => fc.array(line, { minLength, maxLength }).map((parts) => parts.join('\n'));
+// Around the size where counting goes block by block (2,048 characters), above and below.
+const text = fc.oneof(lines(0, 60), lines(150, 600));
+const encoding = fc.constantFrom<EncodingName>('o200k_base', 'cl100k_base');
+
+// Characters two texts share at their start and at their end, the end not overlapping the start.
+function sharedEnds(before: string, after: string): { prefix: number; suffix: number } {
+  const shorter = Math.min(before.length, after.length);
+  let prefix = 0;
+  while (prefix < shorter && before[prefix] === after[prefix]) prefix += 1;
+  let suffix = 0;
+  while (suffix < shorter - prefix && before[before.length - 1 - suffix] === after[after.length - 1 - suffix]) suffix += 1;
+  return { prefix, suffix };
+}
+
+describe('countBlocks()', () => {
+  it('gives an edited text the blocks and counts of a fresh count, taking the shared ends from the earlier counts', () => {
+    fc.assert(
+      fc.property(
+        encoding,
+        text,
+        fc.nat(),
+        fc.nat({ max: 400 }),
+        lines(0, 8),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (name, before, at, removed, inserted, shrink) => {
+          const start = before.length === 0 ? 0 : at % before.length;
+          const after = before.slice(0, start) + inserted + before.slice(start + removed);
+          const previous = countBlocks(createTokenCounter({ encoding: name }), before);
+          if (previous === undefined) throw new Error('the default counter counts by blocks');
+          // Any part of the shared ends will do: the longest, or less.
+          const longest = sharedEnds(before, after);
+          const shared = { previous, prefix: Math.floor(longest.prefix * shrink), suffix: Math.floor(longest.suffix * (1 - shrink)) };
+          const edited = countBlocks(createTokenCounter({ encoding: name }), after, shared);
+          const fresh = countBlocks(createTokenCounter({ encoding: name }), after);
+          expect(edited?.ends).toEqual(fresh?.ends);
+          expect(edited?.tokens).toEqual(fresh?.tokens);
+          expect(edited?.total).toBe(RAW[name](after));
+        },
+      ),
+      { numRuns: Math.max(30, Math.floor(PROPERTY_RUNS / 4)) },
+    );
+  });
+});
+
+describe('Scratchpad sections counted block by block', () => {
+  it('keep a count equal to a whole count of the rendered section through edits, touches, fence changes and final line breaks', () => {
+    const edit = fc.record({
+      at: fc.nat(),
+      removed: fc.nat({ max: 300 }),
+      inserted: lines(0, 6),
+      exchangeStep: fc.nat({ max: 2 }),
+      isFinalBreakToggled: fc.boolean(),
+      isReopen: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(encoding, text, fc.array(edit, { minLength: 1, maxLength: 8 }), (name, content, edits) => {
+        const counter = createTokenCounter({ encoding: name });
+        const scratchpad = createScratchpad({ counter, budget: 1_000_000, autoCloseAfter: 100 });
+        scratchpad.open({ path: 'src/a.ts', content, seq: 1, exchange: 1 });
+        let current = content;
+        let seq = 1;
+        let exchange = 1;
+        for (const step of edits) {
+          const start = current.length === 0 ? 0 : step.at % current.length;
+          let next = current.slice(0, start) + step.inserted + current.slice(start + step.removed);
+          if (step.isFinalBreakToggled) next = next.endsWith('\n') ? next.slice(0, -1) : `${next}\n`;
+          // Sometimes the same content again: a touch, which reuses the counted code block.
+          if (step.removed === 0 && step.inserted === '' && !step.isFinalBreakToggled) next = current;
+          seq += 1;
+          exchange += step.exchangeStep;
+          const input = { path: 'src/a.ts', content: next, seq, exchange };
+          const file = step.isReopen ? scratchpad.open(input).file : scratchpad.update(input).file;
+          expect(file.tokens).toBe(RAW[name](scratchpad.renderSection('src/a.ts')));
+          current = next;
+        }
+      }),
+      { numRuns: Math.max(20, Math.floor(PROPERTY_RUNS / 10)) },
+    );
+  });
+});
