@@ -94,7 +94,31 @@ export function isRefusalOrScope(sentence: string): boolean {
   const text = plainOf(withoutAttribution(sentence));
   if (isQuestionLike(text) || DEVELOPMENT_SUBJECT.test(text)) return false;
   const match = REFUSAL_OR_SCOPE.exec(text) ?? EVERY_ONE_HAS.exec(text);
-  return match !== null && isProductSubject(match[1] ?? match[0]);
+  if (match !== null && isProductSubject(match[1] ?? match[0])) return true;
+  return isStandingRule(text);
+}
+
+/**
+ * Tells whether a sentence states a standing rule of the product with no name or value in it: a
+ * thing that is never, always or only treated some way ("a sent invoice is never edited"), seen
+ * or used only by some ("drafts are visible to their author alone", "stock levels stay hidden
+ * from guests"), an action reserved to one party ("only the reporter may reopen a ticket",
+ * "nobody but the author sees a draft"), a state that lasts until something happens ("a
+ * cancelled plan keeps working until the paid period ends") or a thing of the product that takes
+ * none of something ("the marketing pages set no third-party cookies"). The subject must be a
+ * part of the product, not the work, a piece of code or a pronoun, and nothing may report a failure.
+ */
+export function isStandingRule(sentence: string): boolean {
+  const text = plainOf(withoutAttribution(sentence));
+  if (isQuestionLike(text) || DEVELOPMENT_SUBJECT.test(text) || SYMPTOM_OF_RULE.test(text) || PAST_NARRATION.test(text)) return false;
+  for (const shape of STANDING_RULES) {
+    const match = shape.exec(text);
+    if (match !== null && isProductSubject(match[1] ?? '') && !POINTING_SUBJECT.test(match[1] ?? '')) return true;
+  }
+  // A practice of the work said of every one of a kind is a convention, whatever the kind
+  // ("each task branch is rebased onto main before review").
+  const practice = WORK_PRACTICE.exec(text);
+  return practice !== null && !CODE_LIKE.test(practice[1] ?? '');
 }
 
 // Whether the subject of a rule names a part of the product: not the work (tests, the build) and
@@ -260,7 +284,9 @@ function isBehaviour(text: string): boolean {
   if (RULE_FOR_KIND.test(text) || (RESPONSE_AND_CONDITION.test(text) && !DEVELOPMENT_SUBJECT.test(text))) return true;
   if (isRefusalOrScope(text)) return true;
   const handled = HANDLING_OF_KIND.exec(text);
-  if (handled !== null && isProductSubject(handled[1] ?? '') && !WORK_ITEM.test(handled[1] ?? '')) return true;
+  // The head noun of the subject decides what it is: "task branches" are branches, not tasks.
+  const head = (handled?.[1] ?? '').trim().replace(/\s+(?:is|are)$/iu, '').split(/\s+/u).pop() ?? '';
+  if (handled !== null && isProductSubject(handled[1] ?? '') && !WORK_ITEM.test(head)) return true;
   if (PROHIBITION.test(text) && !DEVELOPMENT_SUBJECT.test(text.replace(/^no\s+/iu, ''))) return true;
   return (BOUND.test(text) && (BEHAVIOUR_VERB.test(text) || PERMISSION.test(text))) || isActionResponse(text);
 }
@@ -304,6 +330,22 @@ const HANDLING_OF_KIND = /^(?:(?:the|all|every|each|our)\s+)?((?!(?:i|we|you|it|
 // A part of the product that refuses something or is kept within a scope, in the present tense:
 // "the form refuses a start date after the end date", "search results are limited to the workspace".
 const REFUSAL_OR_SCOPE = /^(?:(?:the|all|every|each|any|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{3,})\s+(?:(?:is|are)\s+(?:only\s+|always\s+)?(?:limited|restricted|scoped|batched|capped)\s+(?:to|into|per|at)\s|(?:rejects?|refuses?|denies)\s+(?:a|an|any|every|the|all|each)\s)/iu;
+// The subject of a rule: a few words after an optional determiner, with a relative clause at most.
+const RULE_SUBJECT = String.raw`^(?:(?:the|a|an|all|every|each|any|our|its|their)\s+)?((?:[\p{L}-]+\s+){0,5}?[\p{L}-]{3,})`;
+// Rules that need no name or value: see `isStandingRule`.
+const STANDING_RULES: readonly RegExp[] = [
+  new RegExp(String.raw`${RULE_SUBJECT}\s+(?:is|are|gets?)\s+(?:never|always|only)\s+(?:\p{L}{3,}(?:ed|en)|shown|sent|kept|set|read|made|built|paid|held|hidden)\b`, 'iu'),
+  new RegExp(String.raw`${RULE_SUBJECT}\s+(?:is|are|stays?|remains?)\s+(?:only\s+)?(?:visible|available|editable|accessible|hidden|private|shown|open|readable|writable|invisible)\s+(?:only\s+)?(?:to|for|from)\s+\p{L}`, 'iu'),
+  new RegExp(String.raw`${RULE_SUBJECT}\s+(?:keeps?\s+\p{L}{3,}ing|stays?\s+\p{L}{3,}|remains?\s+\p{L}{3,})\s+(?:\p{L}+\s+){0,3}?(?:until|unless|as long as)\s+\p{L}`, 'iu'),
+  new RegExp(String.raw`${RULE_SUBJECT}\s+(?:sets?|sends?|stores?|keeps?|collects?|tracks?|shares?|exposes?|carries|carry|accepts?|allows?|leaks?|shows?)\s+no\s+(?!(?:longer|more|one|idea|problem)\b)\p{L}`, 'iu'),
+  /^(?:only|nobody\s+(?:but|except|other than)|no\s+one\s+(?:but|except|other than))\s+((?:(?:the|a|an|its|their|his|her)\s+)?[\p{L}-]{3,}(?:\s+[\p{L}-]+)?)\s+(?:may|can|gets?\s+to|is\s+allowed\s+to|are\s+allowed\s+to|\p{Ll}{3,}s)\s+\p{L}/iu,
+];
+// "each/every <thing> is <participle> <preposition> …": how every one of a kind is handled.
+const WORK_PRACTICE = /^(?:each|every|all|any)\s+((?:[\p{L}-]+\s+){0,3}?[\p{L}-]{3,})\s+(?:is|are|gets?)\s+(?:always\s+|only\s+)?(?:\p{L}{3,}(?:ed|en)|kept|sent|set|made|built|run|held)\s+(?:on|onto|into|before|after|with|by|against|from|through|in)\s+\p{L}/iu;
+// A rule's subject that leans on what was said before ("this is only shown to …").
+const POINTING_SUBJECT = /^(?:it|this|that|these|those|there|they|he|she|which|what|who|i|we|you)/iu;
+// Words that report a failure or the state of the work, which a rule of the product does not.
+const SYMPTOM_OF_RULE = /(?:wrong|broken|errors?|crash\w*|fail\w*|bug\w*|still|again|anymore|yet|weird|flaky|stuck)/iu;
 // Items of the work itself, whose handling is progress rather than a rule of the product.
 const WORK_ITEM = /\b(?:tasks?|steps?|items?|todos?|issues?|tickets?|changes?|edits?|fixes?|errors?|warnings?|problems?|bugs?|pr|prs|diffs?|patch(?:es)?)\b/iu;
 // "<doing>ing [a|the …] <thing> <does>s <two or more words>": an action and the product's response.

@@ -859,6 +859,11 @@ export const englishPatterns: PatternPack = {
     'simple', 'same', 'different', 'separate', 'external', 'internal', 'async', 'sync', 'done',
     'built', 'made', 'set', 'kept', 'run', 'written', 'shown', 'hidden', 'broken', 'held', 'sent',
     'known', 'left', 'read', 'put', 'cut', 'found', 'given', 'taken', 'seen', 'bound', 'split',
+    // Words that qualify things of a kind as often as a tool does ("plain files", "background jobs").
+    'plain', 'pure', 'raw', 'custom', 'background', 'helper', 'inline', 'static', 'dynamic', 'real',
+    'fake', 'dummy', 'single', 'extra', 'private', 'public', 'unit', 'integration', 'legacy', 'nightly',
+    'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'early', 'likely', 'scheduled', 'generic', 'shell',
+    'batch', 'manual',
   ],
   // Kinds of tools and services; "<kind> is <name>" says which one fills the role.
   toolKind: [
@@ -867,6 +872,19 @@ export const englishPatterns: PatternPack = {
     'driver', 'engine', 'provider', 'manager', 'platform', 'registry', 'backend', 'host', 'cache',
     'server', 'client', 'proxy', 'gateway', 'transport', 'validator', 'tracer', 'stack', 'service',
     'renderer', 'index', 'worker', 'builder', 'parser', 'router', 'loader', 'compiler', 'emitter',
+    'layer',
   ],
   copula: ['is', 'are', 'is now', 'are now', 'stays', 'remains'],
+  toolVerb: [
+    'handles', 'runs', 'builds', 'carries', 'sends', 'delivers', 'owns', 'serves', 'renders',
+    'stores', 'schedules', 'drives', 'powers', 'routes', 'parses', 'validates', 'queues',
+    'processes', 'bundles', 'compiles', 'transpiles', 'hosts', 'replays', 'records', 'manages',
+    'generates', 'emits', 'publishes', 'tracks', 'caches', 'proxies', 'formats', 'lints',
+    'orchestrates', 'indexes', 'collects', 'executes', 'backs', 'signs', 'encrypts', 'assembles',
+  ],
+  toolOutput: [
+    'files', 'tasks', 'jobs', 'workflows', 'components', 'scripts', 'templates', 'schemas',
+    'models', 'plugins', 'widgets', 'queries', 'migrations', 'charts', 'modules', 'functions',
+    'handlers', 'workers', 'pipelines', 'containers', 'images', 'stories', 'specs',
+  ],
 };
