@@ -380,7 +380,8 @@ function isHeading(text: string): boolean {
   if (/[.!?]$/u.test(plain)) return false;
   // A label is made of words: a standalone operator (`&&`) makes it an instruction about code.
   if (/(?:^|\s)[&|<>=]{2,}(?:\s|$)/u.test(plain)) return false;
-  const words = plain.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
+  // A unit after a number ("3 MB") is not a capitalised word of a title.
+  const words = plain.replace(QUANTITY_UNIT, ' ').match(/\p{L}[\p{L}'’-]*/gu) ?? [];
   if (words.length === 0 || words.length > 10) return false;
   const capitalised = words.filter((word) => /^\p{Lu}/u.test(word)).length;
   return capitalised / words.length > 0.5 || /^(?:\d+[.)]\s|[①-⑳])/u.test(plain);
@@ -398,6 +399,7 @@ function looksLikeCode(text: string): boolean {
 }
 
 const CODE_SPAN = /`[^`\n]*`/gu;
+const QUANTITY_UNIT = /(?<![\p{L}\p{N}_.])\d+(?:[.,]\d+)?\s?(?:[KMGTP]i?B|ms|px)(?![\p{L}\p{N}_])/gu;
 const QUESTION = /\?\s*["')\]]*$/u;
 // "We're going with Hono, right?" states a choice and asks for a nod.
 // "Is it possible to keep the old links working?" asks for an outcome as well.
