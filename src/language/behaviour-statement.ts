@@ -336,17 +336,17 @@ const RULE_SUBJECT = String.raw`^(?:(?:the|a|an|all|every|each|any|our|its|their
 const STANDING_RULES: readonly RegExp[] = [
   new RegExp(String.raw`${RULE_SUBJECT}\s+(?:is|are|gets?)\s+(?:never|always|only)\s+(?:\p{L}{3,}(?:ed|en)|shown|sent|kept|set|read|made|built|paid|held|hidden)\b`, 'iu'),
   new RegExp(String.raw`${RULE_SUBJECT}\s+(?:is|are|stays?|remains?)\s+(?:only\s+)?(?:visible|available|editable|accessible|hidden|private|shown|open|readable|writable|invisible)\s+(?:only\s+)?(?:to|for|from)\s+\p{L}`, 'iu'),
-  new RegExp(String.raw`${RULE_SUBJECT}\s+(?:keeps?\s+\p{L}{3,}ing|stays?\s+\p{L}{3,}|remains?\s+\p{L}{3,})\s+(?:\p{L}+\s+){0,3}?(?:until|unless|as long as)\s+\p{L}`, 'iu'),
+  new RegExp(String.raw`${RULE_SUBJECT}\s+(?:keeps?\s+(?:its\s+|their\s+)?\p{L}{3,}(?:ing)?|stays?\s+\p{L}{3,}|remains?\s+\p{L}{3,})\s+(?:\p{L}+\s+){0,3}?(?:until|unless|as long as)\s+\p{L}`, 'iu'),
   new RegExp(String.raw`${RULE_SUBJECT}\s+(?:sets?|sends?|stores?|keeps?|collects?|tracks?|shares?|exposes?|carries|carry|accepts?|allows?|leaks?|shows?)\s+no\s+(?!(?:longer|more|one|idea|problem)\b)\p{L}`, 'iu'),
   /^(?:only|nobody\s+(?:but|except|other than)|no\s+one\s+(?:but|except|other than))\s+((?:(?:the|a|an|its|their|his|her)\s+)?[\p{L}-]{3,}(?:\s+[\p{L}-]+)?)\s+(?:may|can|gets?\s+to|is\s+allowed\s+to|are\s+allowed\s+to|\p{Ll}{3,}s)\s+\p{L}/iu,
 ];
 // "each/every <thing> is <participle> <preposition> …" (how every one of a kind is handled), or
 // "<things> are <participle> onto/into/before/after …" (where or when things of a kind go).
-const WORK_PRACTICE = /^(?:(?:each|every|all|any)\s+((?:[\p{L}-]+\s+){0,3}?[\p{L}-]{3,})\s+(?:is|are|gets?)\s+(?:always\s+|only\s+)?(?:\p{L}{3,}(?:ed|en)|kept|sent|set|made|built|run|held)\s+(?:on|onto|into|before|after|with|by|against|from|through|in)|((?:[\p{L}-]+\s+){0,2}?[\p{L}-]{2,}[^s\s]s)\s+are\s+(?:always\s+|only\s+)?(?:\p{L}{3,}(?:ed|en)|kept|sent|set|made|built|run|held)\s+(?:onto|into|before|after|against))\s+\p{L}/iu;
+const WORK_PRACTICE = /^(?:(?:each|every|all|any)\s+((?:[\p{L}-]+\s+){0,3}?[\p{L}-]{3,})\s+(?:is|are|gets?)\s+(?:always\s+|only\s+)?(?:\p{L}{3,}(?:ed|en)|kept|sent|set|made|built|run|held|cut|put|shut)\s+(?:on|onto|into|before|after|with|by|against|from|through|in)|((?:[\p{L}-]+\s+){0,2}?[\p{L}-]{2,}[^s\s]s)\s+are\s+(?:always\s+|only\s+)?(?:\p{L}{3,}(?:ed|en)|kept|sent|set|made|built|run|held)\s+(?:onto|into|before|after|against))\s+\p{L}/iu;
 // A rule's subject that leans on what was said before ("this is only shown to …").
-const POINTING_SUBJECT = /^(?:it|this|that|these|those|there|they|he|she|which|what|who|i|we|you)/iu;
+const POINTING_SUBJECT = /^(?:it|this|that|these|those|there|they|he|she|which|what|who|i|we|you)\b/iu;
 // Words that report a failure or the state of the work, which a rule of the product does not.
-const SYMPTOM_OF_RULE = /(?:wrong|broken|errors?|crash\w*|fail\w*|bug\w*|still|again|anymore|yet|weird|flaky|stuck)/iu;
+const SYMPTOM_OF_RULE = /\b(?:wrong|broken|errors?|crash\w*|fail\w*|bug\w*|still|again|anymore|yet|weird|flaky|stuck)\b/iu;
 // Items of the work itself, whose handling is progress rather than a rule of the product.
 const WORK_ITEM = /\b(?:tasks?|steps?|items?|todos?|issues?|tickets?|changes?|edits?|fixes?|errors?|warnings?|problems?|bugs?|pr|prs|diffs?|patch(?:es)?)\b/iu;
 // "<doing>ing [a|the …] <thing> <does>s <two or more words>": an action and the product's response.
