@@ -282,8 +282,8 @@ function leadingAgentName(prose: string, words: WordSets): string | undefined {
 }
 
 /**
- * Names given to things made with a tool after a copula: "migrations are goose files now", "the
- * thumbnail jobs are dramatiq tasks". The word before the kind must not be an ordinary word of the
+ * Names given to things made with a tool after a copula or "as": "migrations are goose files now",
+ * "the thumbnail jobs are dramatiq tasks", "emails are written as mjml templates". The word before the kind must not be an ordinary word of the
  * pack ("plain files", "background jobs") nor a participle.
  */
 function toolOutputNames(prose: string, words: WordSets): string[] {
@@ -293,7 +293,7 @@ function toolOutputNames(prose: string, words: WordSets): string[] {
     const copula = (match[1] ?? '').toLowerCase();
     const word = (match[2] ?? '').toLowerCase();
     const kind = (match[3] ?? '').toLowerCase();
-    if (!words.copula.has(copula) || !words.toolOutput.has(kind) || /(?:ing|ed|en)$/u.test(word)) continue;
+    if (!(words.copula.has(copula) || copula === 'as') || !words.toolOutput.has(kind) || /(?:ing|ed|en)$/u.test(word)) continue;
     if (isNameLike(word, words, { mayLookPlural: true })) names.push(word);
   }
   return names;
@@ -452,8 +452,9 @@ const AFTER_PREPOSITION = /^(?:with|via|through|to|onto|on|by|over|of|into)$/u;
 const LEADING_AGENT = /^([\p{L}][\p{L}\p{N}.+-]*[\p{L}\p{N}])\s+(?:is\s+what\s+)?(\p{Ll}{3,}s)\s+([\p{L}]+)/u;
 const ADJECTIVE_ENDING = /^-(?:ly|al|ive|ous|able|ible|ful|less)$/u;
 const OBJECT_DETERMINER = /^(?:the|a|an|our|every|each|all|its|their|any)$/u;
-// "<copula> [now] <word> <kind>": the word names the tool the things of that kind are made with.
-const COPULA_NAME_KIND = /(?<![\p{L}\p{N}_-])(is|are)\s+(?:now\s+|all\s+)?(?:a\s+|an\s+)?(\p{Ll}[\p{Ll}\p{N}.+-]*[\p{Ll}\p{N}])\s+(\p{Ll}+)(?![\p{L}\p{N}_-])/gu;
+// "<copula> [now] <word> <kind>" or "as <word> <kind>": the word names the tool the things of
+// that kind are made with ("written as mjml templates").
+const COPULA_NAME_KIND = /(?<![\p{L}\p{N}_-])(is|are|as)\s+(?:now\s+|all\s+)?(?:a\s+|an\s+)?(\p{Ll}[\p{Ll}\p{N}.+-]*[\p{Ll}\p{N}])(?=\s+(\p{Ll}+)(?![\p{L}\p{N}_-]))/gu;
 const LOWER_WORD_BEFORE_AS = /(?<![\p{L}\p{N}_`-])(\p{Ll}[\p{L}\p{N}_.-]{1,30})\s+(?=as\s)/gu;
 const PLACE_OF_KIND = /\b(?:lives?|live|belongs?|goes|go|sits?|(?:is|are)\s+(?:kept|stored|placed|grouped|collected))\s+(?:in|under|inside)\s+(?:the\s+)?(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*/u;
 const PLACEHOLDER_SHAPE = /(?:[\w.$-]<|<)[\p{L}_-]{2,20}>(?:[\w.$-]|<[\p{L}_-]{2,20}>)/u;
