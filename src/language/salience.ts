@@ -284,7 +284,7 @@ function leadingAgentName(prose: string, words: WordSets): string | undefined {
 /**
  * Names given to things made with a tool after a copula or "as": "migrations are goose files now",
  * "the thumbnail jobs are dramatiq tasks", "emails are written as mjml templates". The word before the kind must not be an ordinary word of the
- * pack ("plain files", "background jobs") nor a participle.
+ * pack ("plain files", "a background thread") nor a participle.
  */
 function toolOutputNames(prose: string, words: WordSets): string[] {
   if (words.toolOutput.size === 0 || words.copula.size === 0) return [];

@@ -859,7 +859,7 @@ export const englishPatterns: PatternPack = {
     'simple', 'same', 'different', 'separate', 'external', 'internal', 'async', 'sync', 'done',
     'built', 'made', 'set', 'kept', 'run', 'written', 'shown', 'hidden', 'broken', 'held', 'sent',
     'known', 'left', 'read', 'put', 'cut', 'found', 'given', 'taken', 'seen', 'bound', 'split',
-    // Words that qualify things of a kind as often as a tool does ("plain files", "background jobs").
+    // Words that qualify things of a kind as often as a tool does ("plain files", "a background thread").
     'plain', 'pure', 'raw', 'custom', 'background', 'helper', 'inline', 'static', 'dynamic', 'real',
     'fake', 'dummy', 'single', 'extra', 'private', 'public', 'unit', 'integration', 'legacy', 'nightly',
     'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'early', 'likely', 'scheduled', 'generic', 'shell',
