@@ -118,7 +118,8 @@ export function isStandingRule(sentence: string): boolean {
   // A practice of the work said of every one of a kind is a convention, whatever the kind
   // ("each task branch is rebased onto main before review").
   const practice = WORK_PRACTICE.exec(text);
-  return practice !== null && !CODE_LIKE.test(practice[1] ?? practice[2] ?? '') && !POINTING_SUBJECT.test(practice[1] ?? practice[2] ?? '');
+  const subject = practice?.[1] ?? practice?.[2] ?? practice?.[3] ?? '';
+  return practice !== null && !CODE_LIKE.test(subject) && !POINTING_SUBJECT.test(subject);
 }
 
 // Whether the subject of a rule names a part of the product: not the work (tests, the build) and
@@ -340,9 +341,10 @@ const STANDING_RULES: readonly RegExp[] = [
   new RegExp(String.raw`${RULE_SUBJECT}\s+(?:sets?|sends?|stores?|keeps?|collects?|tracks?|shares?|exposes?|carries|carry|accepts?|allows?|leaks?|shows?)\s+no\s+(?!(?:longer|more|one|idea|problem)\b)\p{L}`, 'iu'),
   /^(?:only|nobody\s+(?:but|except|other than)|no\s+one\s+(?:but|except|other than))\s+(?!(?:then|when|if|after|once|now|for|in|on|at|by|with|because|since|where|while)\b)((?:(?:the|a|an|its|their|his|her)\s+)?[\p{L}-]{3,}(?:\s+[\p{L}-]+)?)\s+(?:may|can|gets?\s+to|is\s+allowed\s+to|are\s+allowed\s+to|\p{Ll}{3,}s|(?<=\p{L}{2}[^s\s]s\s+)(?!(?:the|this|that|its|their|and|or|of|in|on|for|with|to|from|one|two|all|any)\b)\p{Ll}{3,})\s+\p{L}/iu,
 ];
-// "each/every <thing> is <participle> <preposition> …" (how every one of a kind is handled), or
-// "<things> are <participle> onto/into/before/after …" (where or when things of a kind go).
-const WORK_PRACTICE = /^(?:(?:each|every|all|any)\s+((?:[\p{L}-]+\s+){0,3}?[\p{L}-]{3,})\s+(?:is|are|gets?)\s+(?:always\s+|only\s+)?(?:\p{L}{3,}(?:ed|en)|kept|sent|set|made|built|run|held|cut|put|shut)\s+(?:on|onto|into|before|after|with|by|against|from|through|in)|((?:[\p{L}-]+\s+){0,2}?[\p{L}-]+[^s\s]s)\s+(?:are|get)\s+(?:always\s+|only\s+)?(?:\p{L}{3,}(?:ed|en)|kept|sent|set|made|built|run|held)\s+(?:onto|into|before|after|against|by\s+(?:the|their|its|a|an)\s+(?:author|owner|reviewer|maintainer|team|lead|person|committer)))\s+\p{L}/iu;
+// "each/every <thing> is <participle> <preposition> …" (how every one of a kind is handled),
+// "<things> are <participle> onto/into/before/after …" (where or when things of a kind go), or
+// "each/every <thing> ships with / carries a …" (what every one of a kind comes with).
+const WORK_PRACTICE = /^(?:(?:each|every|all|any)\s+((?:[\p{L}-]+\s+){0,3}?[\p{L}-]{3,})\s+(?:is|are|gets?)\s+(?:always\s+|only\s+)?(?:\p{L}{3,}(?:ed|en)|kept|sent|set|made|built|run|held|cut|put|shut)\s+(?:on|onto|into|before|after|with|by|against|from|through|in)|((?:[\p{L}-]+\s+){0,2}?[\p{L}-]+[^s\s]s)\s+(?:are|get)\s+(?:always\s+|only\s+)?(?:\p{L}{3,}(?:ed|en)|kept|sent|set|made|built|run|held)\s+(?:onto|into|before|after|against|by\s+(?:the|their|its|a|an)\s+(?:author|owner|reviewer|maintainer|team|lead|person|committer))|(?:each|every)\s+((?:[\p{L}-]+\s+){0,3}?[\p{L}-]{3,})\s+(?:(?:ships|comes|starts|begins|opens|ends)\s+with|(?:carries|includes|contains|references|links|names|lists|mentions)\s+(?:a|an|the|its|their|one|two)))\s+\p{L}/iu;
 // A rule's subject that leans on what was said before ("this is only shown to …").
 const POINTING_SUBJECT = /^(?:it|this|that|these|those|there|they|he|she|which|what|who|i|we|you)\b/iu;
 // Words that report a failure or the state of the work, which a rule of the product does not.

@@ -35,6 +35,8 @@ describe('names read from where they stand, not from their spelling', () => {
     ['the cron entries are supercronic jobs now', 'user'],
     ['The email layouts are mjml templates, one per message.', 'assistant'],
     ['the reports are evidence queries checked into the repo', 'user'],
+    ['Release notes are written as changie files, one per change.', 'assistant'],
+    ['feature copy comes from crowdin, never from the code', 'user'],
   ] as const)('keeps %j (%s): a name before what a tool makes', (text, role) => {
     expect(kept(text, role)).toBe(true);
   });
@@ -55,6 +57,8 @@ describe('names read from where they stand, not from their spelling', () => {
     ['Those jobs are background tasks that nobody watches.', 'user'],
     ['use it sparingly', 'user'],
     ['Logging handles the rest of the request.', 'assistant'],
+    ['The bad value comes from upstream.', 'assistant'],
+    ['The warning comes from outside the module.', 'assistant'],
   ] as const)('reads no name in %j (%s)', (text, role) => {
     expect(specifics(text, role)).toBe(0);
   });
@@ -80,6 +84,8 @@ describe('standing rules of the product with no name or value', () => {
     'The export still fails until the cache is warm.',
     'I kept the old value until the migration ran.',
     'Only the first assertion fails now.',
+    'Only implements the placeholder screens so far.',
+    'Only then does the retry kick in.',
   ])('does not read %j as a rule', (text) => {
     expect(isStandingRule(text)).toBe(false);
   });
@@ -91,6 +97,9 @@ describe('conventions of the work that name a task, a commit or a branch', () =>
     ['Each task branch is squashed into one commit before it lands.', 'assistant'],
     ['hotfix branches are merged into main and back into develop', 'user'],
     ['every commit subject starts with the ticket key', 'user'],
+    ['Every schema change ships with a rollback script.', 'assistant'],
+    ['PRs get merged by their author after one approval', 'user'],
+    ['Only maintainers push tags.', 'assistant'],
   ] as const)('keeps %j (%s)', (text, role) => {
     expect(kept(text, role)).toBe(true);
   });

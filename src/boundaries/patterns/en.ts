@@ -827,7 +827,7 @@ export const englishPatterns: PatternPack = {
     'switch … to', 'switched … to', 'move … to', 'moved … to', 'move … onto', 'moved … onto',
     'migrate … to', 'migrated … to', 'port … to', 'ported … to', 'replace … with', 'replaced … with',
     'moves to', 'moving to', 'moves … to', 'swap … to', 'swaps … to', 'swapped … to', 'swapping … to',
-    'over to', 'over onto',
+    'over to', 'over onto', 'come from', 'comes from',
     // A tool proposed in a question: "how about dbmate for the migrations?", "why not valkey?".
     'how about', 'what about', 'why not', 'thoughts on', 'think of', 'try',
   ],
@@ -863,7 +863,7 @@ export const englishPatterns: PatternPack = {
     'plain', 'pure', 'raw', 'custom', 'background', 'helper', 'inline', 'static', 'dynamic', 'real',
     'fake', 'dummy', 'single', 'extra', 'private', 'public', 'unit', 'integration', 'legacy', 'nightly',
     'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'early', 'likely', 'scheduled', 'generic', 'shell',
-    'batch', 'manual',
+    'batch', 'manual', 'upstream', 'downstream', 'outside', 'inside', 'above', 'below', 'behind', 'beyond',
   ],
   // Kinds of tools and services; "<kind> is <name>" says which one fills the role.
   toolKind: [
