@@ -252,7 +252,8 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher, options: { known
     // A word with a capital is counted as a name or an identifier already.
     if (!isSlot || !/^[\p{Ll}-]+$/u.test(token.raw)) continue;
     const after = tokens[index + 1];
-    const endsClause = token.ends || (token.joined && after !== undefined && words.stopword.has(after.word));
+    // A conjunction after the word opens a new clause: "on centrifugo because …".
+    const endsClause = token.ends || (token.joined && after !== undefined && (words.stopword.has(after.word) || CONJUNCTION.test(after.word)));
     // A preposition takes no adverb for its object: "over ably", "with plotly" name tools.
     const mayEndLikeAdverb = AFTER_PREPOSITION.test(previous.word);
     if (endsClause && isNameLike(token.word, words, { mayEndLikeAdverb })) names.add(token.word);
@@ -446,6 +447,7 @@ const NEXT_CHARACTER = /\s*(\S?)/uy;
 // A word of prose: letters, digits and joiners, without a trailing full stop or hyphen.
 const WORD_TOKEN = /(?<![\p{L}\p{N}_`'’.-])\p{L}(?:[\p{L}\p{N}_'’.-]*[\p{L}\p{N}_])?/gu;
 const ARROW_NAME = /(?:^|\s)(?:->|→)\s+(\p{Ll}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?=\s*(?:[,.;:)!]|$))/gu;
+const CONJUNCTION = /^(?:because|since|unless|until|while|though|although|whereas)$/u;
 // Slot words that are prepositions, whose object is a noun and never an adverb.
 const AFTER_PREPOSITION = /^(?:with|via|through|to|onto|on|by|over|of|into)$/u;
 // A word leading the sentence, a verb in the third person, and the first word of its object.

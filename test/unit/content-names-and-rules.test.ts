@@ -64,6 +64,23 @@ describe('names read from where they stand, not from their spelling', () => {
   });
 });
 
+describe('names kept for a role, and names before a new clause', () => {
+  it.each([
+    ['tbh the image pipeline stays on sharp, jimp is too slow', 'user'],
+    ['I kept the scheduler on croner since it already handles time zones.', 'assistant'],
+  ] as const)('keeps %j (%s)', (text, role) => {
+    expect(specifics(text, role)).toBeGreaterThanOrEqual(1);
+    expect(kept(text, role)).toBe(true);
+  });
+
+  it.each([
+    ['we stay on track if the review lands today', 'user'],
+    ['Keep the focus on the export for now.', 'user'],
+  ] as const)('reads no name in %j (%s)', (text, role) => {
+    expect(specifics(text, role)).toBe(0);
+  });
+});
+
 describe('standing rules of the product with no name or value', () => {
   it.each([
     'A posted journal entry is never changed; corrections go in as a reversing entry.',
@@ -73,6 +90,7 @@ describe('standing rules of the product with no name or value', () => {
     'Nobody but a moderator can unlock a thread.',
     'A paused campaign keeps its audience until someone deletes it.',
     'The public profile page shows no email address.',
+    'The partner portal is invoice-only; ordering happens elsewhere.',
   ])('keeps %j from the assistant', (text) => {
     expect(isStandingRule(text)).toBe(true);
     expect(kept(text, 'assistant')).toBe(true);

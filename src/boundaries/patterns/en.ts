@@ -827,7 +827,8 @@ export const englishPatterns: PatternPack = {
     'switch … to', 'switched … to', 'move … to', 'moved … to', 'move … onto', 'moved … onto',
     'migrate … to', 'migrated … to', 'port … to', 'ported … to', 'replace … with', 'replaced … with',
     'moves to', 'moving to', 'moves … to', 'swap … to', 'swaps … to', 'swapped … to', 'swapping … to',
-    'over to', 'over onto', 'come from', 'comes from',
+    'over to', 'over onto', 'come from', 'comes from', 'keep … on', 'kept … on', 'keeping … on',
+    'stay on', 'stays on', 'stayed on',
     // A tool proposed in a question: "how about dbmate for the migrations?", "why not valkey?".
     'how about', 'what about', 'why not', 'thoughts on', 'think of', 'try',
   ],
@@ -864,6 +865,7 @@ export const englishPatterns: PatternPack = {
     'fake', 'dummy', 'single', 'extra', 'private', 'public', 'unit', 'integration', 'legacy', 'nightly',
     'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'early', 'likely', 'scheduled', 'generic', 'shell',
     'batch', 'manual', 'upstream', 'downstream', 'outside', 'inside', 'above', 'below', 'behind', 'beyond',
+    'track', 'topic', 'schedule', 'hold', 'call', 'board', 'point', 'top', 'mute', 'pause',
   ],
   // Kinds of tools and services; "<kind> is <name>" says which one fills the role.
   toolKind: [
