@@ -114,13 +114,15 @@ export function isStandingRule(sentence: string): boolean {
   if (isQuestionLike(text) || DEVELOPMENT_SUBJECT.test(text) || SYMPTOM_OF_RULE.test(text) || PAST_NARRATION.test(text)) return false;
   for (const shape of STANDING_RULES) {
     const match = shape.exec(text);
-    if (match !== null && isProductSubject(match[1] ?? '') && !POINTING_SUBJECT.test(match[1] ?? '')) return true;
+    const subject = match?.[1] ?? '';
+    if (match !== null && isProductSubject(subject) && !POINTING_SUBJECT.test(subject) && !PRONOUN_WORD.test(subject)) return true;
   }
   // A practice of the work said of every one of a kind is a convention, whatever the kind
   // ("each task branch is rebased onto main before review").
-  const practice = WORK_PRACTICE.exec(text);
-  const subject = practice?.[1] ?? practice?.[2] ?? practice?.[3] ?? '';
-  return practice !== null && !CODE_LIKE.test(subject) && !POINTING_SUBJECT.test(subject);
+  return WORK_PRACTICES.some((shape) => {
+    const subject = shape.exec(text)?.[1];
+    return subject !== undefined && !CODE_LIKE.test(subject) && !POINTING_SUBJECT.test(subject);
+  });
 }
 
 // Whether the subject of a rule names a part of the product: not the work (tests, the build) and
@@ -341,12 +343,26 @@ const STANDING_RULES: readonly RegExp[] = [
   new RegExp(String.raw`${RULE_SUBJECT}\s+(?:keeps?\s+(?:its\s+|their\s+)?\p{L}{3,}(?:ing)?|stays?\s+\p{L}{3,}|remains?\s+\p{L}{3,})\s+(?:\p{L}+\s+){0,3}?(?:until|unless|as long as)\s+\p{L}`, 'iu'),
   new RegExp(String.raw`${RULE_SUBJECT}\s+(?:sets?|sends?|stores?|keeps?|collects?|tracks?|shares?|exposes?|carries|carry|accepts?|allows?|leaks?|shows?)\s+no\s+(?!(?:longer|more|one|idea|problem)\b)\p{L}`, 'iu'),
   new RegExp(String.raw`${RULE_SUBJECT}\s+(?:is|are|stays?|remains?)\s+(?:strictly\s+)?\p{L}{2,}-only\b`, 'iu'),
-  /^(?:only|nobody\s+(?:but|except|other than)|no\s+one\s+(?:but|except|other than))\s+(?!(?:then|when|if|after|once|now|for|in|on|at|by|with|because|since|where|while)\b)((?:(?:the|a|an|its|their|his|her)\s+)?[\p{L}-]{3,}(?:\s+[\p{L}-]+)?)\s+(?:may|can|gets?\s+to|is\s+allowed\s+to|are\s+allowed\s+to|\p{Ll}{3,}s|(?<=\p{L}{2}[^s\s]s\s+)(?!(?:the|this|that|its|their|and|or|of|in|on|for|with|to|from|one|two|all|any)\b)\p{Ll}{3,})\s+\p{L}/iu,
+  new RegExp(String.raw`${RULE_SUBJECT}\s+never\s+(?!(?:seems?|looks?|gets?|got|happens?|works?|runs?|reaches|returns?|fires?|finishes|ends?|stops?)\b)\p{Ll}{3,}s\b`, 'iu'),
+  new RegExp(String.raw`${RULE_SUBJECT}\s+(?!(?:is|was|has|does|seems|looks|works|runs|fails|passes|happens|shows)\b)\p{Ll}{3,}s\b[^,;.]{0,40}?\bonly\s+(?:after|once|when|if|with|for|to|by)\s+\p{L}`, 'iu'),
+  /^(?:only|nobody\s+(?:but|except|other than)|no\s+one\s+(?:but|except|other than))\s+(?!(?:then|when|if|after|once|now|for|in|on|at|by|with|because|since|where|while|a few|a couple|a handful|a bit|a little|a subset|some|few|many|most|half|part|one|two|three)\b)((?:the|a|an|its|their|his|her)\s+[\p{L}-]{3,}(?:\s+(?!of\b)[\p{L}-]+){0,5}?|[\p{L}-]{3,})\s+(?:may|can|gets?\s+to|is\s+allowed\s+to|are\s+allowed\s+to|(?!(?:this|its|his|has|was|is|does|thus|plus)\b)\p{Ll}{3,}s|(?<=\p{L}{2}[^s\s]s\s+)(?!(?:the|this|that|its|their|and|or|of|in|on|for|with|to|from|one|two|all|any)\b)\p{Ll}{3,})\s+\p{L}/iu,
 ];
-// "each/every <thing> is <participle> <preposition> …" (how every one of a kind is handled),
-// "<things> are <participle> onto/into/before/after …" (where or when things of a kind go), or
-// "each/every <thing> ships with / carries a …" (what every one of a kind comes with).
-const WORK_PRACTICE = /^(?:(?:each|every|all|any)\s+((?:[\p{L}-]+\s+){0,3}?[\p{L}-]{3,})\s+(?:is|are|gets?)\s+(?:always\s+|only\s+)?(?:\p{L}{3,}(?:ed|en)|kept|sent|set|made|built|run|held|cut|put|shut)\s+(?:on|onto|into|before|after|with|by|against|from|through|in)|((?:[\p{L}-]+\s+){0,2}?[\p{L}-]+[^s\s]s)\s+(?:are|get)\s+(?:always\s+|only\s+)?(?:\p{L}{3,}(?:ed|en)|kept|sent|set|made|built|run|held)\s+(?:onto|into|before|after|against|by\s+(?:the|their|its|a|an)\s+(?:author|owner|reviewer|maintainer|team|lead|person|committer))|(?:each|every)\s+((?:[\p{L}-]+\s+){0,3}?[\p{L}-]{3,})\s+(?:(?:ships|comes|starts|begins|opens|ends)\s+with|(?:carries|includes|contains|references|links|names|lists|mentions)\s+(?:a|an|the|its|their|one|two)))\s+\p{L}/iu;
+// A participle of how things are handled, hyphenated ones too ("cherry-picked").
+const PARTICIPLE = String.raw`(?:[\p{L}-]{2,}(?:ed|en)|kept|sent|set|made|built|run|held|cut|put|shut)`;
+// Things of the work that a practice is about.
+const WORK_THING = String.raw`(?:commits?|branch(?:es)?|tags?|releases?|prs?|pull requests?|merge requests?|deploys?|deployments?|hotfix(?:es)?|migrations?|changelogs?|reviews?|messages?)`;
+// Practices of the work, each with the subject as its first group: "each/every <thing> is
+// <participle> <preposition> …" (how every one of a kind is handled), "<things> are/get
+// <participle> onto/into/before/after/once …" (where or when things of a kind go), "<commits,
+// branches …> are <participle> with/by/on …" and "each/every <thing> ships with / carries a …".
+const WORK_PRACTICES: readonly RegExp[] = [
+  new RegExp(String.raw`^(?:each|every|all|any)\s+((?:[\p{L}-]+\s+){0,3}?[\p{L}-]{3,})\s+(?:is|are|gets?)\s+(?:always\s+|only\s+)?${PARTICIPLE}\s+(?:on|onto|into|before|after|with|by|against|from|through|in|once|when|whenever)\s+\p{L}`, 'iu'),
+  new RegExp(String.raw`^((?:[\p{L}-]+\s+){0,2}?[\p{L}-]+[^s\s]s)\s+(?:are|get)\s+(?:always\s+|only\s+)?${PARTICIPLE}\s+(?:onto|into|before|after|against|once|when|whenever)\s+\p{L}`, 'iu'),
+  new RegExp(String.raw`^((?:[\p{L}-]+\s+){0,2}?${WORK_THING})\s+(?:are|get)\s+(?:always\s+|only\s+)?${PARTICIPLE}\s+(?:with|by|on|in|from|through|as)\s+\p{L}`, 'iu'),
+  /^(?:each|every)\s+((?:[\p{L}-]+\s+){0,3}?[\p{L}-]{3,})\s+(?:(?:ships|comes|starts|begins|opens|ends)\s+with|(?:carries|includes|contains|references|links|names|lists|mentions)\s+(?:a|an|the|its|their|one|two))\s+\p{L}/iu,
+];
+// A pronoun anywhere in a rule's subject ("a few of them") leans on what was said before.
+const PRONOUN_WORD = /\b(?:them|they|it|we|you|us|i|me|this|that|these|those)\b/iu;
 // A rule's subject that leans on what was said before ("this is only shown to …").
 const POINTING_SUBJECT = /^(?:it|this|that|these|those|there|they|he|she|which|what|who|i|we|you)\b/iu;
 // Words that report a failure or the state of the work, which a rule of the product does not.

@@ -294,7 +294,8 @@ function toolOutputNames(prose: string, words: WordSets): string[] {
     const copula = (match[1] ?? '').toLowerCase();
     const word = (match[2] ?? '').toLowerCase();
     const kind = (match[3] ?? '').toLowerCase();
-    if (!(words.copula.has(copula) || copula === 'as') || !words.toolOutput.has(kind) || /(?:ing|ed|en)$/u.test(word)) continue;
+    // A kind in the singular too: "the importer is a dagster job".
+    if (!(words.copula.has(copula) || copula === 'as') || !(words.toolOutput.has(kind) || words.toolOutput.has(`${kind}s`)) || /(?:ing|ed|en)$/u.test(word)) continue;
     if (isNameLike(word, words, { mayLookPlural: true })) names.push(word);
   }
   return names;
@@ -362,7 +363,9 @@ function isNameLike(word: string, words: WordSets, options: { mayLookPlural?: bo
   // A regular plural ("with retries", "using hooks") names things of a kind; "redis", "axios" keep their s.
   if (options.mayLookPlural !== true && /[^siuo'’]s$/u.test(word) && !word.endsWith('js')) return false;
   for (const common of words.commonWord) {
-    if ((options.mayEndLikeAdverb === true || options.isSubject === true) && common === '-ly') continue;
+    // A preposition takes a noun, not an adverb or an adjective, for its object ("through kamal").
+    if (options.mayEndLikeAdverb === true && (common === '-ly' || common === '-al')) continue;
+    if (options.isSubject === true && common === '-ly') continue;
     // Adjectives do not lead a clause as its subject: "temporal runs the workflows" names a tool.
     if (options.isSubject === true && ADJECTIVE_ENDING.test(common)) continue;
     if (common.startsWith('-') && word.length > common.length + 1 && word.endsWith(common.slice(1))) return false;

@@ -37,6 +37,8 @@ describe('names read from where they stand, not from their spelling', () => {
     ['the reports are evidence queries checked into the repo', 'user'],
     ['Release notes are written as changie files, one per change.', 'assistant'],
     ['feature copy comes from crowdin, never from the code', 'user'],
+    ['The nightly export is a prefect flow now.', 'assistant'],
+    ['Releases go out through fastlane on both stores.', 'assistant'],
   ] as const)('keeps %j (%s): a name before what a tool makes', (text, role) => {
     expect(kept(text, role)).toBe(true);
   });
@@ -91,6 +93,9 @@ describe('standing rules of the product with no name or value', () => {
     'A paused campaign keeps its audience until someone deletes it.',
     'The public profile page shows no email address.',
     'The partner portal is invoice-only; ordering happens elsewhere.',
+    'A credit note never exceeds the invoice it corrects.',
+    'Only the person who opened a dispute can withdraw it.',
+    'A cancelled booking returns to the pool only after the host confirms.',
   ])('keeps %j from the assistant', (text) => {
     expect(isStandingRule(text)).toBe(true);
     expect(kept(text, 'assistant')).toBe(true);
@@ -104,6 +109,9 @@ describe('standing rules of the product with no name or value', () => {
     'Only the first assertion fails now.',
     'Only implements the placeholder screens so far.',
     'Only then does the retry kick in.',
+    'Only a handful of files matter here.',
+    'Only some of them change in this pass.',
+    'The callback never fires on the second run.',
   ])('does not read %j as a rule', (text) => {
     expect(isStandingRule(text)).toBe(false);
   });
@@ -118,6 +126,9 @@ describe('conventions of the work that name a task, a commit or a branch', () =>
     ['Every schema change ships with a rollback script.', 'assistant'],
     ['PRs get merged by their author after one approval', 'user'],
     ['Only maintainers push tags.', 'assistant'],
+    ['Tags are signed with the release key before they are published.', 'assistant'],
+    ['Every fix is back-ported into the previous minor the same week.', 'assistant'],
+    ['feature branches get squashed once approved', 'user'],
   ] as const)('keeps %j (%s)', (text, role) => {
     expect(kept(text, role)).toBe(true);
   });

@@ -866,6 +866,10 @@ export const englishPatterns: PatternPack = {
     'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'early', 'likely', 'scheduled', 'generic', 'shell',
     'batch', 'manual', 'upstream', 'downstream', 'outside', 'inside', 'above', 'below', 'behind', 'beyond',
     'track', 'topic', 'schedule', 'hold', 'call', 'board', 'point', 'top', 'mute', 'pause',
+    // Adjectives in -al that end a phrase as often as a noun ("back to normal").
+    'normal', 'original', 'general', 'final', 'total', 'optional', 'formal', 'usual', 'actual',
+    'initial', 'legal', 'personal', 'special', 'central', 'regional', 'critical', 'typical', 'minimal',
+    'individual', 'additional', 'digital', 'physical', 'visual', 'virtual', 'natural', 'vertical', 'horizontal',
   ],
   // Kinds of tools and services; "<kind> is <name>" says which one fills the role.
   toolKind: [
@@ -887,6 +891,6 @@ export const englishPatterns: PatternPack = {
   toolOutput: [
     'files', 'tasks', 'jobs', 'workflows', 'components', 'scripts', 'templates', 'schemas',
     'models', 'plugins', 'widgets', 'queries', 'migrations', 'charts', 'modules', 'functions',
-    'handlers', 'workers', 'pipelines', 'containers', 'images', 'stories', 'specs',
+    'handlers', 'workers', 'pipelines', 'containers', 'images', 'stories', 'specs', 'flows', 'dags',
   ],
 };
