@@ -243,6 +243,8 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher, options: { known
     const before = tokens[index - 2];
     const isSlot =
       words.nameSlot.has(previous.word) ||
+      // The agent of a tool's work in the passive: "served by caddy", "scanned by clamav".
+      (previous.word === 'by' && before !== undefined && before.joined && participlesOf(words).has(before.word)) ||
       (before !== undefined && before.joined && words.nameSlot.has(`${before.word} ${previous.word}`)) ||
       // "switch … to": the verb a few words before, then only its object ("switch the unit tests to
       // vitest"), not another clause ("moved directory and tried to continue").
@@ -299,6 +301,29 @@ function toolOutputNames(prose: string, words: WordSets): string[] {
     if (isNameLike(word, words, { mayLookPlural: true })) names.push(word);
   }
   return names;
+}
+
+const participleSets = new WeakMap<WordSets, ReadonlySet<string>>();
+
+/**
+ * The past participles of the pack's tool verbs ("handles" → "handled", "carries" → "carried",
+ * "sends" → "sent"): after one of them, "by" introduces the tool that does the work.
+ */
+function participlesOf(words: WordSets): ReadonlySet<string> {
+  const cached = participleSets.get(words);
+  if (cached !== undefined) return cached;
+  const participles = new Set<string>();
+  for (const verb of words.toolVerb) {
+    const irregular = IRREGULAR_PARTICIPLES[verb];
+    if (irregular !== undefined) {
+      participles.add(irregular);
+      continue;
+    }
+    const base = verb.endsWith('ies') ? `${verb.slice(0, -3)}y` : /(?:ss|sh|ch|x)es$/u.test(verb) ? verb.slice(0, -2) : verb.slice(0, -1);
+    participles.add(base.endsWith('y') ? `${base.slice(0, -1)}ied` : base.endsWith('e') ? `${base}d` : `${base}ed`);
+  }
+  participleSets.set(words, participles);
+  return participles;
 }
 
 /** Whether the sentence's first one or two words are one of the pack's name slots ("how about", "use"). */
@@ -450,6 +475,8 @@ const NEXT_CHARACTER = /\s*(\S?)/uy;
 // A word of prose: letters, digits and joiners, without a trailing full stop or hyphen.
 const WORD_TOKEN = /(?<![\p{L}\p{N}_`'’.-])\p{L}(?:[\p{L}\p{N}_'’.-]*[\p{L}\p{N}_])?/gu;
 const ARROW_NAME = /(?:^|\s)(?:->|→)\s+(\p{Ll}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?=\s*(?:[,.;:)!]|$))/gu;
+// English tool verbs whose participle is not "-ed"; a pack's other verbs follow the rule.
+const IRREGULAR_PARTICIPLES: Readonly<Record<string, string>> = { runs: 'run', builds: 'built', sends: 'sent', drives: 'driven', owns: 'owned' };
 const CONJUNCTION = /^(?:because|since|unless|until|while|though|although|whereas)$/u;
 // Slot words that are prepositions, whose object is a noun and never an adverb.
 const AFTER_PREPOSITION = /^(?:with|via|through|to|onto|on|by|over|of|into)$/u;

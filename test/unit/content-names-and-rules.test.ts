@@ -39,6 +39,8 @@ describe('names read from where they stand, not from their spelling', () => {
     ['feature copy comes from crowdin, never from the code', 'user'],
     ['The nightly export is a prefect flow now.', 'assistant'],
     ['Releases go out through fastlane on both stores.', 'assistant'],
+    ['The API docs are rendered by scalar from the spec file.', 'assistant'],
+    ['invoices get sent by lettermint, not our smtp box', 'user'],
   ] as const)('keeps %j (%s): a name before what a tool makes', (text, role) => {
     expect(kept(text, role)).toBe(true);
   });
@@ -78,6 +80,7 @@ describe('names kept for a role, and names before a new clause', () => {
   it.each([
     ['we stay on track if the review lands today', 'user'],
     ['Keep the focus on the export for now.', 'user'],
+    ['The rows are sorted by date before the export.', 'assistant'],
   ] as const)('reads no name in %j (%s)', (text, role) => {
     expect(specifics(text, role)).toBe(0);
   });
