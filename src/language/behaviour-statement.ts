@@ -361,8 +361,9 @@ const WORK_PRACTICES: readonly RegExp[] = [
   new RegExp(String.raw`^((?:[\p{L}-]+\s+){0,2}?${WORK_THING})\s+(?:are|get)\s+(?:always\s+|only\s+)?${PARTICIPLE}\s+(?:with|by|on|in|from|through|as)\s+\p{L}`, 'iu'),
   /^(?:each|every)\s+((?:[\p{L}-]+\s+){0,3}?[\p{L}-]{3,})\s+(?:(?:ships|comes|starts|begins|opens|ends)\s+with|(?:carries|includes|contains|references|links|names|lists|mentions)\s+(?:a|an|the|its|their|one|two))\s+\p{L}/iu,
 ];
-// A pronoun anywhere in a rule's subject ("a few of them") leans on what was said before.
-const PRONOUN_WORD = /\b(?:them|they|it|we|you|us|i|me|this|that|these|those)\b/iu;
+// A pronoun anywhere in a rule's subject ("a few of them") leans on what was said before; "that"
+// opens a relative clause there ("an invoice that went out").
+const PRONOUN_WORD = /\b(?:them|they|it|we|you|us|i|me|this|these|those)\b/iu;
 // A rule's subject that leans on what was said before ("this is only shown to …").
 const POINTING_SUBJECT = /^(?:it|this|that|these|those|there|they|he|she|which|what|who|i|we|you)\b/iu;
 // Words that report a failure or the state of the work, which a rule of the product does not.

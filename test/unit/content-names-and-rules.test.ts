@@ -97,6 +97,7 @@ describe('standing rules of the product with no name or value', () => {
     'The public profile page shows no email address.',
     'The partner portal is invoice-only; ordering happens elsewhere.',
     'A credit note never exceeds the invoice it corrects.',
+    'A booking that was paid is never deleted, only cancelled.',
     'Only the person who opened a dispute can withdraw it.',
     'A cancelled booking returns to the pool only after the host confirms.',
   ])('keeps %j from the assistant', (text) => {
