@@ -97,10 +97,21 @@ export interface PatternPack {
   readonly toolKind?: readonly string[];
   /** Verbs that link a subject to what it is: "is", "are". */
   readonly copula?: readonly string[];
+  /**
+   * Verbs for the work a tool does, in the third person ("handles", "renders", "carries"). A
+   * name-like word that leads a sentence before one of them and its object names the tool that
+   * does the work: "celery handles the queue", "Pusher carries the live updates".
+   */
+  readonly toolVerb?: readonly string[];
+  /**
+   * Nouns for things made with a tool ("files", "tasks", "components"). After a copula, a
+   * name-like word before one of them names the tool: "migrations are goose files now".
+   */
+  readonly toolOutput?: readonly string[];
 }
 
 /** The name of one word list of a {@link PatternPack}: plain words compared as lower-case text. */
-export type WordListGroup = 'stopword' | 'numberWord' | 'unitWord' | 'qualifier' | 'determiner' | 'abbreviation' | 'nameSlot' | 'commonWord' | 'toolKind' | 'copula';
+export type WordListGroup = 'stopword' | 'numberWord' | 'unitWord' | 'qualifier' | 'determiner' | 'abbreviation' | 'nameSlot' | 'commonWord' | 'toolKind' | 'copula' | 'toolVerb' | 'toolOutput';
 
 /** The name of one pattern group of a {@link PatternPack}. */
 export type PatternGroup = Exclude<keyof PatternPack, WordListGroup>;
@@ -117,6 +128,8 @@ export const WORD_LIST_GROUPS: readonly WordListGroup[] = [
   'commonWord',
   'toolKind',
   'copula',
+  'toolVerb',
+  'toolOutput',
 ];
 
 /** Every group of a {@link PatternPack}, in declaration order. */
@@ -185,6 +198,8 @@ export const EMPTY_PATTERN_PACK: PatternPack = {
   commonWord: [],
   toolKind: [],
   copula: [],
+  toolVerb: [],
+  toolOutput: [],
 };
 
 /** Validates `{ patterns? }` options: every group an array of non-empty phrases or regexes. @internal */

@@ -3,7 +3,7 @@ import { defaultPatterns } from '../boundaries/patterns/default.js';
 import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
 import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
-import { isActionResponse, isBehaviourStatement, isFollowingPractice, isObligationStatement, isProductDescription, isRefusalOrScope, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
+import { isActionResponse, isBehaviourStatement, isFollowingPractice, isObligationStatement, isProductDescription, isRefusalOrScope, isStandingRule, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
 
 export { extractIdentifiers };
@@ -523,7 +523,9 @@ function analyzeWhole(
     !matcher.test('taskStatus', prose) &&
     !matcher.test('topicChange', prose) &&
     // "The app is expected to keep working offline" obliges the product; it reports nothing done.
-    !isObligationStatement(text);
+    !isObligationStatement(text) &&
+    // "Hotfix branches are merged into main" states how the work is done, not that it is done.
+    !isStandingRule(text);
   const isIntention = matcher.test('intention', prose);
   const cause = matcher.find('errorCause', prose);
   const hasCause = cause !== undefined;

@@ -94,7 +94,35 @@ export function isRefusalOrScope(sentence: string): boolean {
   const text = plainOf(withoutAttribution(sentence));
   if (isQuestionLike(text) || DEVELOPMENT_SUBJECT.test(text)) return false;
   const match = REFUSAL_OR_SCOPE.exec(text) ?? EVERY_ONE_HAS.exec(text);
-  return match !== null && isProductSubject(match[1] ?? match[0]);
+  if (match !== null && isProductSubject(match[1] ?? match[0])) return true;
+  return isStandingRule(text);
+}
+
+/**
+ * Tells whether a sentence states a standing rule of the product with no name or value in it: a
+ * thing that is never, always or only treated some way ("a sent invoice is never edited"), seen
+ * or used only by some ("drafts are visible to their author alone", "stock levels stay hidden
+ * from guests"), an action reserved to one party ("only the reporter may reopen a ticket",
+ * "nobody but the author sees a draft"), a state that lasts until something happens ("a
+ * cancelled plan keeps working until the paid period ends"), a thing of the product that takes
+ * none of something ("the marketing pages set no third-party cookies") or is kept to one kind
+ * ("the admin panel is english-only"). The subject must be a
+ * part of the product, not the work, a piece of code or a pronoun, and nothing may report a failure.
+ */
+export function isStandingRule(sentence: string): boolean {
+  const text = plainOf(withoutAttribution(sentence));
+  if (isQuestionLike(text) || DEVELOPMENT_SUBJECT.test(text) || SYMPTOM_OF_RULE.test(text) || PAST_NARRATION.test(text)) return false;
+  for (const shape of STANDING_RULES) {
+    const match = shape.exec(text);
+    const subject = match?.[1] ?? '';
+    if (match !== null && isProductSubject(subject) && !POINTING_SUBJECT.test(subject) && !PRONOUN_WORD.test(subject)) return true;
+  }
+  // A practice of the work said of every one of a kind is a convention, whatever the kind
+  // ("each task branch is rebased onto main before review").
+  return WORK_PRACTICES.some((shape) => {
+    const subject = shape.exec(text)?.[1];
+    return subject !== undefined && !CODE_LIKE.test(subject) && !POINTING_SUBJECT.test(subject);
+  });
 }
 
 // Whether the subject of a rule names a part of the product: not the work (tests, the build) and
@@ -260,7 +288,9 @@ function isBehaviour(text: string): boolean {
   if (RULE_FOR_KIND.test(text) || (RESPONSE_AND_CONDITION.test(text) && !DEVELOPMENT_SUBJECT.test(text))) return true;
   if (isRefusalOrScope(text)) return true;
   const handled = HANDLING_OF_KIND.exec(text);
-  if (handled !== null && isProductSubject(handled[1] ?? '') && !WORK_ITEM.test(handled[1] ?? '')) return true;
+  // The head noun of the subject decides what it is: "task branches" are branches, not tasks.
+  const head = (handled?.[1] ?? '').trim().replace(/\s+(?:is|are)$/iu, '').split(/\s+/u).pop() ?? '';
+  if (handled !== null && isProductSubject(handled[1] ?? '') && !WORK_ITEM.test(head)) return true;
   if (PROHIBITION.test(text) && !DEVELOPMENT_SUBJECT.test(text.replace(/^no\s+/iu, ''))) return true;
   return (BOUND.test(text) && (BEHAVIOUR_VERB.test(text) || PERMISSION.test(text))) || isActionResponse(text);
 }
@@ -304,6 +334,40 @@ const HANDLING_OF_KIND = /^(?:(?:the|all|every|each|our)\s+)?((?!(?:i|we|you|it|
 // A part of the product that refuses something or is kept within a scope, in the present tense:
 // "the form refuses a start date after the end date", "search results are limited to the workspace".
 const REFUSAL_OR_SCOPE = /^(?:(?:the|all|every|each|any|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{3,})\s+(?:(?:is|are)\s+(?:only\s+|always\s+)?(?:limited|restricted|scoped|batched|capped)\s+(?:to|into|per|at)\s|(?:rejects?|refuses?|denies)\s+(?:a|an|any|every|the|all|each)\s)/iu;
+// The subject of a rule: a few words after an optional determiner, with a relative clause at most.
+const RULE_SUBJECT = String.raw`^(?:(?:the|a|an|all|every|each|any|our|its|their)\s+)?((?:[\p{L}-]+\s+){0,5}?[\p{L}-]{3,})`;
+// Rules that need no name or value: see `isStandingRule`.
+const STANDING_RULES: readonly RegExp[] = [
+  new RegExp(String.raw`${RULE_SUBJECT}\s+(?:is|are|gets?)\s+(?:never|always|only)\s+(?:\p{L}{3,}(?:ed|en)|shown|sent|kept|set|read|made|built|paid|held|hidden)\b`, 'iu'),
+  new RegExp(String.raw`${RULE_SUBJECT}\s+(?:is|are|stays?|remains?)\s+(?:only\s+)?(?:visible|available|editable|accessible|hidden|private|shown|open|readable|writable|invisible)\s+(?:only\s+)?(?:to|for|from)\s+\p{L}`, 'iu'),
+  new RegExp(String.raw`${RULE_SUBJECT}\s+(?:keeps?\s+(?:its\s+|their\s+)?\p{L}{3,}(?:ing)?|stays?\s+\p{L}{3,}|remains?\s+\p{L}{3,})\s+(?:\p{L}+\s+){0,3}?(?:until|unless|as long as)\s+\p{L}`, 'iu'),
+  new RegExp(String.raw`${RULE_SUBJECT}\s+(?:sets?|sends?|stores?|keeps?|collects?|tracks?|shares?|exposes?|carries|carry|accepts?|allows?|leaks?|shows?)\s+no\s+(?!(?:longer|more|one|idea|problem)\b)\p{L}`, 'iu'),
+  new RegExp(String.raw`${RULE_SUBJECT}\s+(?:is|are|stays?|remains?)\s+(?:strictly\s+)?\p{L}{2,}-only\b`, 'iu'),
+  new RegExp(String.raw`${RULE_SUBJECT}\s+never\s+(?!(?:seems?|looks?|gets?|got|happens?|works?|runs?|reaches|returns?|fires?|finishes|ends?|stops?)\b)\p{Ll}{3,}s\b`, 'iu'),
+  new RegExp(String.raw`${RULE_SUBJECT}\s+(?!(?:is|was|has|does|seems|looks|works|runs|fails|passes|happens|shows)\b)\p{Ll}{3,}s\b[^,;.]{0,40}?\bonly\s+(?:after|once|when|if|with|for|to|by)\s+\p{L}`, 'iu'),
+  /^(?:only|nobody\s+(?:but|except|other than)|no\s+one\s+(?:but|except|other than))\s+(?!(?:then|when|if|after|once|now|for|in|on|at|by|with|because|since|where|while|a few|a couple|a handful|a bit|a little|a subset|some|few|many|most|half|part|one|two|three)\b)((?:the|a|an|its|their|his|her)\s+[\p{L}-]{3,}(?:\s+(?!of\b)[\p{L}-]+){0,5}?|[\p{L}-]{3,})\s+(?:may|can|gets?\s+to|is\s+allowed\s+to|are\s+allowed\s+to|(?!(?:this|its|his|has|was|is|does|thus|plus)\b)\p{Ll}{3,}s|(?<=\p{L}{2}[^s\s]s\s+)(?!(?:the|this|that|its|their|and|or|of|in|on|for|with|to|from|one|two|all|any)\b)\p{Ll}{3,})\s+\p{L}/iu,
+];
+// A participle of how things are handled, hyphenated ones too ("cherry-picked").
+const PARTICIPLE = String.raw`(?:[\p{L}-]{2,}(?:ed|en)|kept|sent|set|made|built|run|held|cut|put|shut)`;
+// Things of the work that a practice is about.
+const WORK_THING = String.raw`(?:commits?|branch(?:es)?|tags?|releases?|prs?|pull requests?|merge requests?|deploys?|deployments?|hotfix(?:es)?|migrations?|changelogs?|reviews?|messages?)`;
+// Practices of the work, each with the subject as its first group: "each/every <thing> is
+// <participle> <preposition> …" (how every one of a kind is handled), "<things> are/get
+// <participle> onto/into/before/after/once …" (where or when things of a kind go), "<commits,
+// branches …> are <participle> with/by/on …" and "each/every <thing> ships with / carries a …".
+const WORK_PRACTICES: readonly RegExp[] = [
+  new RegExp(String.raw`^(?:each|every|all|any)\s+((?:[\p{L}-]+\s+){0,3}?[\p{L}-]{3,})\s+(?:is|are|gets?)\s+(?:always\s+|only\s+)?${PARTICIPLE}\s+(?:on|onto|into|before|after|with|by|against|from|through|in|once|when|whenever)\s+\p{L}`, 'iu'),
+  new RegExp(String.raw`^((?:[\p{L}-]+\s+){0,2}?[\p{L}-]+[^s\s]s)\s+(?:are|get)\s+(?:always\s+|only\s+)?${PARTICIPLE}\s+(?:onto|into|before|after|against|once|when|whenever)\s+\p{L}`, 'iu'),
+  new RegExp(String.raw`^((?:[\p{L}-]+\s+){0,2}?${WORK_THING})\s+(?:are|get)\s+(?:always\s+|only\s+)?${PARTICIPLE}\s+(?:with|by|on|in|from|through|as)\s+\p{L}`, 'iu'),
+  /^(?:each|every)\s+((?:[\p{L}-]+\s+){0,3}?[\p{L}-]{3,})\s+(?:(?:ships|comes|starts|begins|opens|ends)\s+with|(?:carries|includes|contains|references|links|names|lists|mentions)\s+(?:a|an|the|its|their|one|two))\s+\p{L}/iu,
+];
+// A pronoun anywhere in a rule's subject ("a few of them") leans on what was said before; "that"
+// opens a relative clause there ("an invoice that went out").
+const PRONOUN_WORD = /\b(?:them|they|it|we|you|us|i|me|this|these|those)\b/iu;
+// A rule's subject that leans on what was said before ("this is only shown to …").
+const POINTING_SUBJECT = /^(?:it|this|that|these|those|there|they|he|she|which|what|who|i|we|you)\b/iu;
+// Words that report a failure or the state of the work, which a rule of the product does not.
+const SYMPTOM_OF_RULE = /\b(?:wrong|broken|errors?|crash\w*|fail\w*|bug\w*|still|again|anymore|yet|weird|flaky|stuck)\b/iu;
 // Items of the work itself, whose handling is progress rather than a rule of the product.
 const WORK_ITEM = /\b(?:tasks?|steps?|items?|todos?|issues?|tickets?|changes?|edits?|fixes?|errors?|warnings?|problems?|bugs?|pr|prs|diffs?|patch(?:es)?)\b/iu;
 // "<doing>ing [a|the …] <thing> <does>s <two or more words>": an action and the product's response.
@@ -400,7 +464,7 @@ const PREMISE_FAILURE = /\b(?:wrong|broken|crash\w*|fail(?:s|ed|ing|ures?)?|bug\
 // alone or after a word about the work ("the last change", "this edit").
 const CODE_PREMISE = /`|\b[\w-]+\.[a-z]{1,4}\b|^(?:(?:but|and|so|also)\s+)?(?:(?:the|this|that|these|those|its|their|no)\s+)?(?:[\p{L}\p{N}.-]+\s+)?(?:function|method|class|file|module|variable|helper|constant|loop|branch|diff|patch|import|caller|callers|signature|code|codebase|snippet)s?\b|^(?:(?:but|and|so|also)\s+)?(?:(?:the|this|that|these|those|its|their|no|my|your|our)\s+)?(?:(?:last|previous|new|first|next|same|whole|small|big|latest|recent|current|other|remaining|one|two|code|config|test|type|import)\s+)?(?:change|type|line|lines|task|todo|instruction|edit|step)s?\b|^(?:(?:but|and|so|also)\s+)?(?:it|this|that|these|those|there)\b/iu;
 // "The ticket says …", "the spec requires that …", "I double-checked the requirements: …".
-const ATTRIBUTION = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|docs?|documentation|design|rfc|product owner|client|customer|pm)\s+(?:says?|states?|specifies|requires|mentions|spells out|is clear)(?:\s+that)?|(?:keep(?:ing)?|bear(?:ing)?) in mind(?:\s+that)?|remember(?:ing)?(?:\s+that)?|(?:just\s+)?to (?:confirm|be clear|recap)(?:\s+the\s+[\p{L}-]+)?|for (?:the record|reference|context)|(?:the|one|our)\s+(?:constraint|requirement|rule|expectation|agreement|catch)(?:\s+(?:from|in|of)\s+(?:the\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?)?\s+is\s+that)[,:]?\s+/iu;
+const ATTRIBUTION = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|docs?|documentation|design|rfc|product owner|client|customer|pm)\s+(?:says?|states?|specifies|requires|mentions|spells out|is clear)(?:\s+that)?|(?:keep(?:ing)?|bear(?:ing)?) in mind(?:\s+that)?|remember(?:ing)?(?:\s+that)?|(?:just\s+)?to (?:confirm|be clear|recap)(?:\s+the\s+[\p{L}-]+)?|for (?:the record|reference|context)|(?:it['’]s\s+)?worth\s+(?:noting|knowing|remembering|keeping in mind)(?:\s+that)?|(?:the|one|our)\s+(?:constraint|requirement|rule|expectation|agreement|catch)(?:\s+(?:from|in|of)\s+(?:the\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?)?\s+is\s+that)[,:]?\s+/iu;
 // A lead that names a requirement as the source: "the spec says", "the requirement is that".
 const REQUIREMENT_SOURCE = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|acceptance criteria)\s+(?:says?|states?|specifies|requires|spells out)|(?:the|one|our)\s+(?:constraint|requirement|rule|expectation)(?:\s+(?:from|in|of)\s+(?:the\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?)?\s+is\s+that|(?:from|per|according to|going by)\s+(?:the\s+)?(?:[\p{L}-]+\s+)?(?:spec|specification|brief|contract|ticket|requirements?(?:\s+doc)?|acceptance criteria)[,:])/iu;
 // A short lead that says where a statement comes from ("From the spec, …", "As agreed, …") or
@@ -445,7 +509,7 @@ const RULE_FOR_KIND = /^(?:(?:any|all|every|each|the)\s+)?(?:[\p{L}-]+\s+)?\p{L}
 const RESPONSE_AND_CONDITION = /^(?:(?:the|a|an|every|each|any|all)\s+)(?!(?:i|we|you|it|this|that)\b)(?:[\p{L}\p{N}`'’./_-]+\s+){0,3}?(?:(?!(?:was|has|is|does|uses)\b)\p{L}{3,}s|(?:is|are)\s+\p{L}{3,}ed)\b[^,;]{0,60}?\s(?:when|whenever|once|if|unless|as soon as)\s+(?:the|a|an|any|every|each|its|their|they|it|he|she|someone|somebody|no|two|three|several|both|\d+|\p{L}{3,}s)\b/iu;
 // A thing of the product doing something in the present tense, with a quantity: "drafts autosave
 // every 30 seconds", "invites stop working 48 hours after they are sent".
-const QUANTIFIED_BEHAVIOUR = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|he|she|they|here)\b)(?:[\p{L}-]+\s+){0,2}[\p{L}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|took|takes|take|looks?|seems?|went|got|ran|made|hit|came|saw|said)\b)(?![\p{L}]+ed\b)\p{Ll}{3,}\b[^.;:]{0,50}?(?<![\p{L}\p{N}_.])\d+(?:\.\d+)?\s?(?:ms|milliseconds?|s|secs?|seconds?|minutes?|mins?|hours?|h|days?|weeks?|months?|years?|[KMGT]i?B|%|items?|rows?|requests?|retries|times|attempts|characters|digits|percent|per ?cent|euros?|dollars?|pounds?|cents?|points?|pixels?|px|seats?|users?)(?![\p{L}\p{N}_])/iu;
+const QUANTIFIED_BEHAVIOUR = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|he|she|they|here)\b)(?:[\p{L}-]+\s+){0,2}[\p{L}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|took|takes|take|looks?|seems?|went|got|ran|made|hit|came|saw|said)\b)(?![\p{L}]+ed\b)\p{Ll}{3,}\b[^.;:]{0,50}?(?<![\p{L}\p{N}_.])\d+(?:\.\d+)?\s?(?:ms|milliseconds?|s|secs?|seconds?|minutes?|mins?|hours?|h|days?|weeks?|months?|years?|[KMGT]i?B|%|items?|rows?|requests?|retries|times|attempts|characters|digits|percent|per ?cent|euros?|dollars?|pounds?|cents?|points?|pixels?|px|seats?|users?|calls|messages|emails|events|jobs|connections|records|files)(?![\p{L}\p{N}_])/iu;
 // The same with a named header, cookie, parameter or flag: "clients pick the version through the
 // `X-Api-Version` header".
 const NAMED_INTERFACE = /^(?:(?:the|all|every|each|any|our)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|he|she|they|here)\b)(?:[\p{L}-]+\s+){0,2}[\p{L}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|took|takes|take|looks?|seems?|went|got|ran|made|hit|came|saw|said)\b)(?![\p{L}]+ed\b)\p{Ll}{3,}\b[^.;:]{0,50}?\b(?:through|via|using|with|in|from|by)\s+(?:the|a|an)\s+(?:`[^`]+`|[A-Z][\w]*[-_][\w-]+|[A-Z]{2,}\w*)\s+(?:header|cookie|query (?:parameter|param|string)|param(?:eter)?|flag|claim|scope|env(?:ironment)? var(?:iable)?)\b/iu;

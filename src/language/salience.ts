@@ -56,7 +56,7 @@ export function scoreSalience(
   const identifiers = extractIdentifiers(text);
   const kindNames = toolKindNames(prose, matcher);
   // An acronym named for a role ("the broker is NATS") is a name, not half of one.
-  const slotNames = lowerCaseNames(prose, matcher, kindNames.lowerCase);
+  const slotNames = lowerCaseNames(prose, matcher, { known: kindNames.lowerCase, statement: withoutAttribution(text).replace(CODE_SPAN, '`…`') });
   const specifics = specificsOf(text, { role, identifiers }) + slotNames + kindNames.acronyms * 0.5;
   // A choice reported with its reason or its alternative ("I left the SDK on 3.x, since the next
   // major breaks checkout", "I moved the export onto pg-boss so it retries") is a decision said in
@@ -199,13 +199,14 @@ function specificsOf(text: string, options: { role: SalienceRole; identifiers: r
 /**
  * Counts lower-case names of libraries and tools, which a capitalised-name rule misses ("we render
  * the PDFs with pdfkit", "use pnpm for installs", `winston as our logger`): a word given a role by
- * the pack's choice wording, and a word right after one of the pack's name slots ("with", "use",
+ * the pack's choice wording, a word right after one of the pack's name slots ("with", "use",
  * "switch to") that ends its clause (punctuation, the end, or a function word follows) and is not
- * an ordinary word of the pack ("with care", "using caching", "switch to the next step").
+ * an ordinary word of the pack ("with care", "using caching", "switch to the next step"), a word
+ * that leads the statement as the doer of a tool's work and one that names what things are made with.
  */
-function lowerCaseNames(prose: string, matcher: PatternMatcher, known: readonly string[]): number {
+function lowerCaseNames(prose: string, matcher: PatternMatcher, options: { known: readonly string[]; statement: string }): number {
   const words = wordSetsFor(matcher.pack);
-  const names = new Set<string>(known);
+  const names = new Set<string>(options.known);
   for (const match of prose.matchAll(LOWER_WORD_BEFORE_AS)) {
     const word = (match[1] ?? '').toLowerCase();
     if (words.stopword.has(word) || words.numberWord.has(word)) continue;
@@ -217,6 +218,10 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher, known: readonly 
     const word = (match[1] ?? '').toLowerCase();
     if (isNameLike(word, words)) names.add(word);
   }
+  // The statement without its lead-in ("For the record, …") says who does the work.
+  const agent = leadingAgentName(options.statement, words);
+  if (agent !== undefined) names.add(agent);
+  for (const name of toolOutputNames(prose, words)) names.add(name);
   if (words.nameSlot.size === 0) return names.size;
   const tokens = [...prose.matchAll(WORD_TOKEN)].map((match) => {
     NEXT_CHARACTER.lastIndex = match.index + match[0].length;
@@ -238,6 +243,8 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher, known: readonly 
     const before = tokens[index - 2];
     const isSlot =
       words.nameSlot.has(previous.word) ||
+      // The agent of a tool's work in the passive: "served by caddy", "scanned by clamav".
+      (previous.word === 'by' && before !== undefined && before.joined && participlesOf(words).has(before.word)) ||
       (before !== undefined && before.joined && words.nameSlot.has(`${before.word} ${previous.word}`)) ||
       // "switch … to": the verb a few words before, then only its object ("switch the unit tests to
       // vitest"), not another clause ("moved directory and tried to continue").
@@ -247,10 +254,76 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher, known: readonly 
     // A word with a capital is counted as a name or an identifier already.
     if (!isSlot || !/^[\p{Ll}-]+$/u.test(token.raw)) continue;
     const after = tokens[index + 1];
-    const endsClause = token.ends || (token.joined && after !== undefined && words.stopword.has(after.word));
-    if (endsClause && isNameLike(token.word, words)) names.add(token.word);
+    // A conjunction after the word opens a new clause: "on centrifugo because …".
+    const endsClause = token.ends || (token.joined && after !== undefined && (words.stopword.has(after.word) || CONJUNCTION.test(after.word)));
+    // A preposition takes no adverb for its object: "over ably", "with plotly" name tools.
+    const mayEndLikeAdverb = AFTER_PREPOSITION.test(previous.word);
+    if (endsClause && isNameLike(token.word, words, { mayEndLikeAdverb })) names.add(token.word);
   }
   return names.size;
+}
+
+/**
+ * The name that leads a sentence as the doer of a tool's work: "<name> <tool verb> <object>"
+ * ("celery handles the queue", "Pusher carries the live updates to the browser") or "<name> is
+ * what <tool verb> …". A singular noun with no determiner seldom leads an English clause unless it
+ * is a name, and a plural subject does not take the verb's third-person form; pronouns, ordinary
+ * words of the pack and `-ing` forms are not names.
+ */
+function leadingAgentName(prose: string, words: WordSets): string | undefined {
+  if (words.toolVerb.size === 0) return undefined;
+  const match = LEADING_AGENT.exec(prose);
+  if (match === null) return undefined;
+  const name = (match[1] ?? '').toLowerCase();
+  const verb = (match[2] ?? '').toLowerCase();
+  const object = (match[3] ?? '').toLowerCase();
+  if (!words.toolVerb.has(verb) || /(?:ing|ed)$/u.test(name)) return undefined;
+  // The object opens on a determiner: the verb's form is also a plural noun's ("several processes
+  // write …", "nightly builds fail"), and only a verb takes an object.
+  if (!words.determiner.has(object) && !OBJECT_DETERMINER.test(object)) return undefined;
+  return isNameLike(name, words, { mayLookPlural: true, isSubject: true }) ? name : undefined;
+}
+
+/**
+ * Names given to things made with a tool after a copula or "as": "migrations are goose files now",
+ * "the thumbnail jobs are dramatiq tasks", "emails are written as mjml templates". The word before the kind must not be an ordinary word of the
+ * pack ("plain files", "a background thread") nor a participle.
+ */
+function toolOutputNames(prose: string, words: WordSets): string[] {
+  if (words.toolOutput.size === 0 || words.copula.size === 0) return [];
+  const names: string[] = [];
+  for (const match of prose.matchAll(COPULA_NAME_KIND)) {
+    const copula = (match[1] ?? '').toLowerCase();
+    const word = (match[2] ?? '').toLowerCase();
+    const kind = (match[3] ?? '').toLowerCase();
+    // A kind in the singular too: "the importer is a dagster job".
+    if (!(words.copula.has(copula) || copula === 'as') || !(words.toolOutput.has(kind) || words.toolOutput.has(`${kind}s`)) || /(?:ing|ed|en)$/u.test(word)) continue;
+    if (isNameLike(word, words, { mayLookPlural: true })) names.push(word);
+  }
+  return names;
+}
+
+const participleSets = new WeakMap<WordSets, ReadonlySet<string>>();
+
+/**
+ * The past participles of the pack's tool verbs ("handles" → "handled", "carries" → "carried",
+ * "sends" → "sent"): after one of them, "by" introduces the tool that does the work.
+ */
+function participlesOf(words: WordSets): ReadonlySet<string> {
+  const cached = participleSets.get(words);
+  if (cached !== undefined) return cached;
+  const participles = new Set<string>();
+  for (const verb of words.toolVerb) {
+    const irregular = IRREGULAR_PARTICIPLES[verb];
+    if (irregular !== undefined) {
+      participles.add(irregular);
+      continue;
+    }
+    const base = verb.endsWith('ies') ? `${verb.slice(0, -3)}y` : /(?:ss|sh|ch|x)es$/u.test(verb) ? verb.slice(0, -2) : verb.slice(0, -1);
+    participles.add(base.endsWith('y') ? `${base.slice(0, -1)}ied` : base.endsWith('e') ? `${base}d` : `${base}ed`);
+  }
+  participleSets.set(words, participles);
+  return participles;
 }
 
 /** Whether the sentence's first one or two words are one of the pack's name slots ("how about", "use"). */
@@ -282,7 +355,7 @@ function toolKindNames(prose: string, matcher: PatternMatcher): { count: number;
       if (/^[A-Z]{2,6}s?$/u.test(name)) acronyms += 1;
       continue;
     }
-    if (/(?:ed|ing)$/u.test(word) || !isNameLike(word, words, { mayLookPlural: true })) continue;
+    if (/(?:ed|ing)$/u.test(word) || !isNameLike(word, words, { mayLookPlural: true, mayEndLikeAdverb: true })) continue;
     count += 1;
     lowerCase.push(word);
   }
@@ -309,12 +382,17 @@ function toolKindRegexFor(pack: PatternPack, words: WordSets): RegExp | undefine
 }
 
 /** Whether a lower-case word can be a tool's name: not a function, number or ordinary word of the pack. */
-function isNameLike(word: string, words: WordSets, options: { mayLookPlural?: boolean } = {}): boolean {
+function isNameLike(word: string, words: WordSets, options: { mayLookPlural?: boolean; mayEndLikeAdverb?: boolean; isSubject?: boolean } = {}): boolean {
   if (word.length < 2 || /[\d_.'’]/u.test(word)) return false;
   if (words.stopword.has(word) || words.numberWord.has(word) || words.unitWord.has(word) || words.commonWord.has(word)) return false;
   // A regular plural ("with retries", "using hooks") names things of a kind; "redis", "axios" keep their s.
   if (options.mayLookPlural !== true && /[^siuo'’]s$/u.test(word) && !word.endsWith('js')) return false;
   for (const common of words.commonWord) {
+    // A preposition takes a noun, not an adverb or an adjective, for its object ("through kamal").
+    if (options.mayEndLikeAdverb === true && (common === '-ly' || common === '-al')) continue;
+    if (options.isSubject === true && common === '-ly') continue;
+    // Adjectives do not lead a clause as its subject: "temporal runs the workflows" names a tool.
+    if (options.isSubject === true && ADJECTIVE_ENDING.test(common)) continue;
     if (common.startsWith('-') && word.length > common.length + 1 && word.endsWith(common.slice(1))) return false;
   }
   return true;
@@ -331,7 +409,8 @@ function isHeading(text: string): boolean {
   if (/[.!?]$/u.test(plain)) return false;
   // A label is made of words: a standalone operator (`&&`) makes it an instruction about code.
   if (/(?:^|\s)[&|<>=]{2,}(?:\s|$)/u.test(plain)) return false;
-  const words = plain.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
+  // A unit after a number ("3 MB") is not a capitalised word of a title.
+  const words = plain.replace(QUANTITY_UNIT, ' ').match(/\p{L}[\p{L}'’-]*/gu) ?? [];
   if (words.length === 0 || words.length > 10) return false;
   const capitalised = words.filter((word) => /^\p{Lu}/u.test(word)).length;
   return capitalised / words.length > 0.5 || /^(?:\d+[.)]\s|[①-⑳])/u.test(plain);
@@ -349,6 +428,7 @@ function looksLikeCode(text: string): boolean {
 }
 
 const CODE_SPAN = /`[^`\n]*`/gu;
+const QUANTITY_UNIT = /(?<![\p{L}\p{N}_.])\d+(?:[.,]\d+)?\s?(?:[KMGTP]i?B|ms|px)(?![\p{L}\p{N}_])/gu;
 const QUESTION = /\?\s*["')\]]*$/u;
 // "We're going with Hono, right?" states a choice and asks for a nod.
 // "Is it possible to keep the old links working?" asks for an outcome as well.
@@ -395,6 +475,18 @@ const NEXT_CHARACTER = /\s*(\S?)/uy;
 // A word of prose: letters, digits and joiners, without a trailing full stop or hyphen.
 const WORD_TOKEN = /(?<![\p{L}\p{N}_`'’.-])\p{L}(?:[\p{L}\p{N}_'’.-]*[\p{L}\p{N}_])?/gu;
 const ARROW_NAME = /(?:^|\s)(?:->|→)\s+(\p{Ll}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?=\s*(?:[,.;:)!]|$))/gu;
+// English tool verbs whose participle is not "-ed"; a pack's other verbs follow the rule.
+const IRREGULAR_PARTICIPLES: Readonly<Record<string, string>> = { runs: 'run', builds: 'built', sends: 'sent', drives: 'driven', owns: 'owned' };
+const CONJUNCTION = /^(?:because|since|unless|until|while|though|although|whereas)$/u;
+// Slot words that are prepositions, whose object is a noun and never an adverb.
+const AFTER_PREPOSITION = /^(?:with|via|through|to|onto|on|by|over|of|into)$/u;
+// A word leading the sentence, a verb in the third person, and the first word of its object.
+const LEADING_AGENT = /^([\p{L}][\p{L}\p{N}.+-]*[\p{L}\p{N}])\s+(?:is\s+what\s+)?(\p{Ll}{3,}s)\s+([\p{L}]+)/u;
+const ADJECTIVE_ENDING = /^-(?:ly|al|ive|ous|able|ible|ful|less)$/u;
+const OBJECT_DETERMINER = /^(?:the|a|an|our|every|each|all|its|their|any)$/u;
+// "<copula> [now] <word> <kind>" or "as <word> <kind>": the word names the tool the things of
+// that kind are made with ("written as mjml templates").
+const COPULA_NAME_KIND = /(?<![\p{L}\p{N}_-])(is|are|as)\s+(?:now\s+|all\s+)?(?:a\s+|an\s+)?(\p{Ll}[\p{Ll}\p{N}.+-]*[\p{Ll}\p{N}])(?=\s+(\p{Ll}+)(?![\p{L}\p{N}_-]))/gu;
 const LOWER_WORD_BEFORE_AS = /(?<![\p{L}\p{N}_`-])(\p{Ll}[\p{L}\p{N}_.-]{1,30})\s+(?=as\s)/gu;
 const PLACE_OF_KIND = /\b(?:lives?|live|belongs?|goes|go|sits?|(?:is|are)\s+(?:kept|stored|placed|grouped|collected))\s+(?:in|under|inside)\s+(?:the\s+)?(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*/u;
 const PLACEHOLDER_SHAPE = /(?:[\w.$-]<|<)[\p{L}_-]{2,20}>(?:[\w.$-]|<[\p{L}_-]{2,20}>)/u;

@@ -827,7 +827,8 @@ export const englishPatterns: PatternPack = {
     'switch … to', 'switched … to', 'move … to', 'moved … to', 'move … onto', 'moved … onto',
     'migrate … to', 'migrated … to', 'port … to', 'ported … to', 'replace … with', 'replaced … with',
     'moves to', 'moving to', 'moves … to', 'swap … to', 'swaps … to', 'swapped … to', 'swapping … to',
-    'over to', 'over onto',
+    'over to', 'over onto', 'come from', 'comes from', 'keep … on', 'kept … on', 'keeping … on',
+    'stay on', 'stays on', 'stayed on',
     // A tool proposed in a question: "how about dbmate for the migrations?", "why not valkey?".
     'how about', 'what about', 'why not', 'thoughts on', 'think of', 'try',
   ],
@@ -859,6 +860,16 @@ export const englishPatterns: PatternPack = {
     'simple', 'same', 'different', 'separate', 'external', 'internal', 'async', 'sync', 'done',
     'built', 'made', 'set', 'kept', 'run', 'written', 'shown', 'hidden', 'broken', 'held', 'sent',
     'known', 'left', 'read', 'put', 'cut', 'found', 'given', 'taken', 'seen', 'bound', 'split',
+    // Words that qualify things of a kind as often as a tool does ("plain files", "a background thread").
+    'plain', 'pure', 'raw', 'custom', 'background', 'helper', 'inline', 'static', 'dynamic', 'real',
+    'fake', 'dummy', 'single', 'extra', 'private', 'public', 'unit', 'integration', 'legacy', 'nightly',
+    'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'early', 'likely', 'scheduled', 'generic', 'shell',
+    'batch', 'manual', 'upstream', 'downstream', 'outside', 'inside', 'above', 'below', 'behind', 'beyond',
+    'track', 'topic', 'schedule', 'hold', 'call', 'board', 'point', 'top', 'mute', 'pause',
+    // Adjectives in -al that end a phrase as often as a noun ("back to normal").
+    'normal', 'original', 'general', 'final', 'total', 'optional', 'formal', 'usual', 'actual',
+    'initial', 'legal', 'personal', 'special', 'central', 'regional', 'critical', 'typical', 'minimal',
+    'individual', 'additional', 'digital', 'physical', 'visual', 'virtual', 'natural', 'vertical', 'horizontal',
   ],
   // Kinds of tools and services; "<kind> is <name>" says which one fills the role.
   toolKind: [
@@ -867,6 +878,19 @@ export const englishPatterns: PatternPack = {
     'driver', 'engine', 'provider', 'manager', 'platform', 'registry', 'backend', 'host', 'cache',
     'server', 'client', 'proxy', 'gateway', 'transport', 'validator', 'tracer', 'stack', 'service',
     'renderer', 'index', 'worker', 'builder', 'parser', 'router', 'loader', 'compiler', 'emitter',
+    'layer',
   ],
   copula: ['is', 'are', 'is now', 'are now', 'stays', 'remains'],
+  toolVerb: [
+    'handles', 'runs', 'builds', 'carries', 'sends', 'delivers', 'owns', 'serves', 'renders',
+    'stores', 'schedules', 'drives', 'powers', 'routes', 'parses', 'validates', 'queues',
+    'processes', 'bundles', 'compiles', 'transpiles', 'hosts', 'replays', 'records', 'manages',
+    'generates', 'emits', 'publishes', 'tracks', 'caches', 'proxies', 'formats', 'lints',
+    'orchestrates', 'indexes', 'collects', 'executes', 'backs', 'signs', 'encrypts', 'assembles',
+  ],
+  toolOutput: [
+    'files', 'tasks', 'jobs', 'workflows', 'components', 'scripts', 'templates', 'schemas',
+    'models', 'plugins', 'widgets', 'queries', 'migrations', 'charts', 'modules', 'functions',
+    'handlers', 'workers', 'pipelines', 'containers', 'images', 'stories', 'specs', 'flows', 'dags',
+  ],
 };
