@@ -17,7 +17,26 @@ export interface JsonProblem {
  * `maxDepth`. Iterative, so a cyclic or very deep input cannot overflow the stack.
  * @internal
  */
-export function findJsonProblem(value: unknown, options: { maxDepth?: number | undefined; rootName?: string | undefined } = {}): JsonProblem | undefined {
+export function findJsonProblem(value: unknown, options: JsonCheckOptions = {}): JsonProblem | undefined {
+  // Most inputs are small plain JSON: one allocation-free walk says so before the full one.
+  if ((options.maxDepth ?? MAX_JSON_DEPTH) >= SMALL_JSON_DEPTH && isSmallJson(value)) return undefined;
+  return walkForJsonProblem(value, options);
+}
+
+/** Options of {@link findJsonProblem}. @internal */
+export interface JsonCheckOptions {
+  /** Deepest nesting accepted (default {@link MAX_JSON_DEPTH}). */
+  readonly maxDepth?: number | undefined;
+  /** Name of the checked value in problem texts (default `input`). */
+  readonly rootName?: string | undefined;
+}
+
+/**
+ * {@link findJsonProblem} without its quick first check: walks every value, keeping the path of
+ * each and the objects on it.
+ * @internal
+ */
+export function walkForJsonProblem(value: unknown, options: JsonCheckOptions = {}): JsonProblem | undefined {
   const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
   const rootName = options.rootName ?? 'input';
   // Depth-first, with the objects on the current path (cycles) and the heights of objects
@@ -77,10 +96,11 @@ export function findJsonProblem(value: unknown, options: { maxDepth?: number | u
 }
 
 /**
- * Tells quickly that `value` is JSON as {@link findJsonProblem} sees it, for the small inputs of
- * tool calls: `true` only when that finds no problem; `false` when it would, and also for inputs
- * more than {@link SMALL_JSON_DEPTH} levels deep or of more than {@link SMALL_JSON_VALUES} values
- * (a cycle is always too deep), which are left to it. Allocates nothing.
+ * Tells quickly that `value` is JSON as {@link walkForJsonProblem} sees it, for the small inputs of
+ * tool calls ({@link findJsonProblem} tries it first): `true` only when the walk finds no problem;
+ * `false` when it would, and also for inputs more than {@link SMALL_JSON_DEPTH} levels deep or of
+ * more than {@link SMALL_JSON_VALUES} values (a cycle is always too deep), which are left to the
+ * walk. Allocates nothing.
  * @internal
  */
 export function isSmallJson(value: unknown): boolean {

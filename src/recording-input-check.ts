@@ -1,4 +1,4 @@
-import { findJsonProblem, isSmallJson } from './json-value.js';
+import { findJsonProblem } from './json-value.js';
 
 /**
  * Checks the input of a recording method (`addMessage`, `addToolResult`, `openFile`,
@@ -88,7 +88,7 @@ function checkMessage(value: PlainRecord | undefined, isTimestamp: (value: strin
     if (!isPlainRecord(item) || !hasOnlyKeys(item, TOOL_CALL_KEYS) || !Object.hasOwn(item, 'input')) return undefined;
     const call = pick(item, TOOL_CALL_KEYS);
     const id = call['id'];
-    if (!isNonEmptyString(id) || !isNonEmptyString(call['name']) || ids.has(id) || (!isSmallJson(call['input']) && findJsonProblem(call['input']) !== undefined)) return undefined;
+    if (!isNonEmptyString(id) || !isNonEmptyString(call['name']) || ids.has(id) || findJsonProblem(call['input']) !== undefined) return undefined;
     ids.add(id);
     copies.push(call);
   }

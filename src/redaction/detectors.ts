@@ -204,7 +204,7 @@ export function patternDetector(options: {
   isLineLocal?: boolean | undefined;
   /** See {@link Detector.minRun}. @default undefined */
   minRun?: number | undefined;
-  /** See {@link Detector.triggers}. @default undefined */
+  /** See {@link Detector.triggers}. @default `[requires]`, or `requiresAny` */
   triggers?: readonly string[] | undefined;
 }): Detector {
   const flags = new Set(options.pattern.flags.split(''));
@@ -263,7 +263,7 @@ export function patternDetector(options: {
   return {
     kind: options.kind,
     minRun: options.minRun,
-    triggers: options.triggers,
+    triggers: options.triggers ?? (requires !== undefined ? [requires] : requiresAny),
     // Most texts hold no candidate, and then nothing is created.
     find(text) {
       if (candidateLines !== undefined) {
@@ -365,7 +365,7 @@ export function isCredential(options: { name: string; value: string; isQuoted: b
 export function builtInDetectors(options: { entropy: number | false }): Detector[] {
   const detectors: Detector[] = [
     { kind: 'private-key', find: findPrivateKeys, triggers: ['PRIVATE KEY'] },
-    patternDetector({ kind: 'jwt', requires: 'eyJ', triggers: ['eyJ'], pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g }),
+    patternDetector({ kind: 'jwt', requires: 'eyJ', pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g }),
     patternDetector({ kind: 'aws-key', minRun: 20, prefilter: AWS_KEY_PREFIX, triggers: AWS_KEY_PREFIXES, pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}(?![A-Za-z0-9])/g }),
     patternDetector({
       kind: 'aws-secret',
@@ -376,26 +376,24 @@ export function builtInDetectors(options: { entropy: number | false }): Detector
       pattern: /(?:aws_?)?secret_?(?:access_?)?key(?:_id)?["']?\s*(?:=|:|=>)\s*["']?(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
     }),
     patternDetector({ kind: 'github-token', minRun: 40, prefilter: /gh[pousr]_/, triggers: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], pattern: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])/g }),
-    patternDetector({ kind: 'github-pat', minRun: 51, requires: 'github_pat_', triggers: ['github_pat_'], pattern: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{40,251}(?![A-Za-z0-9_])/g }),
-    patternDetector({ kind: 'gitlab-token', minRun: 26, requires: 'glpat-', triggers: ['glpat-'], pattern: /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g }),
-    patternDetector({ kind: 'slack-token', requiresAny: ['xox', 'xapp-'], triggers: ['xox', 'xapp-'], pattern: /(?<![A-Za-z0-9_-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}(?![A-Za-z0-9_-])/g, accept: hasDigit }),
-    patternDetector({ kind: 'slack-webhook', minRun: 20, requires: 'hooks.slack.com/', triggers: ['hooks.slack.com/'], pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<secret>[A-Za-z0-9_/-]{20,})/g }),
-    patternDetector({ kind: 'anthropic-key', minRun: 27, requires: 'sk-ant-', triggers: ['sk-ant-'], pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g }),
+    patternDetector({ kind: 'github-pat', minRun: 51, requires: 'github_pat_', pattern: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{40,251}(?![A-Za-z0-9_])/g }),
+    patternDetector({ kind: 'gitlab-token', minRun: 26, requires: 'glpat-', pattern: /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g }),
+    patternDetector({ kind: 'slack-token', requiresAny: ['xox', 'xapp-'], pattern: /(?<![A-Za-z0-9_-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}(?![A-Za-z0-9_-])/g, accept: hasDigit }),
+    patternDetector({ kind: 'slack-webhook', minRun: 20, requires: 'hooks.slack.com/', pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<secret>[A-Za-z0-9_/-]{20,})/g }),
+    patternDetector({ kind: 'anthropic-key', minRun: 27, requires: 'sk-ant-', pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g }),
     patternDetector({
       kind: 'openai-key',
       minRun: 23,
       requires: 'sk-',
-      triggers: ['sk-'],
       pattern: /(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g,
       accept: (secret) => /[0-9]/.test(secret) && /[A-Z]/.test(secret) && /[a-z]/.test(secret.slice(3)),
     }),
     patternDetector({ kind: 'stripe-key', minRun: 24, prefilter: /[sr]k_(?:live|test)_|whsec_/, triggers: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_', 'whsec_'], pattern: /(?<![A-Za-z0-9_])(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})(?![A-Za-z0-9_])/g }),
-    patternDetector({ kind: 'google-api-key', minRun: 39, requires: 'AIza', triggers: ['AIza'], pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g }),
-    patternDetector({ kind: 'npm-token', minRun: 40, requires: 'npm_', triggers: ['npm_'], pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g }),
+    patternDetector({ kind: 'google-api-key', minRun: 39, requires: 'AIza', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g }),
+    patternDetector({ kind: 'npm-token', minRun: 40, requires: 'npm_', pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g }),
     patternDetector({
       kind: 'url-password',
       requires: '://',
-      triggers: ['://'],
       isLineLocal: true,
       pattern: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s:@/?#'"<>`]*:(?<secret>[^\s@/'"<>`]+)@(?=[A-Za-z0-9[])/g,
       accept: (secret) => !/^(?:\$|\{\{|<|\[secret:|\*+$|x+$|%s$|\.\.\.$|…$)/i.test(secret),
@@ -417,8 +415,8 @@ export function builtInDetectors(options: { entropy: number | false }): Detector
 
 // Prefixes that key patterns require, as one RegExp: one native pass finds any of them, where a
 // search per prefix passes over the text once for each.
-const AWS_KEY_PREFIX = /A(?:KIA|SIA|BIA|CCA|IDA|ROA|IPA|NPA|NVA|PKA)/;
 const AWS_KEY_PREFIXES = ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'APKA'];
+const AWS_KEY_PREFIX = new RegExp(AWS_KEY_PREFIXES.join('|'));
 const NO_SPANS: readonly (readonly [number, number])[] = [];
 /** Tokens of at most this length are remembered by the entropy detector when not random. */
 const MAX_REMEMBERED_TOKEN = 256;
@@ -432,8 +430,8 @@ const MAX_TRIGGER_BITS = 31;
 let lastRunsText: string | undefined;
 let lastRuns: LongTokenRuns = { bounds: [], longest: 0 };
 // A word every name that `secretNameStrength` accepts contains (SECRET_NAME, `_PASS`, `_PWD`, `_KEY`).
-const SECRET_NAME_WORD = /pass|pwd|secret|token|key|credential/i;
 const SECRET_NAME_WORDS = ['pass', 'pwd', 'secret', 'token', 'key', 'credential'];
+const SECRET_NAME_WORD = new RegExp(SECRET_NAME_WORDS.join('|'), 'i');
 // What a quoted assignment to such a name contains: the word ending the name, an optional closing
 // quote, the operator and the opening quote of the value.
 const QUOTED_SECRET_ASSIGNMENT = /(?:pass|pwd|secret|token|key|credential)[A-Za-z0-9_.-]*["'`]?\s*(?::=|=>|=|:)\s*["'`]/i;
