@@ -23,8 +23,19 @@ export function isCauseAndFix(sentence: string): boolean {
   const after = text.slice(match.index + match[0].length);
   if (!PAST.test(before) || FIRST_PERSON_LEAD.test(before)) return false;
   // The fix first, then what was wrong: "Bumped the pool to 20; the timeouts were requests queueing".
-  if (CHANGE_LEAD.test(before) && PAST.test(after)) return true;
+  // A change and then its new state ("Switched over: carts now hold stock for 20 minutes") is an update.
+  if (CHANGE_LEAD.test(before)) return FAULT.test(after) && !hasChange(after);
   return hasChange(after);
+}
+
+/**
+ * Tells whether a sentence reports a change together with the outcome it had: "the teardown
+ * closes the pool now and the run exits cleanly", "created the extension first and the deploy
+ * went through". The outcome says a failure went away, so the sentence needs no name to be kept.
+ */
+export function hasFixOutcome(sentence: string): boolean {
+  const text = sentence.replace(CODE_SPAN, 'code').replace(/\s+/gu, ' ').trim();
+  return OUTCOME.test(text) && !HOPE.test(text) && !QUESTION_END.test(text) && (hasChange(text) || CLAUSE_BREAK.test(text));
 }
 
 // --- Internal helpers ---
@@ -43,8 +54,11 @@ const CLAUSE_BREAK = /;\s+|\s+[-—–]{1,2}\s+|:\s+(?=\p{Ll})|,\s+so\s+(?=(?:I|
 const PAST = /\b(?:was|were|had|hadn['’]t|wasn['’]t|weren['’]t|did|didn['’]t|ran|read|kept|left|went|came|got|took|sent|lacked|never)\b|\b\p{L}{2,}ed\b/iu;
 // A clause led by the speaker's own act ("I checked the logs - nothing") reports an attempt.
 const FIRST_PERSON_LEAD = /^(?:\p{L}+,\s+)?(?:I|we)\b/iu;
+// What was wrong, said after the fix: "the timeouts were requests queueing", "it had no upper bound".
+const FAULT = /\b(?:was|were|had|wasn['’]t|weren['’]t|hadn['’]t|came from|caused by)\b/iu;
 const NOW = /\bnow\b/iu;
-// A change made, leading its clause: "bumped …", "so I sorted …", "we pinned …".
-const CHANGE_LEAD = /^(?:(?:so|and|then)\s+)?(?:(?:I|we)(?:['’]ve| have)?\s+)?(?:bumped|raised|lowered|increased|reduced|capped|limited|pinned|unpinned|switched|moved|swapped|replaced|wrapped|sorted|created|changed|dropped|removed|guarded|escaped|awaited|closed|upgraded|downgraded|reverted|renamed|cast|set|gave|made|put|added)\b/iu;
+// A change made, leading its clause: "bumped …", "so I sorted …", "we pinned …" — any past form
+// but those of looking into a problem ("checked", "tried", "logged"), which report an attempt.
+const CHANGE_LEAD = /^(?:(?:so|and|then)\s+)?(?:(?:I|we)(?:['’]ve| have)?\s+)?(?:(?!(?:checked|looked|tried|searched|inspected|printed|logged|noticed|confirmed|verified|tested|grepped|debugged|investigated|reproduced|opened|reviewed|compared|traced|asked|wondered|expected|assumed|suspected|guessed|started|needed|wanted|used|called|named|based|seemed|happened|failed|crashed|timed|passed|worked)\b)\p{L}{3,}ed|set|made|put|gave|cast|wrote|rewrote|cut|split|built|rebuilt)\b/iu;
 // What the change achieved: "and it exits cleanly", "and the deploy went through", "so the suite passes".
 const OUTCOME = /\b(?:and|so)\s+(?:it|they|the\s+[\p{L}-]+|everything|CI|tests?|builds?)\s+(?:\p{L}+\s+)?(?:pass(?:es|ed)?|works?|worked|builds?|built|exits?\s+cleanly|exited\s+cleanly|went\s+through|goes\s+through|(?:is|are)\s+(?:green|gone|stable)|succeeds?|succeeded|stays?\s+up|stopped\s+(?:failing|crashing|hanging))\b/iu;

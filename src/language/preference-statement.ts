@@ -72,4 +72,4 @@ const LEAD_FILLER = /^(?:(?:honestly|personally|generally|definitely|also|and|oh
 const TRAILING_HEDGE = /,?\s+(?:please|pls|I['’]d say|I think|imo|for me|if possible|whenever possible|where possible|everywhere|always|throughout|going forward)$/iu;
 // One to four words, "over" / "rather than" / "instead of" / ", not", one to four words, and an
 // optional scope ("for the widgets", "in tests").
-const VERBLESS_CHOICE = /^[\p{L}\p{N}/._+-]+(?:\s+[\p{L}\p{N}/._+-]+){0,3}(?:\s+over|\s+rather than|\s+instead of|,?\s+not)\s+(?!(?:the|there|here|it|again|and|to|a|an|my|our|your|this|that|time|sure|yet|now)\b)[\p{L}\p{N}/._+-]+(?:\s+[\p{L}\p{N}/._+-]+){0,3}(?:\s+(?:for|in|on|across)\s+[\p{L}\p{N}\s/._-]{1,40})?$/iu;
+const VERBLESS_CHOICE = /^[\p{L}\p{N}/._+-]+(?:\s+[\p{L}\p{N}/._+-]+){0,3}(?:\s+over|\s+rather than|\s+instead of|(?<!\b(?:do|does|did|is|are|was|were|am|can|could|should|will|would|have|has|had|must|may|might))(?:,\s+|\s+)not)\s+(?!(?:the|there|here|it|again|and|to|a|an|my|our|your|this|that|time|sure|yet|now)\b)[\p{L}\p{N}/._+-]+(?:\s+[\p{L}\p{N}/._+-]+){0,3}(?:\s+(?:for|in|on|across)\s+[\p{L}\p{N}\s/._-]{1,40})?$/iu;
