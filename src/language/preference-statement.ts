@@ -29,6 +29,8 @@ export function isStatedPreference(sentence: string, options: { role: Preference
   if (OWN_CHOICE_WORDING.test(text) && hasAlternative(text)) return true;
   if (options.role !== 'user') return false;
   if (isVerblessChoice(text)) return true;
+  // A short rule with the comparative it is liked for: "one concern per commit, easier to revert".
+  if (words <= MAX_REASONED_WORDS && COMPARATIVE_REASON.test(text)) return true;
   return OWN_LIKING.test(text) && words >= 4;
 }
 
@@ -68,6 +70,9 @@ const ALTERNATIVE = /\b(?:rather than|instead of|than)\s+\p{L}|,\s*not\s+(?!(?:s
 const OVER_ALTERNATIVE = /\S\s+over\s+(?!(?:the|there|here|it|them|this|that|these|those|again|and|to|a|an|my|our|your|time|lunch|night|weekend|years?|months?|weeks?|days?|hours?)\b)\p{L}/iu;
 // A user's own liking: "I'd sooner …", "I tend to go for …", "not (a big) fan of …", "I find X much easier".
 const OWN_LIKING = /\b(?:I|we)(?:['’]d| would)\s+(?:much\s+)?(?:sooner|rather)\b|\bI\s+tend\s+to\s+(?:go for|use|pick|prefer|like|favou?r|reach for)\b|\b(?:not|never been)\s+(?:a\s+|much of a\s+)?(?:big\s+|huge\s+)?fan\s+of\b|\bI\s+find\s+[^.,;]{2,40}\s+(?:much\s+|far\s+|a lot\s+)?(?:easier|nicer|cleaner|clearer|simpler|better)\b/iu;
+const MAX_REASONED_WORDS = 14;
+// ", easier to revert", ", cleaner that way", "- reads better", ", much simpler for reviewers".
+const COMPARATIVE_REASON = /(?:,|\s[-—–])\s+(?:it['’]s\s+|much\s+|far\s+|way\s+|a lot\s+)?(?:reads\s+)?(?:easier|simpler|cleaner|clearer|nicer|safer|better|tidier|calmer)(?:\s+to\s+\p{L}+(?:\s+\p{L}+)?|\s+that way|\s+for\s+\p{L}+(?:\s+\p{L}+)?)?[.!)]*$/iu;
 const LEAD_FILLER = /^(?:(?:honestly|personally|generally|definitely|also|and|oh|so|hmm|eh|ok|okay|btw|imo|fwiw)[,:]?\s+)+/iu;
 const TRAILING_HEDGE = /,?\s+(?:please|pls|I['’]d say|I think|imo|for me|if possible|whenever possible|where possible|everywhere|always|throughout|going forward)$/iu;
 // One to four words, "over" / "rather than" / "instead of" / ", not", one to four words, and an
