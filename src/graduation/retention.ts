@@ -4,7 +4,7 @@ import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
 import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
 import { isActionResponse, isBehaviourStatement, isFollowingPractice, isObligationStatement, isProductDescription, isRefusalOrScope, isStandingRule, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
-import { hasFixOutcome, isCauseAndFix } from '../language/fix-statement.js';
+import { hasFixOutcome, isCauseAndFix, isLabelledFix } from '../language/fix-statement.js';
 import { isStatedPreference } from '../language/preference-statement.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
 
@@ -550,7 +550,7 @@ function analyzeWhole(
   // "the export timed out; pages are fetched in parallel now". With a failure named it is one
   // whatever else the sentence is; with only something named in it, when it is nothing else.
   const isShapedFix = !isDeadEnd && !isQuestion && !isIntention && !salience.isOutput && isCauseAndFix(prose);
-  if (isShapedFix && hasSubstance && (hasSymptom || hasCause || hasFixOutcome(prose))) {
+  if (isShapedFix && hasSubstance && (hasSymptom || hasCause || hasFixOutcome(prose) || isLabelledFix(prose))) {
     return { ...base, retention: 'error-resolution', isDiagnosis: false, salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   const isDiagnosis = !isDeadEnd && !isQuestion && hasCause;

@@ -17,6 +17,7 @@ export function isCauseAndFix(sentence: string): boolean {
   const text = sentence.replace(CODE_SPAN, 'code').replace(/\s+/gu, ' ').trim();
   if (text.length === 0 || QUESTION_END.test(text) || HOPE.test(text)) return false;
   if (hasChange(text) && OUTCOME.test(text)) return true;
+  if (isLabelledFix(text)) return true;
   const match = CLAUSE_BREAK.exec(text);
   if (match === null) return false;
   const before = text.slice(0, match.index);
@@ -38,6 +39,14 @@ export function hasFixOutcome(sentence: string): boolean {
   return OUTCOME.test(text) && !HOPE.test(text) && !QUESTION_END.test(text) && (hasChange(text) || CLAUSE_BREAK.test(text));
 }
 
+/**
+ * Tells whether a sentence gives a fix under its label, with a few words of its own: "Fix:
+ * reconnect the channel when it closes", "Workaround: pin the image to 3.19".
+ */
+export function isLabelledFix(sentence: string): boolean {
+  return FIX_LABEL.test(sentence.trim());
+}
+
 // --- Internal helpers ---
 
 function hasChange(clause: string): boolean {
@@ -55,7 +64,9 @@ const PAST = /\b(?:was|were|had|hadn['’]t|wasn['’]t|weren['’]t|did|didn['�
 // A clause led by the speaker's own act ("I checked the logs - nothing") reports an attempt.
 const FIRST_PERSON_LEAD = /^(?:\p{L}+,\s+)?(?:I|we)\b/iu;
 // What was wrong, said after the fix: "the timeouts were requests queueing", "it had no upper bound".
-const FAULT = /\b(?:was|were|had|wasn['’]t|weren['’]t|hadn['’]t|came from|caused by)\b/iu;
+const FAULT = /\b(?:was|were|had|wasn['’]t|weren['’]t|hadn['’]t|came from|caused by|broke|failed|crashed|hung|stalled|leaked|threw|timed out)\b/iu;
+// A fix given under its label, with a few words of its own.
+const FIX_LABEL = /^(?:the\s+)?(?:fix|solution|workaround|remedy|resolution)\s*:\s+\S+(?:\s+\S+){2,}/iu;
 const NOW = /\bnow\b/iu;
 // A change made, leading its clause: "bumped …", "so I sorted …", "we pinned …" — any past form
 // but those of looking into a problem ("checked", "tried", "logged"), which report an attempt.

@@ -27,10 +27,17 @@ export function isStatedPreference(sentence: string, options: { role: Preference
   // Following a liking of the listener: only the assistant does that in its narration.
   if (options.role === 'assistant' && words >= 6 && ATTRIBUTED_LIKING.test(text)) return true;
   if (OWN_CHOICE_WORDING.test(text) && hasAlternative(text)) return true;
+  // A habit of the speaker's with what it is weighed against: "I usually go for early returns; the
+  // nested version is harder to follow".
+  if (OWN_HABIT.test(text) && (hasAlternative(text) || COMPARATIVE.test(text))) return true;
   if (options.role !== 'user') return false;
+  // "my vote is for Tailwind", "my pick would be the smaller one".
+  if (MY_CHOICE.test(text) && words >= 4) return true;
   if (isVerblessChoice(text)) return true;
   // A short rule with the comparative it is liked for: "one concern per commit, easier to revert".
   if (words <= MAX_REASONED_WORDS && COMPARATIVE_REASON.test(text)) return true;
+  // A rule for choosing between options, or one option said to beat another.
+  if (CHOICE_RULE.test(text) || COMPARED.test(text)) return true;
   return OWN_LIKING.test(text) && words >= 4;
 }
 
@@ -38,7 +45,7 @@ export function isStatedPreference(sentence: string, options: { role: Preference
 
 // Whether the sentence names the alternative a liking is weighed against.
 function hasAlternative(text: string): boolean {
-  return ALTERNATIVE.test(text) || OVER_ALTERNATIVE.test(text);
+  return ALTERNATIVE.test(text) || OVER_ALTERNATIVE.test(text) || COMPARED.test(text);
 }
 
 // "composition over inheritance for the widgets", "plain loops over helpers, I'd say",
@@ -58,12 +65,18 @@ const LIKING_VERB = String.raw`(?:like|liked|likes|prefer|prefers|preferred|favo
 // "since that's what you like", "as you prefer", "the way you like them", "to match your preference",
 // "your preferred two-space indentation", "given your dislike of default exports".
 const ATTRIBUTED_LIKING = new RegExp(
-  String.raw`\byou(?:['’](?:d|ve))?\s+(?:(?:really|always|generally|usually|said you|told me you)\s+)?${LIKING_VERB}\b|\byour\s+(?:[\p{L}-]+\s+)?(?:preference|preferences|taste|liking|dislike|preferred|favou?rite)\b`,
+  String.raw`\byou(?:['’](?:d|ve))?\s+(?:(?:really|always|generally|usually|said you|told me you)\s+)?(?:${LIKING_VERB}|find|found)\b|\byour\s+(?:[\p{L}-]+\s+)?(?:preference|preferences|taste|liking|dislike|preferred|favou?rite)\b`,
   'iu',
 );
 // The speaker's own liking, hedged or plain, about a choice: "I'd lean toward …", "I would rather …",
 // "personally I'd keep …", "my pick would be …", "my preference is …".
-const OWN_CHOICE_WORDING = /\b(?:I|we)(?:['’]d| would)\s+(?:(?:probably|personally|still|much|really|definitely|also)\s+)*(?:lean|rather|sooner|prefer|pick|go(?! over\b)|keep|stick|choose|favou?r|use|take)\b|\b(?:my|our)\s+(?:own\s+)?(?:preference|pick|choice|vote|taste)\s+(?:is|was|would be|goes to|here is)\b/iu;
+const OWN_CHOICE_WORDING = /\b(?:I|we)(?:['’]d| would)\s+(?:(?:probably|personally|still|much|really|definitely|also)\s+)*(?:lean|rather|sooner|prefer|pick|go(?! over\b)|keep|stick|choose|favou?r|use|take|suggest|recommend)\b|\b(?:my|our)\s+(?:own\s+)?(?:preference|pick|choice|vote|taste|recommendation|suggestion)\s+(?:is|was|would be|goes to|here is)\b/iu;
+// The speaker's habit: "I usually go for …", "we generally reach for …".
+const OWN_HABIT = /\b(?:I|we)\s+(?:usually|generally|always|normally|tend to)\s+(?:go for|go with|use|pick|prefer|reach for|favou?r|write|keep)\b/iu;
+// A comparative given as the reason: "the nested version is harder to follow".
+const COMPARATIVE = /\b(?:harder|easier|simpler|cleaner|clearer|nicer|safer|uglier|noisier|messier)\s+to\s+\p{L}/iu;
+// "my vote is for …", "my pick would be …", "our preference goes to …".
+const MY_CHOICE = /\b(?:my|our)\s+(?:own\s+)?(?:preference|pick|choice|vote|taste)\s+(?:is|would be|goes to)\b/iu;
 // The alternative: "… rather than …", "… instead of …", "… than …", "…, not …".
 const ALTERNATIVE = /\b(?:rather than|instead of|than)\s+\p{L}|,\s*not\s+(?!(?:sure|yet|now|really|just|that|this|the|a|an)\b)\p{L}/iu;
 // "A over B" with something after "over" that is not a place, a time or a pronoun.
@@ -73,6 +86,10 @@ const OWN_LIKING = /\b(?:I|we)(?:['’]d| would)\s+(?:much\s+)?(?:sooner|rather)
 const MAX_REASONED_WORDS = 14;
 // ", easier to revert", ", cleaner that way", "- reads better", ", much simpler for reviewers".
 const COMPARATIVE_REASON = /(?:,|\s[-—–])\s+(?:it['’]s\s+|much\s+|far\s+|way\s+|a lot\s+)?(?:reads\s+)?(?:easier|simpler|cleaner|clearer|nicer|safer|better|tidier|calmer)(?:\s+to\s+\p{L}+(?:\s+\p{L}+)?|\s+that way|\s+for\s+\p{L}+(?:\s+\p{L}+)?)?[.!)]*$/iu;
+// "pick the boring library over the clever one", "use fixtures rather than factories".
+const CHOICE_RULE = /\b(?:pick|choose|prefer|use|take|go with|favou?r|reach for|stick with|keep)\s+[^,.;!?]{1,40}?\s(?:over|rather than|instead of)\s+(?!(?:the (?:weekend|years?|months?|days?)|there|here|it|again|time)\b)\p{L}/iu;
+// "json lines beat pretty printing", "a flat list is better than nested folders".
+const COMPARED = /\p{L}\s+(?:beats?|trumps?|wins?\s+over|(?:is|are)\s+(?:much\s+|far\s+|way\s+)?(?:better|nicer|cleaner|clearer|simpler)\s+than)\s+\p{L}/iu;
 const LEAD_FILLER = /^(?:(?:honestly|personally|generally|definitely|also|and|oh|so|hmm|eh|ok|okay|btw|imo|fwiw)[,:]?\s+)+/iu;
 const TRAILING_HEDGE = /,?\s+(?:please|pls|I['’]d say|I think|imo|for me|if possible|whenever possible|where possible|everywhere|always|throughout|going forward)$/iu;
 // One to four words, "over" / "rather than" / "instead of" / ", not", one to four words, and an
