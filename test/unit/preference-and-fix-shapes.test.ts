@@ -43,6 +43,12 @@ describe('a liking weighed against an alternative', () => {
     ['spaces not tabs in the yaml files', 'user'],
     ["I'd sooner read one long function than chase five tiny ones", 'user'],
     ['never been a fan of mocking the database', 'user'],
+    ['our pick would be the smaller image', 'user'],
+    ['for config files TOML beats YAML', 'user'],
+    ['when unsure, choose the dull solution over the smart one', 'user'],
+    ['single test file per module, simpler to find things', 'user'],
+    ["I'd recommend a plain Map here instead of a class with getters.", 'assistant'],
+    ['I normally reach for named tuples; bare tuples are harder to read.', 'assistant'],
   ])('is kept: %s (%s)', (sentence, role) => {
     expect(isKept(sentence, role)).toBe(true);
     expect(isStatedPreference(sentence, { role })).toBe(true);
@@ -66,6 +72,9 @@ describe('a failure told with its fix by the shape of the sentence', () => {
     'The seed script never cleared the sessions table - truncated it first and the suite passes.',
     'The retry loop had no upper bound; `pollStatus` gives up after 12 attempts now.',
     'The stale bundle kept being served from the CDN, so I purged `/assets/*` and it works.',
+    'Workaround: start the emulator before the test process connects.',
+    'The upload stall is gone after streaming the file instead of buffering it.',
+    'Serialised the two jobs behind one lock; the deadlocks were them locking rows in opposite order.',
   ])('is kept as an error resolution: %s', (sentence) => {
     expect(analysisOf(sentence, 'assistant').retention).toBe('error-resolution');
   });
@@ -76,6 +85,7 @@ describe('a failure told with its fix by the shape of the sentence', () => {
     'This should pass now.',
     'Switched over: invoices now go out at 06:00.',
     'The handler was long; I read through it twice.',
+    'Fix: typo',
   ])('an attempt, a hope or an update is no fix: %s', (sentence) => {
     expect(isCauseAndFix(sentence)).toBe(false);
     expect(analysisOf(sentence, 'assistant').retention).not.toBe('error-resolution');
