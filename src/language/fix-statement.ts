@@ -16,7 +16,7 @@
 export function isCauseAndFix(sentence: string): boolean {
   const text = sentence.replace(CODE_SPAN, 'code').replace(/\s+/gu, ' ').trim();
   if (text.length === 0 || QUESTION_END.test(text) || HOPE.test(text)) return false;
-  if (hasChange(text) && OUTCOME.test(text)) return true;
+  if ((hasChange(text) && OUTCOME.test(text)) || GONE_AFTER.test(text)) return true;
   if (isLabelledFix(text)) return true;
   const match = CLAUSE_BREAK.exec(text);
   if (match === null) return false;
@@ -36,7 +36,8 @@ export function isCauseAndFix(sentence: string): boolean {
  */
 export function hasFixOutcome(sentence: string): boolean {
   const text = sentence.replace(CODE_SPAN, 'code').replace(/\s+/gu, ' ').trim();
-  return OUTCOME.test(text) && !HOPE.test(text) && !QUESTION_END.test(text) && (hasChange(text) || CLAUSE_BREAK.test(text));
+  if (HOPE.test(text) || QUESTION_END.test(text)) return false;
+  return GONE_AFTER.test(text) || (OUTCOME.test(text) && (hasChange(text) || CLAUSE_BREAK.test(text)));
 }
 
 /**
@@ -65,6 +66,8 @@ const PAST = /\b(?:was|were|had|hadn['’]t|wasn['’]t|weren['’]t|did|didn['�
 const FIRST_PERSON_LEAD = /^(?:\p{L}+,\s+)?(?:I|we)\b/iu;
 // What was wrong, said after the fix: "the timeouts were requests queueing", "it had no upper bound".
 const FAULT = /\b(?:was|were|had|wasn['’]t|weren['’]t|hadn['’]t|came from|caused by|broke|failed|crashed|hung|stalled|leaked|threw|timed out)\b/iu;
+// A failure gone with the change that removed it: "the leak is gone after unsubscribing".
+const GONE_AFTER = /\b(?:is|are|went)\s+(?:gone|away)\s+(?:after|since|once|with|by)\s+\p{L}/iu;
 // A fix given under its label, with a few words of its own.
 const FIX_LABEL = /^(?:the\s+)?(?:fix|solution|workaround|remedy|resolution)\s*:\s+\S+(?:\s+\S+){2,}/iu;
 const NOW = /\bnow\b/iu;

@@ -574,8 +574,6 @@ export const englishPatterns: PatternPack = {
     'stopped',
     'went away',
     'goes away',
-    'is gone',
-    'are gone',
     'no longer',
     'rewrote',
     'rewritten',
