@@ -3,7 +3,7 @@
 // two named options ("A over B", "A rather than B", "A, not B"), a liking the speaker holds with
 // a comparison ("I'd lean toward A rather than B"), or the assistant following a liking it
 // attributes to the user ("… since that's what you like", "to match your preference"). Cue words
-// alone do not decide: "I'd rather not touch the migration" names no alternative, and "if you
+// alone do not decide: "I'd rather not widen the API today" names no alternative, and "if you
 // like, I can …" offers rather than states.
 
 /** Who said a sentence, for {@link isStatedPreference}. */
@@ -62,7 +62,7 @@ const QUESTION_END = /\?\s*["')\]]*$/u;
 // Offers and conditions: "if you prefer, I can …", "you'd like me to …", "would you like …".
 const OFFER = /\bif you(?:['’]d)?\s+(?:like|prefer|want|rather)\b|\byou['’]d (?:like|prefer|rather|want) (?:me|us|to)\b|\bwould you (?:like|prefer|rather)\b|\bdo you (?:like|prefer|want)\b/iu;
 const LIKING_VERB = String.raw`(?:like|liked|likes|prefer|prefers|preferred|favou?r|favou?rs|favou?red|love|loved|dislike|disliked|hate|hated|enjoy|asked for|wanted)`;
-// "since that's what you like", "as you prefer", "the way you like them", "to match your preference",
+// "since that's what you like", "the way you like them", "to match your preference",
 // "your preferred two-space indentation", "given your dislike of default exports".
 const ATTRIBUTED_LIKING = new RegExp(
   String.raw`\byou(?:['’](?:d|ve))?\s+(?:(?:really|always|generally|usually|said you|told me you)\s+)?(?:${LIKING_VERB}|find|found)\b|\byour\s+(?:[\p{L}-]+\s+)?(?:preference|preferences|taste|liking|dislike|preferred|favou?rite)\b`,
@@ -93,5 +93,5 @@ const COMPARED = /\p{L}\s+(?:beats?|trumps?|wins?\s+over|(?:is|are)\s+(?:much\s+
 const LEAD_FILLER = /^(?:(?:honestly|personally|generally|definitely|also|and|oh|so|hmm|eh|ok|okay|btw|imo|fwiw)[,:]?\s+)+/iu;
 const TRAILING_HEDGE = /,?\s+(?:please|pls|I['’]d say|I think|imo|for me|if possible|whenever possible|where possible|everywhere|always|throughout|going forward)$/iu;
 // One to four words, "over" / "rather than" / "instead of" / ", not", one to four words, and an
-// optional scope ("for the widgets", "in tests").
+// optional scope ("for the widgets", "across services").
 const VERBLESS_CHOICE = /^[\p{L}\p{N}/._+-]+(?:\s+[\p{L}\p{N}/._+-]+){0,3}(?:\s+over|\s+rather than|\s+instead of|(?<!\b(?:do|does|did|is|are|was|were|am|can|could|should|will|would|have|has|had|must|may|might))(?:,\s+|\s+)not)\s+(?!(?:the|there|here|it|again|and|to|a|an|my|our|your|this|that|time|sure|yet|now)\b)[\p{L}\p{N}/._+-]+(?:\s+[\p{L}\p{N}/._+-]+){0,3}(?:\s+(?:for|in|on|across)\s+[\p{L}\p{N}\s/._-]{1,40})?$/iu;
