@@ -4,6 +4,8 @@ import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
 import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
 import { isActionResponse, isBehaviourStatement, isFollowingPractice, isObligationStatement, isProductDescription, isRefusalOrScope, isStandingRule, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
+import { hasFixOutcome, isCauseAndFix, isLabelledFix } from '../language/fix-statement.js';
+import { isStatedPreference } from '../language/preference-statement.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
 
 export { extractIdentifiers };
@@ -544,6 +546,13 @@ function analyzeWhole(
   if (!isDeadEnd && !isQuestion && hasSubstance && ((hasFix && (hasCause || hasSymptom)) || (hasCause && hasSymptom))) {
     return { ...base, retention: 'error-resolution', isDiagnosis: false, salience: salience.score };
   }
+  // What was wrong and what changed, told by the shape of the sentence rather than its cue words:
+  // "the export timed out; pages are fetched in parallel now". With a failure named it is one
+  // whatever else the sentence is; with only something named in it, when it is nothing else.
+  const isShapedFix = !isDeadEnd && !isQuestion && !isIntention && !salience.isOutput && isCauseAndFix(prose);
+  if (isShapedFix && hasSubstance && (hasSymptom || hasCause || hasFixOutcome(prose) || isLabelledFix(prose))) {
+    return { ...base, retention: 'error-resolution', isDiagnosis: false, salience: Math.max(salience.score, DURABLE_SCORE) };
+  }
   const isDiagnosis = !isDeadEnd && !isQuestion && hasCause;
   // Small talk and leaving ("brb, quick call") stay small talk unless they carry specifics.
   if ((matcher.test('leaving', prose) || matcher.test('chitChat', prose)) && identifierCount === 0 && salience.specifics < 1) {
@@ -553,6 +562,15 @@ function analyzeWhole(
     return { ...base, retention: retentionOf(salience.category), isDiagnosis, salience: salience.score };
   }
   const rest = { ...base, isDiagnosis, salience: salience.score };
+  // "the tree had a cycle; `walk` keeps a visited set now".
+  if (isShapedFix && (salience.specifics > 0 || hasFixOutcome(prose))) {
+    return { ...rest, retention: 'error-resolution', isDiagnosis: false, salience: Math.max(salience.score, DURABLE_SCORE) };
+  }
+  // A liking about how the work is done, weighed against an alternative or attributed to the
+  // listener, is durable with or without names in it ("I kept the imports sorted the way you like them").
+  if (!isDeadEnd && !isQuestion && !isIntention && !salience.isOutput && isStatedPreference(text, { role })) {
+    return { ...rest, retention: 'preference', salience: Math.max(salience.score, DURABLE_SCORE) };
+  }
   if (!isDeadEnd && !isQuestion && !isIntention && !isCompletion && isStatedBehaviour(text, { role, turn, salience, hasSubstance })) {
     return { ...rest, retention: 'requirement', salience: Math.max(salience.score, DURABLE_SCORE) };
   }

@@ -1,5 +1,7 @@
 import type { Entry } from '../types.js';
 import { withoutAttribution } from './behaviour-statement.js';
+import { isCauseAndFix } from './fix-statement.js';
+import { isStatedPreference } from './preference-statement.js';
 import { countSpecifics } from './salience.js';
 
 /** Why {@link judgeFact} keeps a sentence out of the facts tier. */
@@ -138,7 +140,8 @@ export function judgeFact(options: {
     if (isBareFailure(plain)) return 'failure';
     return isPastedAdvice(plain, { role, layout: options.layout }) ? 'pasted' : undefined;
   }
-  const hasFinding = FINDING.test(plain);
+  // A stated liking and a cause told with its fix are findings, however they are worded.
+  const hasFinding = FINDING.test(plain) || isStatedPreference(plain, { role }) || isCauseAndFix(plain);
   if (ASKS_USER.test(plain) && !TAG_QUESTION.test(plain)) return 'question';
   // A report of finished work that names what was chosen ("… moved the archive to S3 Glacier with a
   // 90 day cutoff") is a decision; one that only praises the work is narration.

@@ -640,6 +640,7 @@ export const englishPatterns: PatternPack = {
     'regression',
     'panic',
     'segfault',
+    'segfaults',
     'broken',
     'broke',
     'hang',
@@ -652,6 +653,9 @@ export const englishPatterns: PatternPack = {
     'off by one',
     'overflow',
     'stuck',
+    'stall',
+    'stalls',
+    'stalled',
     'oom',
     'null',
     'undefined',
@@ -731,7 +735,7 @@ export const englishPatterns: PatternPack = {
     'debug output',
     'instrumentation',
     // Going back on a change is a dead end; being able to go back ("it can be rolled back") is not.
-    /(?<!\b(?:can|could|must|should|shall|will|would|may|able to|has to|have to|needs? to)\s+(?:be\s+|always\s+)?)\b(?:revert(?:ed|ing)?|rolled back)\b/iu,
+    /(?<!\b(?:can|could|must|should|shall|will|would|may|able to|has to|have to|needs? to|(?:easy|easier|simple|simpler|safe|safer|hard|harder) to)\s+(?:be\s+|always\s+)?)\b(?:revert(?:ed|ing)?|rolled back)\b/iu,
   ],
   intention: [
     /(?:^|\b)(?:let me|let['’]s|i['’]ll|i will|i['’]m going to|i am going to|i['’]m gonna|going to|i need to|i want to|next i['’]ll|first i['’]ll|now i['’]ll)\s+(?:now\s+|first\s+|quickly\s+|also\s+|just\s+|then\s+|go\s+(?:and\s+)?)?(?:read|re-?read|check|re-?check|double-check|look|open|re-?open|run|re-?run|inspect|search|grep|investigate|try|debug|see|verify|test|take|examine|dig|explore|trace|review|reproduce|find|figure|scan|peek|confirm|skim|print|log|start|begin|pull|fetch|load|compare|go through|walk through|think)\b/iu,

@@ -1,0 +1,78 @@
+// The shape of a resolved failure told in one sentence, whatever words name the failure: what was
+// wrong, said in the past ("the category tree had a cycle", "the migration ran before the extension
+// existed"), then the change, said as the new state ("… keeps a visited set now") or as a change
+// made ("… - created the extension first"); or the change with the outcome it had ("the teardown
+// closes the pool now and the run exits cleanly"). The caller asks for an identifier or a value
+// as well, so a remark about the weather of the code ("it was messy; it reads better now") is not
+// taken for a fix.
+
+/**
+ * Tells whether a sentence tells a failure's cause and its fix by its structure: a clause in the
+ * past tense, then — after a semicolon, a dash, a colon or ", so" — a clause that states the new
+ * state ("now") or leads with a change made ("bumped", "switched", "created", "so I sorted …");
+ * or a change followed by its outcome ("… now and it exits cleanly", "… and the deploy went
+ * through"). Plans, hopes ("should pass now") and questions are not.
+ */
+export function isCauseAndFix(sentence: string): boolean {
+  const text = sentence.replace(CODE_SPAN, 'code').replace(/\s+/gu, ' ').trim();
+  if (text.length === 0 || QUESTION_END.test(text) || HOPE.test(text)) return false;
+  if ((hasChange(text) && OUTCOME.test(text)) || GONE_AFTER.test(text)) return true;
+  if (isLabelledFix(text)) return true;
+  const match = CLAUSE_BREAK.exec(text);
+  if (match === null) return false;
+  const before = text.slice(0, match.index);
+  const after = text.slice(match.index + match[0].length);
+  if (!PAST.test(before) || FIRST_PERSON_LEAD.test(before)) return false;
+  // The fix first, then what was wrong: "Bumped the pool to 20; the timeouts were requests queueing".
+  // A change and then its new state ("Switched over: carts now hold stock for 20 minutes") is an update.
+  if (CHANGE_LEAD.test(before)) return FAULT.test(after) && !hasChange(after);
+  return hasChange(after);
+}
+
+/**
+ * Tells whether a sentence reports a change together with the outcome it had: "the teardown
+ * closes the pool now and the run exits cleanly", "created the extension first and the deploy
+ * went through". The outcome says a failure went away, so the sentence needs no name to be kept.
+ */
+export function hasFixOutcome(sentence: string): boolean {
+  const text = sentence.replace(CODE_SPAN, 'code').replace(/\s+/gu, ' ').trim();
+  if (HOPE.test(text) || QUESTION_END.test(text)) return false;
+  return GONE_AFTER.test(text) || (OUTCOME.test(text) && (hasChange(text) || CLAUSE_BREAK.test(text)));
+}
+
+/**
+ * Tells whether a sentence gives a fix under its label, with a few words of its own: "Fix:
+ * reconnect the channel when it closes", "Workaround: pin the image to 3.19".
+ */
+export function isLabelledFix(sentence: string): boolean {
+  return FIX_LABEL.test(sentence.trim());
+}
+
+// --- Internal helpers ---
+
+function hasChange(clause: string): boolean {
+  return NOW.test(clause) || CHANGE_LEAD.test(clause.trim());
+}
+
+const CODE_SPAN = /`[^`\n]*`/gu;
+const QUESTION_END = /\?\s*["')\]]*$/u;
+// A hope or a plan about the change, not a report of it: "this should pass now", "let me try …".
+const HOPE = /\b(?:should|might|may|could|hopefully|probably|let me|let['’]s|i['’]ll|going to)\b/iu;
+// The first break between two clauses.
+const CLAUSE_BREAK = /;\s+|\s+[-—–]{1,2}\s+|:\s+(?=\p{Ll})|,\s+so\s+(?=(?:I|we)\b)/u;
+// A past tense in the clause: "was", "had", "ran", a regular "-ed" form.
+const PAST = /\b(?:was|were|had|hadn['’]t|wasn['’]t|weren['’]t|did|didn['’]t|ran|read|kept|left|went|came|got|took|sent|lacked|never)\b|\b\p{L}{2,}ed\b/iu;
+// A clause led by the speaker's own act ("I checked the logs - nothing") reports an attempt.
+const FIRST_PERSON_LEAD = /^(?:\p{L}+,\s+)?(?:I|we)\b/iu;
+// What was wrong, said after the fix: "the timeouts were requests queueing", "it had no upper bound".
+const FAULT = /\b(?:was|were|had|wasn['’]t|weren['’]t|hadn['’]t|came from|caused by|broke|failed|crashed|hung|stalled|leaked|threw|timed out)\b/iu;
+// A failure gone with the change that removed it: "the leak is gone after unsubscribing".
+const GONE_AFTER = /\b(?:is|are|went)\s+(?:gone|away)\s+(?:after|since|once|with|by)\s+\p{L}/iu;
+// A fix given under its label, with a few words of its own.
+const FIX_LABEL = /^(?:the\s+)?(?:fix|solution|workaround|remedy|resolution)\s*:\s+\S+(?:\s+\S+){2,}/iu;
+const NOW = /\bnow\b/iu;
+// A change made, leading its clause: "bumped …", "so I sorted …", "we pinned …" — any past form
+// but those of looking into a problem ("checked", "tried", "logged"), which report an attempt.
+const CHANGE_LEAD = /^(?:(?:so|and|then)\s+)?(?:(?:I|we)(?:['’]ve| have)?\s+)?(?:(?!(?:checked|looked|tried|searched|inspected|printed|logged|noticed|confirmed|verified|tested|grepped|debugged|investigated|reproduced|opened|reviewed|compared|traced|asked|wondered|expected|assumed|suspected|guessed|started|needed|wanted|used|called|named|based|seemed|happened|failed|crashed|timed|passed|worked)\b)\p{L}{3,}ed|set|made|put|gave|cast|wrote|rewrote|cut|split|built|rebuilt)\b/iu;
+// What the change achieved: "and it exits cleanly", "and the deploy went through", "so the suite passes".
+const OUTCOME = /\b(?:and|so)\s+(?:it|they|the\s+[\p{L}-]+|everything|CI|tests?|builds?)\s+(?:\p{L}+\s+)?(?:pass(?:es|ed)?|works?|worked|builds?|built|exits?\s+cleanly|exited\s+cleanly|went\s+through|goes\s+through|(?:is|are)\s+(?:green|gone|stable)|succeeds?|succeeded|stays?\s+up|stopped\s+(?:failing|crashing|hanging))\b/iu;

@@ -1,0 +1,97 @@
+// Shapes of statements that state a liking about how the work is done — code style, tools, the
+// way of working — whoever says them. What makes a preference is its content: a choice between
+// two named options ("A over B", "A rather than B", "A, not B"), a liking the speaker holds with
+// a comparison ("I'd lean toward A rather than B"), or the assistant following a liking it
+// attributes to the user ("… since that's what you like", "to match your preference"). Cue words
+// alone do not decide: "I'd rather not widen the API today" names no alternative, and "if you
+// like, I can …" offers rather than states.
+
+/** Who said a sentence, for {@link isStatedPreference}. */
+export type PreferenceSpeaker = 'user' | 'assistant' | 'system' | 'tool';
+
+/**
+ * Tells whether a sentence states a preference about how the work is done: a liking attributed
+ * to the listener ("I sorted the imports the way you like them", "matching your taste"), a
+ * speaker's own hedged liking with the alternative it is weighed against ("I'd lean toward ava
+ * rather than jest", "my pick would be zod over yup"), or — from the user — a verbless choice
+ * between two options ("composition over inheritance for the widgets", "tabs, not spaces") or a
+ * liking the user holds ("I'd sooner have one big file than ten small ones", "not a fan of barrel
+ * files"). Questions, offers ("if you prefer, I can …") and declined actions with no alternative
+ * are not.
+ */
+export function isStatedPreference(sentence: string, options: { role: PreferenceSpeaker }): boolean {
+  const text = sentence.replace(CODE_SPAN, 'code').replace(/\s+/gu, ' ').trim();
+  if (text.length === 0 || QUESTION_END.test(text) || OFFER.test(text)) return false;
+  const words = text.match(WORD)?.length ?? 0;
+  if (words < 3 || words > MAX_WORDS) return false;
+  // Following a liking of the listener: only the assistant does that in its narration.
+  if (options.role === 'assistant' && words >= 6 && ATTRIBUTED_LIKING.test(text)) return true;
+  if (OWN_CHOICE_WORDING.test(text) && hasAlternative(text)) return true;
+  // A habit of the speaker's with what it is weighed against: "I usually go for early returns; the
+  // nested version is harder to follow".
+  if (OWN_HABIT.test(text) && (hasAlternative(text) || COMPARATIVE.test(text))) return true;
+  if (options.role !== 'user') return false;
+  // "my vote is for Tailwind", "my pick would be the smaller one".
+  if (MY_CHOICE.test(text) && words >= 4) return true;
+  if (isVerblessChoice(text)) return true;
+  // A short rule with the comparative it is liked for: "one concern per commit, easier to revert".
+  if (words <= MAX_REASONED_WORDS && COMPARATIVE_REASON.test(text)) return true;
+  // A rule for choosing between options, or one option said to beat another.
+  if (CHOICE_RULE.test(text) || COMPARED.test(text)) return true;
+  return OWN_LIKING.test(text) && words >= 4;
+}
+
+// --- Internal helpers ---
+
+// Whether the sentence names the alternative a liking is weighed against.
+function hasAlternative(text: string): boolean {
+  return ALTERNATIVE.test(text) || OVER_ALTERNATIVE.test(text) || COMPARED.test(text);
+}
+
+// "composition over inheritance for the widgets", "plain loops over helpers, I'd say",
+// "kebab-case file names, not camelCase": a short comparison with no verb of the speaker's own.
+function isVerblessChoice(text: string): boolean {
+  const core = text.replace(/[.!)]+$/u, '').replace(LEAD_FILLER, '').replace(TRAILING_HEDGE, '').trim();
+  return VERBLESS_CHOICE.test(core);
+}
+
+const CODE_SPAN = /`[^`\n]*`/gu;
+const WORD = /\p{L}[\p{L}\p{N}'’-]*/gu;
+const MAX_WORDS = 45;
+const QUESTION_END = /\?\s*["')\]]*$/u;
+// Offers and conditions: "if you prefer, I can …", "you'd like me to …", "would you like …".
+const OFFER = /\bif you(?:['’]d)?\s+(?:like|prefer|want|rather)\b|\byou['’]d (?:like|prefer|rather|want) (?:me|us|to)\b|\bwould you (?:like|prefer|rather)\b|\bdo you (?:like|prefer|want)\b/iu;
+const LIKING_VERB = String.raw`(?:like|liked|likes|prefer|prefers|preferred|favou?r|favou?rs|favou?red|love|loved|dislike|disliked|hate|hated|enjoy|asked for|wanted)`;
+// "since that's what you like", "the way you like them", "to match your preference",
+// "your preferred two-space indentation", "given your dislike of default exports".
+const ATTRIBUTED_LIKING = new RegExp(
+  String.raw`\byou(?:['’](?:d|ve))?\s+(?:(?:really|always|generally|usually|said you|told me you)\s+)?(?:${LIKING_VERB}|find|found)\b|\byour\s+(?:[\p{L}-]+\s+)?(?:preference|preferences|taste|liking|dislike|preferred|favou?rite)\b`,
+  'iu',
+);
+// The speaker's own liking, hedged or plain, about a choice: "I'd lean toward …", "I would rather …",
+// "personally I'd keep …", "my pick would be …", "my preference is …".
+const OWN_CHOICE_WORDING = /\b(?:I|we)(?:['’]d| would)\s+(?:(?:probably|personally|still|much|really|definitely|also)\s+)*(?:lean|rather|sooner|prefer|pick|go(?! over\b)|keep|stick|choose|favou?r|use|take|suggest|recommend)\b|\b(?:my|our)\s+(?:own\s+)?(?:preference|pick|choice|vote|taste|recommendation|suggestion)\s+(?:is|was|would be|goes to|here is)\b/iu;
+// The speaker's habit: "I usually go for …", "we generally reach for …".
+const OWN_HABIT = /\b(?:I|we)\s+(?:usually|generally|always|normally|tend to)\s+(?:go for|go with|use|pick|prefer|reach for|favou?r|write|keep)\b/iu;
+// A comparative given as the reason: "the nested version is harder to follow".
+const COMPARATIVE = /\b(?:harder|easier|simpler|cleaner|clearer|nicer|safer|uglier|noisier|messier)\s+to\s+\p{L}/iu;
+// "my vote is for …", "my pick would be …", "our preference goes to …".
+const MY_CHOICE = /\b(?:my|our)\s+(?:own\s+)?(?:preference|pick|choice|vote|taste)\s+(?:is|would be|goes to)\b/iu;
+// The alternative: "… rather than …", "… instead of …", "… than …", "…, not …".
+const ALTERNATIVE = /\b(?:rather than|instead of|than)\s+\p{L}|,\s*not\s+(?!(?:sure|yet|now|really|just|that|this|the|a|an)\b)\p{L}/iu;
+// "A over B" with something after "over" that is not a place, a time or a pronoun.
+const OVER_ALTERNATIVE = /\S\s+over\s+(?!(?:the|there|here|it|them|this|that|these|those|again|and|to|a|an|my|our|your|time|lunch|night|weekend|years?|months?|weeks?|days?|hours?)\b)\p{L}/iu;
+// A user's own liking: "I'd sooner …", "I tend to go for …", "not (a big) fan of …", "I find X much easier".
+const OWN_LIKING = /\b(?:I|we)(?:['’]d| would)\s+(?:much\s+)?(?:sooner|rather)\b|\bI\s+tend\s+to\s+(?:go for|use|pick|prefer|like|favou?r|reach for)\b|\b(?:not|never been)\s+(?:a\s+|much of a\s+)?(?:big\s+|huge\s+)?fan\s+of\b|\bI\s+find\s+[^.,;]{2,40}\s+(?:much\s+|far\s+|a lot\s+)?(?:easier|nicer|cleaner|clearer|simpler|better)\b/iu;
+const MAX_REASONED_WORDS = 14;
+// ", easier to revert", ", cleaner that way", "- reads better", ", much simpler for reviewers".
+const COMPARATIVE_REASON = /(?:,|\s[-—–])\s+(?:it['’]s\s+|much\s+|far\s+|way\s+|a lot\s+)?(?:reads\s+)?(?:easier|simpler|cleaner|clearer|nicer|safer|better|tidier|calmer)(?:\s+to\s+\p{L}+(?:\s+\p{L}+)?|\s+that way|\s+for\s+\p{L}+(?:\s+\p{L}+)?)?[.!)]*$/iu;
+// "pick the boring library over the clever one", "use fixtures rather than factories".
+const CHOICE_RULE = /\b(?:pick|choose|prefer|use|take|go with|favou?r|reach for|stick with|keep)\s+[^,.;!?]{1,40}?\s(?:over|rather than|instead of)\s+(?!(?:the (?:weekend|years?|months?|days?)|there|here|it|again|time)\b)\p{L}/iu;
+// "json lines beat pretty printing", "a flat list is better than nested folders".
+const COMPARED = /\p{L}\s+(?:beats?|trumps?|wins?\s+over|(?:is|are)\s+(?:much\s+|far\s+|way\s+)?(?:better|nicer|cleaner|clearer|simpler)\s+than)\s+\p{L}/iu;
+const LEAD_FILLER = /^(?:(?:honestly|personally|generally|definitely|also|and|oh|so|hmm|eh|ok|okay|btw|imo|fwiw)[,:]?\s+)+/iu;
+const TRAILING_HEDGE = /,?\s+(?:please|pls|I['’]d say|I think|imo|for me|if possible|whenever possible|where possible|everywhere|always|throughout|going forward)$/iu;
+// One to four words, "over" / "rather than" / "instead of" / ", not", one to four words, and an
+// optional scope ("for the widgets", "across services").
+const VERBLESS_CHOICE = /^[\p{L}\p{N}/._+-]+(?:\s+[\p{L}\p{N}/._+-]+){0,3}(?:\s+over|\s+rather than|\s+instead of|(?<!\b(?:do|does|did|is|are|was|were|am|can|could|should|will|would|have|has|had|must|may|might))(?:,\s+|\s+)not)\s+(?!(?:the|there|here|it|again|and|to|a|an|my|our|your|this|that|time|sure|yet|now)\b)[\p{L}\p{N}/._+-]+(?:\s+[\p{L}\p{N}/._+-]+){0,3}(?:\s+(?:for|in|on|across)\s+[\p{L}\p{N}\s/._-]{1,40})?$/iu;
