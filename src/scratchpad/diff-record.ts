@@ -105,6 +105,10 @@ export interface ComputeDiffRecordOptions {
   beforeLineCount?: number | undefined;
   /** {@link commonLines} of `before` and `after` when the caller has it already. @default undefined (found) */
   shared?: CommonLines | undefined;
+  /** Whether `before` is binary ({@link isBinaryContent}), when the caller knows it. @default undefined (checked) */
+  isBinaryBefore?: boolean | undefined;
+  /** Whether `after` is binary ({@link isBinaryContent}), when the caller knows it. @default undefined (checked) */
+  isBinaryAfter?: boolean | undefined;
 }
 
 /** The whole lines two versions of a text share at their start and at their end. @internal */
@@ -131,7 +135,7 @@ export interface CommonLines {
 export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord {
   const { path, before, after } = options;
   const oldLineCount = options.beforeLineCount ?? countLines(before);
-  const isBinary = isBinaryContent(before) || isBinaryContent(after);
+  const isBinary = (options.isBinaryBefore ?? isBinaryContent(before)) || (options.isBinaryAfter ?? isBinaryContent(after));
   const oldBytes = options.beforeBytes ?? utf8ByteLength(before);
   const baseWith = (newBytes: number, newLineCount: number) => ({
     path,
@@ -166,7 +170,9 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
   // The shared lines are cut at line starts, so no UTF-16 surrogate pair is split: their bytes
   // are the same on both sides.
   const isKnown = options.beforeBytes !== undefined && options.beforeLineCount !== undefined;
-  const newBytes = isKnown ? oldBytes - utf8ByteLength(oldChanged) + utf8ByteLength(newChanged) : utf8ByteLength(after);
+  // From the changed regions when they are shorter than the new version (an edit), else in one
+  // pass over it (a rewrite): the same size either way.
+  const newBytes = isKnown && oldChanged.length + newChanged.length < after.length ? oldBytes - utf8ByteLength(oldChanged) + utf8ByteLength(newChanged) : utf8ByteLength(after);
   const base = baseWith(
     newBytes,
     // Line breaks add up over the parts; a last line without one counts as a line too.
