@@ -286,6 +286,27 @@ export function isBinaryContent(content: string): boolean {
 
 /** Returns the size of `content` encoded as UTF-8 (lone surrogates count as U+FFFD). */
 export function utf8ByteLength(content: string): number {
+  if (content.length < ENCODE_MIN_CHARS) return utf8ByteLengthByLoop(content);
+  // The platform's encoder (native, many characters a step) on pieces of ENCODE_CHUNK units, into
+  // one buffer that three bytes per unit always fit; a piece never ends between the halves of a
+  // surrogate pair, and the encoder writes a lone surrogate as U+FFFD, as the loop counts it.
+  encodeBuffer ??= new Uint8Array(3 * ENCODE_CHUNK);
+  encoder ??= new TextEncoder();
+  let bytes = 0;
+  for (let start = 0; start < content.length; ) {
+    let end = Math.min(content.length, start + ENCODE_CHUNK);
+    if (end < content.length && isHighSurrogate(content.charCodeAt(end - 1))) end -= 1;
+    bytes += encoder.encodeInto(start === 0 && end === content.length ? content : content.slice(start, end), encodeBuffer).written;
+    start = end;
+  }
+  return bytes;
+}
+
+/**
+ * {@link utf8ByteLength} by a loop over the UTF-16 units, the reference of its faster path.
+ * @internal
+ */
+export function utf8ByteLengthByLoop(content: string): number {
   let bytes = 0;
   for (let index = 0; index < content.length; index += 1) {
     const code = content.charCodeAt(index);
@@ -329,6 +350,12 @@ const REWRITE_MIN_OLD_LINES = 5;
 // Share of the old lines that must be removed for a change to count as a rewrite.
 const REWRITE_RATIO = 0.6;
 const NO_NEWLINE_MARKER = '\\ No newline at end of file';
+// Texts shorter than this are measured by the loop (a call into the encoder costs more).
+const ENCODE_MIN_CHARS = 256;
+// UTF-16 units encoded at a time, so that the buffer stays small whatever the text's size.
+const ENCODE_CHUNK = 16_384;
+let encoder: InstanceType<typeof TextEncoder> | undefined;
+let encodeBuffer: Uint8Array | undefined;
 
 function countBreaks(text: string): number {
   let count = 0;
@@ -343,6 +370,10 @@ function breaksIn(text: string, lineCount: number): number {
 
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function shiftHunks(patch: StructuredPatch, lines: number): StructuredPatch {
