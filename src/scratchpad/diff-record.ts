@@ -2,7 +2,7 @@ import { applyPatch, formatPatch, OMIT_HEADERS } from 'diff';
 import type { StructuredPatch, StructuredPatchHunk } from 'diff';
 import { commonPrefixLength, commonSuffixLength } from '../common-runs.js';
 import { describeValue, InvalidArgumentError } from '../errors.js';
-import { splitLinesKeepingBreaks, structuredLinePatchOfEdit } from './line-diff.js';
+import { disjointRewritePatch, splitLinesKeepingBreaks, structuredLinePatchOfEdit } from './line-diff.js';
 
 /** One contiguous run of changed lines between two versions of a file. */
 export interface DiffHunk {
@@ -215,10 +215,15 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
   const minimal = isBinary
     ? undefined
     : structuredLinePatchOfEdit({ oldLines, newLines, maxEditLength, sharedTail });
+  // Beyond `maxEditLength`, a rewrite whose changed lines occur nowhere on the other side is
+  // aligned on no line: the patch the alignment on unique lines gives, without looking for them.
+  const rewrite = minimal === undefined && !isBinary ? disjointRewritePatch({ oldLines, newLines, sharedTail }) : undefined;
   const structured =
-    minimal === undefined
-      ? shiftHunks(anchoredPatch(oldMiddle, newMiddle), isLarge ? shared.prefixLines : 0)
-      : shiftHunks(minimal, shared.prefixLines);
+    minimal !== undefined
+      ? shiftHunks(minimal, shared.prefixLines)
+      : rewrite !== undefined
+        ? shiftHunks(rewrite, shared.prefixLines)
+        : shiftHunks(anchoredPatch(oldMiddle, newMiddle), isLarge ? shared.prefixLines : 0);
   const hunks = structured.hunks.map(toDiffHunk);
   let addedLines = 0;
   let removedLines = 0;
@@ -394,12 +399,15 @@ function toDiffHunk(hunk: StructuredPatchHunk): DiffHunk {
   return { newStart: hunk.newStart, oldStart: hunk.oldStart, removed, added };
 }
 
-// A linear-time patience-style diff: lines that occur exactly once on each side anchor the
-// alignment (longest increasing run), and each gap between anchors becomes one hunk after its
-// common leading and trailing lines are trimmed. Exact, not always minimal. Follows
-// `structuredPatch`'s conventions: 1-based starts even for an empty side (`formatPatch` applies
-// the unified-format adjustment).
-function anchoredPatch(before: string, after: string): StructuredPatch {
+/**
+ * A linear-time patience-style diff: lines that occur exactly once on each side anchor the
+ * alignment (longest increasing run), and each gap between anchors becomes one hunk after its
+ * common leading and trailing lines are trimmed. Exact, not always minimal. Follows
+ * `structuredPatch`'s conventions: 1-based starts even for an empty side (`formatPatch` applies
+ * the unified-format adjustment).
+ * @internal
+ */
+export function anchoredPatch(before: string, after: string): StructuredPatch {
   const oldLines = splitLinesKeepingBreaks(before);
   const newLines = splitLinesKeepingBreaks(after);
   const hunks: StructuredPatchHunk[] = [];

@@ -55,6 +55,22 @@ export function structuredLinePatchOfEdit(options: {
 }
 
 /**
+ * The patch of a rewrite whose lines before the last `sharedTail` (equal on both sides) occur
+ * nowhere on the other side: one hunk that removes all those old lines and adds all those new
+ * ones, whatever its length; `undefined` for any other edit. Within `maxEditLength` it is the
+ * patch of {@link structuredLinePatchOfEdit}. Beyond it, it is also the patch an alignment on
+ * the lines that occur once on each side gives for the whole texts (with any shared leading
+ * lines): such lines can only lie in the shared lines, at the same place on both sides, so the
+ * changed lines form one gap, whose ends differ.
+ * @internal
+ */
+export function disjointRewritePatch(options: { oldLines: readonly string[]; newLines: readonly string[]; sharedTail: number }): StructuredPatch | undefined {
+  const { oldLines, newLines, sharedTail } = options;
+  const ids = idsOf(oldLines, newLines, sharedTail);
+  return isDisjointRewrite(ids, sharedTail) ? toPatch(rewriteMoves(ids, sharedTail), oldLines, newLines) : undefined;
+}
+
+/**
  * `diff`'s line tokens: each line with its `\n` (a `\r\n` line keeps both), the last one without
  * when the text does not end with a line break; none for `''`.
  * @internal
