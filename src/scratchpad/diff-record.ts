@@ -346,6 +346,55 @@ export function commonLines(before: string, after: string): CommonLines {
   return { prefixChars, prefixLines, suffixChars };
 }
 
+/**
+ * A linear-time patience-style diff: lines that occur exactly once on each side anchor the
+ * alignment (longest increasing run), and each gap between anchors becomes one hunk after its
+ * common leading and trailing lines are trimmed. Exact, not always minimal. Follows
+ * `structuredPatch`'s conventions: 1-based starts even for an empty side (`formatPatch` applies
+ * the unified-format adjustment).
+ * @internal
+ */
+export function anchoredPatch(before: string, after: string): StructuredPatch {
+  const oldLines = splitLinesKeepingBreaks(before);
+  const newLines = splitLinesKeepingBreaks(after);
+  const hunks: StructuredPatchHunk[] = [];
+  const emit = (oldFrom: number, oldTo: number, newFrom: number, newTo: number): void => {
+    while (oldFrom < oldTo && newFrom < newTo && oldLines[oldFrom] === newLines[newFrom]) {
+      oldFrom += 1;
+      newFrom += 1;
+    }
+    while (oldTo > oldFrom && newTo > newFrom && oldLines[oldTo - 1] === newLines[newTo - 1]) {
+      oldTo -= 1;
+      newTo -= 1;
+    }
+    if (oldFrom === oldTo && newFrom === newTo) return;
+    const removed = oldLines.slice(oldFrom, oldTo);
+    const added = newLines.slice(newFrom, newTo);
+    hunks.push({
+      oldStart: oldFrom + 1,
+      oldLines: removed.length,
+      newStart: newFrom + 1,
+      newLines: added.length,
+      lines: [...toPatchLines('-', removed), ...toPatchLines('+', added)],
+    });
+  };
+  let oldIndex = 0;
+  let newIndex = 0;
+  for (const [oldAnchor, newAnchor] of uniqueAnchors(oldLines, newLines)) {
+    emit(oldIndex, oldAnchor, newIndex, newAnchor);
+    oldIndex = oldAnchor + 1;
+    newIndex = newAnchor + 1;
+  }
+  emit(oldIndex, oldLines.length, newIndex, newLines.length);
+  return {
+    oldFileName: '',
+    newFileName: '',
+    oldHeader: undefined,
+    newHeader: undefined,
+    hunks,
+  };
+}
+
 // --- Internal helpers ---
 
 const DEFAULT_MAX_EDIT_LENGTH = 1000;
@@ -397,55 +446,6 @@ function toDiffHunk(hunk: StructuredPatchHunk): DiffHunk {
     else if (line.startsWith('+')) added.push(line.slice(1));
   }
   return { newStart: hunk.newStart, oldStart: hunk.oldStart, removed, added };
-}
-
-/**
- * A linear-time patience-style diff: lines that occur exactly once on each side anchor the
- * alignment (longest increasing run), and each gap between anchors becomes one hunk after its
- * common leading and trailing lines are trimmed. Exact, not always minimal. Follows
- * `structuredPatch`'s conventions: 1-based starts even for an empty side (`formatPatch` applies
- * the unified-format adjustment).
- * @internal
- */
-export function anchoredPatch(before: string, after: string): StructuredPatch {
-  const oldLines = splitLinesKeepingBreaks(before);
-  const newLines = splitLinesKeepingBreaks(after);
-  const hunks: StructuredPatchHunk[] = [];
-  const emit = (oldFrom: number, oldTo: number, newFrom: number, newTo: number): void => {
-    while (oldFrom < oldTo && newFrom < newTo && oldLines[oldFrom] === newLines[newFrom]) {
-      oldFrom += 1;
-      newFrom += 1;
-    }
-    while (oldTo > oldFrom && newTo > newFrom && oldLines[oldTo - 1] === newLines[newTo - 1]) {
-      oldTo -= 1;
-      newTo -= 1;
-    }
-    if (oldFrom === oldTo && newFrom === newTo) return;
-    const removed = oldLines.slice(oldFrom, oldTo);
-    const added = newLines.slice(newFrom, newTo);
-    hunks.push({
-      oldStart: oldFrom + 1,
-      oldLines: removed.length,
-      newStart: newFrom + 1,
-      newLines: added.length,
-      lines: [...toPatchLines('-', removed), ...toPatchLines('+', added)],
-    });
-  };
-  let oldIndex = 0;
-  let newIndex = 0;
-  for (const [oldAnchor, newAnchor] of uniqueAnchors(oldLines, newLines)) {
-    emit(oldIndex, oldAnchor, newIndex, newAnchor);
-    oldIndex = oldAnchor + 1;
-    newIndex = newAnchor + 1;
-  }
-  emit(oldIndex, oldLines.length, newIndex, newLines.length);
-  return {
-    oldFileName: '',
-    newFileName: '',
-    oldHeader: undefined,
-    newHeader: undefined,
-    hunks,
-  };
 }
 
 // Pairs (old index, new index) of lines unique on both sides, increasing on both sides: the
