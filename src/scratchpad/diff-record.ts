@@ -2,7 +2,7 @@ import { applyPatch, formatPatch, OMIT_HEADERS } from 'diff';
 import type { StructuredPatch, StructuredPatchHunk } from 'diff';
 import { commonPrefixLength, commonSuffixLength } from '../common-runs.js';
 import { describeValue, InvalidArgumentError } from '../errors.js';
-import { splitLinesKeepingBreaks, structuredLinePatchOfEdit } from './line-diff.js';
+import { disjointRewritePatch, splitLinesKeepingBreaks, structuredLinePatchOfEdit } from './line-diff.js';
 
 /** One contiguous run of changed lines between two versions of a file. */
 export interface DiffHunk {
@@ -105,6 +105,10 @@ export interface ComputeDiffRecordOptions {
   beforeLineCount?: number | undefined;
   /** {@link commonLines} of `before` and `after` when the caller has it already. @default undefined (found) */
   shared?: CommonLines | undefined;
+  /** Whether `before` is binary ({@link isBinaryContent}), when the caller knows it. @default undefined (checked) */
+  isBinaryBefore?: boolean | undefined;
+  /** Whether `after` is binary ({@link isBinaryContent}), when the caller knows it. @default undefined (checked) */
+  isBinaryAfter?: boolean | undefined;
 }
 
 /** The whole lines two versions of a text share at their start and at their end. @internal */
@@ -131,7 +135,7 @@ export interface CommonLines {
 export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord {
   const { path, before, after } = options;
   const oldLineCount = options.beforeLineCount ?? countLines(before);
-  const isBinary = isBinaryContent(before) || isBinaryContent(after);
+  const isBinary = (options.isBinaryBefore ?? isBinaryContent(before)) || (options.isBinaryAfter ?? isBinaryContent(after));
   const oldBytes = options.beforeBytes ?? utf8ByteLength(before);
   const baseWith = (newBytes: number, newLineCount: number) => ({
     path,
@@ -166,7 +170,9 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
   // The shared lines are cut at line starts, so no UTF-16 surrogate pair is split: their bytes
   // are the same on both sides.
   const isKnown = options.beforeBytes !== undefined && options.beforeLineCount !== undefined;
-  const newBytes = isKnown ? oldBytes - utf8ByteLength(oldChanged) + utf8ByteLength(newChanged) : utf8ByteLength(after);
+  // From the changed regions when they are shorter than the new version (an edit), else in one
+  // pass over it (a rewrite): the same size either way.
+  const newBytes = isKnown && oldChanged.length + newChanged.length < after.length ? oldBytes - utf8ByteLength(oldChanged) + utf8ByteLength(newChanged) : utf8ByteLength(after);
   const base = baseWith(
     newBytes,
     // Line breaks add up over the parts; a last line without one counts as a line too.
@@ -209,10 +215,15 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
   const minimal = isBinary
     ? undefined
     : structuredLinePatchOfEdit({ oldLines, newLines, maxEditLength, sharedTail });
+  // Beyond `maxEditLength`, a rewrite whose changed lines occur nowhere on the other side is
+  // aligned on no line: the patch the alignment on unique lines gives, without looking for them.
+  const rewrite = minimal === undefined && !isBinary ? disjointRewritePatch({ oldLines, newLines, sharedTail }) : undefined;
   const structured =
-    minimal === undefined
-      ? shiftHunks(anchoredPatch(oldMiddle, newMiddle), isLarge ? shared.prefixLines : 0)
-      : shiftHunks(minimal, shared.prefixLines);
+    minimal !== undefined
+      ? shiftHunks(minimal, shared.prefixLines)
+      : rewrite !== undefined
+        ? shiftHunks(rewrite, shared.prefixLines)
+        : shiftHunks(anchoredPatch(oldMiddle, newMiddle), isLarge ? shared.prefixLines : 0);
   const hunks = structured.hunks.map(toDiffHunk);
   let addedLines = 0;
   let removedLines = 0;
@@ -280,6 +291,27 @@ export function isBinaryContent(content: string): boolean {
 
 /** Returns the size of `content` encoded as UTF-8 (lone surrogates count as U+FFFD). */
 export function utf8ByteLength(content: string): number {
+  if (content.length < ENCODE_MIN_CHARS) return utf8ByteLengthByLoop(content);
+  // The platform's encoder (native, many characters a step) on pieces of ENCODE_CHUNK units, into
+  // one buffer that three bytes per unit always fit; a piece never ends between the halves of a
+  // surrogate pair, and the encoder writes a lone surrogate as U+FFFD, as the loop counts it.
+  encodeBuffer ??= new Uint8Array(3 * ENCODE_CHUNK);
+  encoder ??= new TextEncoder();
+  let bytes = 0;
+  for (let start = 0; start < content.length; ) {
+    let end = Math.min(content.length, start + ENCODE_CHUNK);
+    if (end < content.length && isHighSurrogate(content.charCodeAt(end - 1))) end -= 1;
+    bytes += encoder.encodeInto(start === 0 && end === content.length ? content : content.slice(start, end), encodeBuffer).written;
+    start = end;
+  }
+  return bytes;
+}
+
+/**
+ * {@link utf8ByteLength} by a loop over the UTF-16 units, the reference of its faster path.
+ * @internal
+ */
+export function utf8ByteLengthByLoop(content: string): number {
   let bytes = 0;
   for (let index = 0; index < content.length; index += 1) {
     const code = content.charCodeAt(index);
@@ -314,55 +346,15 @@ export function commonLines(before: string, after: string): CommonLines {
   return { prefixChars, prefixLines, suffixChars };
 }
 
-// --- Internal helpers ---
-
-const DEFAULT_MAX_EDIT_LENGTH = 1000;
-const DEFAULT_TRIM_ABOVE = 262_144;
-// Old files with at most this many lines are never reported as rewritten.
-const REWRITE_MIN_OLD_LINES = 5;
-// Share of the old lines that must be removed for a change to count as a rewrite.
-const REWRITE_RATIO = 0.6;
-const NO_NEWLINE_MARKER = '\\ No newline at end of file';
-
-function countBreaks(text: string): number {
-  let count = 0;
-  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count += 1;
-  return count;
-}
-
-// Line breaks in a text of `lineCount` lines (see countLines).
-function breaksIn(text: string, lineCount: number): number {
-  return text === '' || text.endsWith('\n') ? lineCount : lineCount - 1;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
-
-function shiftHunks(patch: StructuredPatch, lines: number): StructuredPatch {
-  if (lines === 0) return patch;
-  return {
-    ...patch,
-    hunks: patch.hunks.map((hunk) => ({ ...hunk, oldStart: hunk.oldStart + lines, newStart: hunk.newStart + lines })),
-  };
-}
-
-function toDiffHunk(hunk: StructuredPatchHunk): DiffHunk {
-  const removed: string[] = [];
-  const added: string[] = [];
-  for (const line of hunk.lines) {
-    if (line.startsWith('-')) removed.push(line.slice(1));
-    else if (line.startsWith('+')) added.push(line.slice(1));
-  }
-  return { newStart: hunk.newStart, oldStart: hunk.oldStart, removed, added };
-}
-
-// A linear-time patience-style diff: lines that occur exactly once on each side anchor the
-// alignment (longest increasing run), and each gap between anchors becomes one hunk after its
-// common leading and trailing lines are trimmed. Exact, not always minimal. Follows
-// `structuredPatch`'s conventions: 1-based starts even for an empty side (`formatPatch` applies
-// the unified-format adjustment).
-function anchoredPatch(before: string, after: string): StructuredPatch {
+/**
+ * A linear-time patience-style diff: lines that occur exactly once on each side anchor the
+ * alignment (longest increasing run), and each gap between anchors becomes one hunk after its
+ * common leading and trailing lines are trimmed. Exact, not always minimal. Follows
+ * `structuredPatch`'s conventions: 1-based starts even for an empty side (`formatPatch` applies
+ * the unified-format adjustment).
+ * @internal
+ */
+export function anchoredPatch(before: string, after: string): StructuredPatch {
   const oldLines = splitLinesKeepingBreaks(before);
   const newLines = splitLinesKeepingBreaks(after);
   const hunks: StructuredPatchHunk[] = [];
@@ -401,6 +393,59 @@ function anchoredPatch(before: string, after: string): StructuredPatch {
     newHeader: undefined,
     hunks,
   };
+}
+
+// --- Internal helpers ---
+
+const DEFAULT_MAX_EDIT_LENGTH = 1000;
+const DEFAULT_TRIM_ABOVE = 262_144;
+// Old files with at most this many lines are never reported as rewritten.
+const REWRITE_MIN_OLD_LINES = 5;
+// Share of the old lines that must be removed for a change to count as a rewrite.
+const REWRITE_RATIO = 0.6;
+const NO_NEWLINE_MARKER = '\\ No newline at end of file';
+// Texts shorter than this are measured by the loop (a call into the encoder costs more).
+const ENCODE_MIN_CHARS = 256;
+// UTF-16 units encoded at a time, so that the buffer stays small whatever the text's size.
+const ENCODE_CHUNK = 16_384;
+let encoder: InstanceType<typeof TextEncoder> | undefined;
+let encodeBuffer: Uint8Array | undefined;
+
+function countBreaks(text: string): number {
+  let count = 0;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count += 1;
+  return count;
+}
+
+// Line breaks in a text of `lineCount` lines (see countLines).
+function breaksIn(text: string, lineCount: number): number {
+  return text === '' || text.endsWith('\n') ? lineCount : lineCount - 1;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function shiftHunks(patch: StructuredPatch, lines: number): StructuredPatch {
+  if (lines === 0) return patch;
+  return {
+    ...patch,
+    hunks: patch.hunks.map((hunk) => ({ ...hunk, oldStart: hunk.oldStart + lines, newStart: hunk.newStart + lines })),
+  };
+}
+
+function toDiffHunk(hunk: StructuredPatchHunk): DiffHunk {
+  const removed: string[] = [];
+  const added: string[] = [];
+  for (const line of hunk.lines) {
+    if (line.startsWith('-')) removed.push(line.slice(1));
+    else if (line.startsWith('+')) added.push(line.slice(1));
+  }
+  return { newStart: hunk.newStart, oldStart: hunk.oldStart, removed, added };
 }
 
 // Pairs (old index, new index) of lines unique on both sides, increasing on both sides: the

@@ -48,8 +48,26 @@ export function structuredLinePatchOfEdit(options: {
   }
   const ids = idsOf(oldLines, newLines, sharedTail);
   if (exceedsEditLength(ids, maxEditLength)) return undefined;
-  const moves = searchMoves(ids, maxEditLength, sharedTail);
+  // A rewrite whose changed lines occur nowhere on the other side (line endings converted, a file
+  // rewritten whole) is found without the search, which would try every edit length up to it.
+  const moves = isDisjointRewrite(ids, sharedTail) ? rewriteMoves(ids, sharedTail) : searchMoves(ids, maxEditLength, sharedTail);
   return moves === undefined ? undefined : toPatch(moves, oldLines, newLines);
+}
+
+/**
+ * The patch of a rewrite whose lines before the last `sharedTail` (equal on both sides) occur
+ * nowhere on the other side: one hunk that removes all those old lines and adds all those new
+ * ones, whatever its length; `undefined` for any other edit. Within `maxEditLength` it is the
+ * patch of {@link structuredLinePatchOfEdit}. Beyond it, it is also the patch an alignment on
+ * the lines that occur once on each side gives for the whole texts (with any shared leading
+ * lines): such lines can only lie in the shared lines, at the same place on both sides, so the
+ * changed lines form one gap, whose ends differ.
+ * @internal
+ */
+export function disjointRewritePatch(options: { oldLines: readonly string[]; newLines: readonly string[]; sharedTail: number }): StructuredPatch | undefined {
+  const { oldLines, newLines, sharedTail } = options;
+  const ids = idsOf(oldLines, newLines, sharedTail);
+  return isDisjointRewrite(ids, sharedTail) ? toPatch(rewriteMoves(ids, sharedTail), oldLines, newLines) : undefined;
 }
 
 /**
@@ -76,6 +94,10 @@ const COMMON = 0;
 const ADDED = 1;
 const REMOVED = 2;
 const NO_NEWLINE_MARKER = '\\ No newline at end of file';
+// Where a line occurs, for isDisjointRewrite (0: nowhere yet).
+const OLD_SIDE = 1;
+const NEW_SIDE = 2;
+const TAIL = 4;
 // Longest edit (lines removed and added) searched on the lines as strings: each comparison then
 // reads the lines, which a long search on a large file would do many times over.
 const SHORT_EDIT_LENGTH = 32;
@@ -138,6 +160,41 @@ function exceedsEditLength(ids: LineIds, maxEditLength: number): boolean {
     }
   }
   return total - 2 * kept > maxEditLength;
+}
+
+// Whether no line before the shared tail of one side occurs anywhere on the other side (before
+// or in the tail). Then every common subsequence of the two sides lies in the tail, the longest is
+// the tail itself, and each minimal edit removes all the old lines before it and adds all the new
+// ones: the search (which prefers an add where both moves reach as far) takes the removals first.
+function isDisjointRewrite(ids: LineIds, sharedTail: number): boolean {
+  const oldEnd = ids.old.length - sharedTail;
+  const newEnd = ids.new.length - sharedTail;
+  // Where each distinct line occurs: OLD_SIDE, NEW_SIDE or TAIL; a line in two places answers no.
+  const places = new Uint8Array(ids.distinct);
+  for (let index = 0; index < oldEnd; index += 1) places[ids.old[index] as number] = OLD_SIDE;
+  for (let index = 0; index < newEnd; index += 1) {
+    const id = ids.new[index] as number;
+    if (places[id] === OLD_SIDE) return false;
+    places[id] = NEW_SIDE;
+  }
+  for (let index = oldEnd; index < ids.old.length; index += 1) {
+    const id = ids.old[index] as number;
+    if (places[id] === OLD_SIDE || places[id] === NEW_SIDE) return false;
+    places[id] = TAIL;
+  }
+  return true;
+}
+
+// The moves of {@link isDisjointRewrite}'s edit: every old line before the tail removed, every new
+// one added, then the tail kept.
+function rewriteMoves(ids: LineIds, sharedTail: number): Uint8Array {
+  const removed = ids.old.length - sharedTail;
+  const added = ids.new.length - sharedTail;
+  const moves = new Uint8Array(removed + added + sharedTail);
+  moves.fill(REMOVED, 0, removed);
+  moves.fill(ADDED, removed, removed + added);
+  moves.fill(COMMON, removed + added);
+  return moves;
 }
 
 // Grows as paths are made: path `p` came from path `parent[p]` by one move (`move[p]`) and then

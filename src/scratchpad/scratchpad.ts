@@ -277,6 +277,7 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
           }
         : buildSection({
             ...sectionInput(file, state.bytes),
+            isBinary: state.isBinary,
             exchange: event.exchange,
             budget,
             counter,
@@ -311,6 +312,7 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
   ): { next: FileState; lines: string[]; diff: DiffRecord } => {
     const previous = state.file;
     const shared = commonLines(previous.content, event.content);
+    const isBinary = isBinaryContent(event.content);
     const diff = computeDiffRecord({
       path: previous.path,
       before: previous.content,
@@ -320,6 +322,8 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
       beforeBytes: state.bytes,
       beforeLineCount: previous.lineCount,
       shared,
+      isBinaryBefore: state.isBinary,
+      isBinaryAfter: isBinary,
     });
     const lineCount = diff.newLineCount;
     const edits = previous.edits + 1;
@@ -332,6 +336,7 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
       exchange: event.exchange,
       budget,
       counter,
+      isBinary,
       previousBody: state.body,
       shared: { prefix: shared.prefixChars, suffix: shared.suffixChars },
     });
@@ -357,6 +362,7 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
       file,
       digest,
       bytes: diff.newBytes,
+      isBinary,
       section: section.text,
       fullTokens: section.fullTokens,
       body: section.body,
@@ -400,11 +406,13 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
       }
       const lineCount = countLines(content);
       const bytes = utf8ByteLength(content);
+      const isBinary = isBinaryContent(content);
       const section = buildSection({
         path,
         content,
         lineCount,
         bytes,
+        isBinary,
         edits: 0,
         exchange: event.exchange,
         budget,
@@ -428,6 +436,7 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
         file,
         digest,
         bytes,
+        isBinary,
         section: section.text,
         fullTokens: section.fullTokens,
         body: section.body,
@@ -439,7 +448,7 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
         path,
         lineCount,
         bytes,
-        isBinary: isBinaryContent(content),
+        isBinary,
         isWindowed: section.isWindowed,
       });
       return { lines: [line], file, outcome: 'opened' };
@@ -455,6 +464,8 @@ export function createScratchpad(options: ScratchpadOptions): Scratchpad {
           reason: event.reason,
           beforeBytes: state.bytes,
           beforeLineCount: state.file.lineCount,
+          isBinaryBefore: state.isBinary,
+          isBinaryAfter: state.isBinary,
         });
         const next = touch(state, event);
         commit(state, next);
@@ -620,6 +631,8 @@ interface FileState {
   readonly digest: () => string;
   /** UTF-8 size of `file.content`, kept so that an edit counts only the bytes that changed. */
   readonly bytes: number;
+  /** Whether `file.content` is binary ({@link isBinaryContent}), checked once per content. */
+  readonly isBinary: boolean;
   /** The rendered section, byte-identical to what was counted into `file.tokens`. */
   readonly section: string;
   /** Tokens of the complete (unwindowed) section; unknown for a windowed file after a restore. */
@@ -648,6 +661,8 @@ interface SectionInput {
   exchange: number;
   budget: number;
   counter: TokenCounter;
+  /** Whether `content` is binary, when known. @default undefined (checked) */
+  isBinary?: boolean | undefined;
   /** Tokens of the complete section when already known, to avoid counting a huge file again. */
   knownFullTokens?: number | undefined;
   /** The code block of the file's section as last counted: a same content reuses it, an edit its unchanged blocks. */
@@ -769,13 +784,15 @@ function restoreState(options: {
   const { data } = options;
   const hash = data.file.hash;
   const bytes = utf8ByteLength(data.file.content);
-  const base = { openContent: data.openContent, patches: data.patches.slice(), digest: () => hash, bytes, body: undefined };
+  const isBinary = isBinaryContent(data.file.content);
+  const base = { openContent: data.openContent, patches: data.patches.slice(), digest: () => hash, bytes, isBinary, body: undefined };
   if (options.isSameBudget) {
     const fullTokens = data.file.isWindowed ? undefined : data.file.tokens;
     return { ...base, file: data.file, section: data.section, fullTokens };
   }
   const section = buildSection({
     ...sectionInput(data.file, bytes),
+    isBinary,
     exchange: data.file.touchedExchange,
     budget: options.budget,
     counter: options.counter,
@@ -802,7 +819,7 @@ function sectionInput(file: OpenFile, bytes: number): Omit<SectionInput, 'exchan
 // head/tail window that fits (a few counts of budget-sized text).
 function buildSection(input: SectionInput): Section {
   const { path, content, lineCount, counter, budget } = input;
-  const isBinary = isBinaryContent(content);
+  const isBinary = input.isBinary ?? isBinaryContent(content);
   const header =
     `### ${displayPath(path)} (` +
     (isBinary

@@ -64,7 +64,7 @@ describe('countBlocks()', () => {
 });
 
 describe('Scratchpad sections counted block by block', () => {
-  it('keep a count equal to a whole count of the rendered section through edits, touches, fence changes and final line breaks', () => {
+  it('keep a count equal to a whole count of the rendered section through edits, rewrites, touches, fence changes and final line breaks', () => {
     const edit = fc.record({
       at: fc.nat(),
       removed: fc.nat({ max: 300 }),
@@ -72,6 +72,8 @@ describe('Scratchpad sections counted block by block', () => {
       exchangeStep: fc.nat({ max: 2 }),
       isFinalBreakToggled: fc.boolean(),
       isReopen: fc.boolean(),
+      // A rewrite: line endings converted (every line changes), or a text of its own.
+      rewrite: fc.oneof(fc.constant(undefined), fc.constant(undefined), fc.constant('crlf' as const), text),
     });
     fc.assert(
       fc.property(encoding, text, fc.array(edit, { minLength: 1, maxLength: 8 }), (name, content, edits) => {
@@ -87,6 +89,8 @@ describe('Scratchpad sections counted block by block', () => {
           if (step.isFinalBreakToggled) next = next.endsWith('\n') ? next.slice(0, -1) : `${next}\n`;
           // Sometimes the same content again: a touch, which reuses the counted code block.
           if (step.removed === 0 && step.inserted === '' && !step.isFinalBreakToggled) next = current;
+          if (step.rewrite === 'crlf') next = current.replace(/\r?\n/g, '\r\n');
+          else if (step.rewrite !== undefined) next = step.rewrite;
           seq += 1;
           exchange += step.exchangeStep;
           const input = { path: 'src/a.ts', content: next, seq, exchange };

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { commonPrefixLength, commonSuffixLength } from '../../src/common-runs.js';
-import { computeDiffRecord, countLines, utf8ByteLength } from '../../src/scratchpad/diff-record.js';
+import { computeDiffRecord, countLines, utf8ByteLength, utf8ByteLengthByLoop } from '../../src/scratchpad/diff-record.js';
 import { PROPERTY_RUNS } from '../helpers.js';
 
 const piece = fc.constantFrom('a', 'b', '\n', '\r\n', ' ', 'é', '😀', '\ud800', '`', 'xyz');
@@ -29,6 +29,27 @@ describe('commonPrefixLength() / commonSuffixLength()', () => {
     const right = `${'x'.repeat(100_000)}b${'y'.repeat(70_000)}`;
     expect(commonPrefixLength({ left, leftStart: 0, right, rightStart: 0, limit: Infinity })).toBe(100_000);
     expect(commonSuffixLength({ left, right, limit: Infinity })).toBe(70_000);
+  });
+});
+
+describe('utf8ByteLength()', () => {
+  it('equals the loop over UTF-16 units and Buffer.byteLength, with surrogate pairs and lone halves on every piece boundary', () => {
+    // Long texts cross the 16,384-unit pieces the encoder is handed; `shift` moves a pair onto a boundary.
+    fc.assert(
+      fc.property(text, fc.nat({ max: 40_000 }), fc.nat({ max: 3 }), (sample, repeat, shift) => {
+        const content = 'x'.repeat(shift) + sample.repeat(Math.ceil(repeat / Math.max(1, sample.length))) + '😀'.repeat(3);
+        expect(utf8ByteLength(content)).toBe(utf8ByteLengthByLoop(content));
+        expect(utf8ByteLength(content)).toBe(Buffer.byteLength(content, 'utf8'));
+      }),
+      { numRuns: PROPERTY_RUNS / 10 },
+    );
+    for (const edge of ['\ud83d', '\ude00', '😀']) {
+      for (const at of [16_383, 16_384, 16_385]) {
+        const content = `${'a'.repeat(at - 1)}${edge}${'b'.repeat(300)}\ud800`;
+        expect(utf8ByteLength(content)).toBe(utf8ByteLengthByLoop(content));
+        expect(utf8ByteLength(content)).toBe(Buffer.byteLength(content, 'utf8'));
+      }
+    }
   });
 });
 

@@ -51,6 +51,49 @@ describe('structuredLinePatchOfEdit()', () => {
   });
 });
 
+describe('structuredLinePatchOfEdit() on rewrites', () => {
+  // Old and new lines drawn from their own words (so that many rewrites share no line), a tail
+  // that may repeat lines of either side, and edits long enough to pass the short search.
+  const linesOf = (words: readonly string[], maxLength: number): fc.Arbitrary<string[]> =>
+    fc
+      .integer({ min: 0, max: maxLength })
+      .chain((length) => fc.array(fc.tuple(fc.constantFrom(...words), fc.constantFrom('\n', '\r\n')), { minLength: length, maxLength: length }))
+      .map((lines) => lines.map(([content, separator]) => content + separator));
+  const oldWords = ['let a', 'b()', '', '}'];
+  const newWords = ['let a ', 'c()', ' ', '};'];
+  const rewrite = fc.record({
+    before: linesOf(oldWords, 160),
+    after: linesOf(newWords, 160),
+    tail: fc.oneof(linesOf(['x', 'y', '  '], 6), linesOf([...oldWords, ...newWords, 'x'], 6)),
+    end: fc.constantFrom('', 'z'),
+    maxEditLength: fc.constantFrom(20, 150, 1_000),
+  });
+
+  it("gives diff's hunks when the changed lines of one side occur nowhere on the other, and when some do", () => {
+    fc.assert(
+      fc.property(rewrite, ({ before, after, tail, end, maxEditLength }) => {
+        const oldText = before.join('') + tail.join('') + end;
+        const newText = after.join('') + tail.join('') + end;
+        const sharedTail = tail.length + (end === '' ? 0 : 1);
+        const expected = structuredPatch('', '', oldText, newText, undefined, undefined, { context: 0, maxEditLength });
+        const patch = structuredLinePatchOfEdit({ oldLines: splitLinesKeepingBreaks(oldText), newLines: splitLinesKeepingBreaks(newText), maxEditLength, sharedTail });
+        expect(patch).toEqual(expected);
+      }),
+      { numRuns: PROPERTY_RUNS },
+    );
+  });
+
+  it('diffs a conversion to CRLF line endings as one hunk that removes every line and adds it back', () => {
+    const lines = Array.from({ length: 300 }, (_, index) => `line ${index % 7}`);
+    const before = `${lines.join('\n')}\nend`;
+    const after = `${lines.join('\r\n')}\r\nend`;
+    const patch = structuredLinePatchOfEdit({ oldLines: splitLinesKeepingBreaks(before), newLines: splitLinesKeepingBreaks(after), maxEditLength: 1_000, sharedTail: 1 });
+    expect(patch).toEqual(structuredPatch('', '', before, after, undefined, undefined, { context: 0, maxEditLength: 1_000 }));
+    expect(patch?.hunks).toHaveLength(1);
+    expect(patch?.hunks[0]?.lines).toHaveLength(600);
+  });
+});
+
 describe('splitLinesKeepingBreaks()', () => {
   // The reference: how `diff` cuts lines (a split on the line breaks, each glued to its line).
   const byRegExp = (value: string): string[] => {
