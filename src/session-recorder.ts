@@ -86,15 +86,10 @@ export class SessionRecorder {
     this.#orphanPendingCalls({ newIds: toolCalls === undefined || toolCalls.length === 0 ? NO_IDS : new Set(toolCalls.map((call) => call.id)), at: input.at });
     const scope = this.#redaction();
     const content = scope.text(input.content, 'content');
-    const redactedCalls = toolCalls?.map((call, index) => ({ ...call, input: scope.json(call.input, `toolCalls[${index}].input`) }));
-    const effects = this.#record({
-      type: 'message',
-      role: input.role,
-      content,
-      ...(redactedCalls === undefined || redactedCalls.length === 0 ? {} : { toolCalls: redactedCalls }),
-      ...this.#timestamp(input.at),
-      ...secretsOf(scope),
-    });
+    const redactedCalls = toolCalls?.map((call, index) => ({ id: call.id, name: call.name, input: scope.json(call.input, `toolCalls[${index}].input`) }));
+    const event: Draft<'message'> = { type: 'message', role: input.role, content };
+    if (redactedCalls !== undefined && redactedCalls.length > 0) event.toolCalls = redactedCalls;
+    const effects = this.#record(this.#withTail(event, input.at, scope));
     this.#reportRedaction('addMessage', scope);
     if (input.role === 'user') {
       for (const path of this.#view.scratchpad.filesToAutoClose({ exchange: this.#view.exchange })) {
@@ -107,15 +102,9 @@ export class SessionRecorder {
   addToolResult(input: ToolResultInput): Entry {
     const scope = this.#redaction();
     const output = scope.text(input.output, 'output');
-    const effects = this.#record({
-      type: 'tool-result',
-      callId: input.callId,
-      toolName: this.#view.toolCall(input.callId)?.name ?? '',
-      output,
-      ...(input.isError === undefined ? {} : { isError: input.isError }),
-      ...this.#timestamp(input.at),
-      ...secretsOf(scope),
-    });
+    const event: Draft<'tool-result'> = { type: 'tool-result', callId: input.callId, toolName: this.#view.toolCall(input.callId)?.name ?? '', output };
+    if (input.isError !== undefined) event.isError = input.isError;
+    const effects = this.#record(this.#withTail(event, input.at, scope));
     this.#reportRedaction('addToolResult', scope);
     return effects.entry as Entry;
   }
@@ -155,7 +144,7 @@ export class SessionRecorder {
 
   addNote(input: { content: string; at?: string | undefined }): Entry {
     const scope = this.#redaction();
-    const effects = this.#record({ type: 'note', content: scope.text(input.content, 'content'), ...this.#timestamp(input.at), ...secretsOf(scope) });
+    const effects = this.#record(this.#withTail<Draft<'note'>>({ type: 'note', content: scope.text(input.content, 'content') }, input.at, scope));
     this.#reportRedaction('addNote', scope);
     return effects.entry as Entry;
   }
@@ -296,6 +285,16 @@ export class SessionRecorder {
     });
   }
 
+  // Ends an event of a recording call with the fields every such event may end with, `at` then
+  // `secrets` (the key order events have always had), set in place: spreading small objects into
+  // the literal cost more than building the rest of the event.
+  #withTail<T extends { at?: string | undefined; secrets?: readonly SecretRecord[] | undefined }>(event: T, at: string | undefined, scope: RedactionScope): T {
+    const value = at ?? this.#options.clock?.();
+    if (value !== undefined) event.at = value;
+    if (scope.records.length > 0) event.secrets = [...scope.records];
+    return event;
+  }
+
   #timestamp(at: string | undefined): { at?: string } {
     const value = at ?? this.#options.clock?.();
     return value === undefined ? {} : { at: value };
@@ -426,6 +425,9 @@ export class SessionRecorder {
 const NO_IDS: ReadonlySet<string> = new Set();
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** An event of type `K` being built (fields still settable), without its seq. */
+type Draft<K extends SessionEvent['type'] = 'message' | 'tool-result' | 'note'> = { -readonly [Key in keyof Extract<DistributiveOmit<SessionEvent, 'seq'>, { type: K }>]: Extract<DistributiveOmit<SessionEvent, 'seq'>, { type: K }>[Key] };
 
 function secretsOf(scope: RedactionScope): { secrets?: readonly SecretRecord[] } {
   return scope.records.length === 0 ? {} : { secrets: [...scope.records] };
