@@ -4,6 +4,7 @@ import type { EventRelay } from './event-relay.js';
 import type { FileOversizeEvent, GraduatedItem, GraduationReport, SecretRedactEvent } from './events.js';
 import type { GraduationEvent, GraduationSubject } from './graduation/graduator.js';
 import { tierLimits } from './graduation/tier-limits.js';
+import type { BlockUsage } from './graduation/tier-limits.js';
 import type { ProjectMemory, ResolvedOptions } from './options.js';
 import type { SessionPersistence } from './persistence/session-persistence.js';
 import { createRedactionScope } from './redaction/redactor.js';
@@ -35,6 +36,7 @@ export class SessionRecorder {
   #prefixTokens: number | undefined;
   #lastReport: GraduationReport | undefined;
   #subject: GraduationSubject | undefined;
+  #lastLimits: { readonly usage: BlockUsage; readonly limits: ReturnType<typeof tierLimits> } | undefined;
 
   constructor(options: { options: ResolvedOptions; counter: TokenCounter; events: EventRelay; persistence: SessionPersistence; recall: RecallIndex; initialState: SessionViewData | undefined }) {
     this.#options = options.options;
@@ -83,7 +85,7 @@ export class SessionRecorder {
     // Redaction rebuilds every array and object it walks: only without it is a copy made here.
     const isCopied = this.#options.redact !== false;
     const toolCalls = input.toolCalls?.map((call) => ({ id: call.id, name: call.name, input: isCopied ? (call.input as JsonValue) : (structuredClone(call.input) as JsonValue) }));
-    this.#orphanPendingCalls({ newIds: toolCalls === undefined || toolCalls.length === 0 ? NO_IDS : new Set(toolCalls.map((call) => call.id)), at: input.at });
+    this.#orphanPendingCalls({ calls: toolCalls, at: input.at });
     const scope = this.#redaction();
     const content = scope.text(input.content, 'content');
     const redactedCalls = toolCalls?.map((call, index) => ({ id: call.id, name: call.name, input: scope.json(call.input, `toolCalls[${index}].input`) }));
@@ -273,16 +275,17 @@ export class SessionRecorder {
     });
   }
 
+  // Asked after every recording call (is a graduation due?): the limits of the last usage are
+  // kept, and computed again only when a block's size changed.
   #limits(): ReturnType<typeof tierLimits> {
     const tiers = this.#view.tiers;
     this.#prefixTokens ??= this.#counter.count(this.#options.systemPrompt);
-    const facts = tiers.facts.totalTokens;
-    return tierLimits({
-      budget: this.#options.budget,
-      budgets: this.#options.budgets,
-      elastic: this.#options.elasticTiers,
-      usage: { prefix: this.#prefixTokens, facts, pins: tiers.renderPins().tokens, scratchpad: this.#view.scratchpad.totalTokens(), summaries: tiers.summaryTokens },
-    });
+    const usage = { prefix: this.#prefixTokens, facts: tiers.facts.totalTokens, pins: tiers.renderPins().tokens, scratchpad: this.#view.scratchpad.totalTokens(), summaries: tiers.summaryTokens };
+    const last = this.#lastLimits;
+    if (last !== undefined && isSameUsage(last.usage, usage)) return last.limits;
+    const limits = tierLimits({ budget: this.#options.budget, budgets: this.#options.budgets, elastic: this.#options.elasticTiers, usage });
+    this.#lastLimits = { usage, limits };
+    return limits;
   }
 
   // Ends an event of a recording call with the fields every such event may end with, `at` then
@@ -336,9 +339,12 @@ export class SessionRecorder {
 
   // Providers require a call's results right after it: a message recorded while calls are pending
   // means the agent moved on. Closing them (a logged marker) lets graduation cut after them.
-  #orphanPendingCalls(options: { newIds: ReadonlySet<string>; at: string | undefined }): void {
-    for (const call of this.#view.pendingToolCalls()) {
-      const isReused = options.newIds.has(call.id);
+  #orphanPendingCalls(options: { calls: readonly { id: string }[] | undefined; at: string | undefined }): void {
+    const pending = this.#view.pendingToolCalls();
+    if (pending.length === 0) return;
+    const newIds = options.calls === undefined || options.calls.length === 0 ? NO_IDS : new Set(options.calls.map((call) => call.id));
+    for (const call of pending) {
+      const isReused = newIds.has(call.id);
       if (!isReused && call.messagesAfter + 1 < this.#options.orphanCallsAfter) continue;
       this.#record({
         type: 'tool-call-orphan',
@@ -428,6 +434,10 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 
 /** An event of type `K` being built (fields still settable), without its seq. */
 type Draft<K extends SessionEvent['type'] = 'message' | 'tool-result' | 'note'> = { -readonly [Key in keyof Extract<DistributiveOmit<SessionEvent, 'seq'>, { type: K }>]: Extract<DistributiveOmit<SessionEvent, 'seq'>, { type: K }>[Key] };
+
+function isSameUsage(left: BlockUsage, right: BlockUsage): boolean {
+  return left.prefix === right.prefix && left.facts === right.facts && left.pins === right.pins && left.scratchpad === right.scratchpad && left.summaries === right.summaries;
+}
 
 function secretsOf(scope: RedactionScope): { secrets?: readonly SecretRecord[] } {
   return scope.records.length === 0 ? {} : { secrets: [...scope.records] };

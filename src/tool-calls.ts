@@ -93,10 +93,8 @@ export function createToolCallLedger(options: {
 
   return {
     get: (id) => records.get(id),
-    pending: () =>
-      [...pendingIds]
-        .map((id) => records.get(id) as ToolCallRecord)
-        .sort((a, b) => a.seq - b.seq),
+    // Most messages come with no call pending: nothing to copy or sort then.
+    pending: () => (pendingIds.size === 0 ? NO_RECORDS : [...pendingIds].map((id) => records.get(id) as ToolCallRecord).sort((a, b) => a.seq - b.seq)),
     checkCalls(calls) {
       const seen = new Set<string>();
       calls.forEach((call, index) => {
@@ -172,6 +170,8 @@ export function createToolCallLedger(options: {
 }
 
 // --- Internal helpers ---
+
+const NO_RECORDS: readonly ToolCallRecord[] = Object.freeze([]);
 
 // Whether a record has only the keys every record has (a pending call's), in their order: then a
 // changed copy is written key by key, in the order a spread would give, rather than spread (a
