@@ -479,6 +479,7 @@ function entropyDetector(threshold: number): Detector {
   // Sessions repeat their paths and identifiers: the tokens found not random are remembered (a
   // random-looking one, a secret, never is).
   const plain = new Set<string>();
+  const isKnownPlain = (token: string): boolean => token.length <= MAX_REMEMBERED_TOKEN && plain.has(token);
   const isRandom = (token: string): boolean => {
     if (token.length > MAX_REMEMBERED_TOKEN) return isRandomLooking(token, threshold);
     if (plain.has(token)) return false;
@@ -508,6 +509,8 @@ function entropyDetector(threshold: number): Detector {
         }
         if (end < text.length && /[A-Za-z0-9+/=_-]/.test(text[end] as string)) continue;
         const token = text.slice(start, end);
+        // A token found plain before (a path, an identifier) needs no second look.
+        if (isKnownPlain(token)) continue;
         const before = text.slice(Math.max(0, start - 12), start);
         // Content hashes and inline data are not secrets: SRI/npm integrity, go.sum, data URIs.
         if (/(?:sha(?:1|224|256|384|512)|md5|h1|blake2b?)[-:]$|base64,$/i.test(before)) continue;
