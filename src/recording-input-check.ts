@@ -108,9 +108,24 @@ function hasOnlyKeys(input: PlainRecord, keys: readonly string[]): boolean {
   return true;
 }
 
-// What a strict object schema returns: its keys in its order, each one the input has.
+// What a strict object schema returns: its keys in its order, each one the input has. The key
+// lists of the two commonest inputs (a message and its calls) are written out, so that every
+// store names its key (a store under a key read from a list goes through V8's generic path).
 function pick(input: PlainRecord, keys: readonly string[]): PlainRecord {
   const result: PlainRecord = {};
+  if (keys === MESSAGE_KEYS) {
+    if (Object.hasOwn(input, 'role')) result['role'] = input['role'];
+    if (Object.hasOwn(input, 'content')) result['content'] = input['content'];
+    if (Object.hasOwn(input, 'toolCalls')) result['toolCalls'] = input['toolCalls'];
+    if (Object.hasOwn(input, 'at')) result['at'] = input['at'];
+    return result;
+  }
+  if (keys === TOOL_CALL_KEYS) {
+    if (Object.hasOwn(input, 'id')) result['id'] = input['id'];
+    if (Object.hasOwn(input, 'name')) result['name'] = input['name'];
+    if (Object.hasOwn(input, 'input')) result['input'] = input['input'];
+    return result;
+  }
   for (const key of keys) if (Object.hasOwn(input, key)) result[key] = input[key];
   return result;
 }

@@ -4,6 +4,7 @@ import type { EventRelay } from './event-relay.js';
 import type { FileOversizeEvent, GraduatedItem, GraduationReport, SecretRedactEvent } from './events.js';
 import type { GraduationEvent, GraduationSubject } from './graduation/graduator.js';
 import { tierLimits } from './graduation/tier-limits.js';
+import type { BlockUsage } from './graduation/tier-limits.js';
 import type { ProjectMemory, ResolvedOptions } from './options.js';
 import type { SessionPersistence } from './persistence/session-persistence.js';
 import { createRedactionScope } from './redaction/redactor.js';
@@ -35,6 +36,7 @@ export class SessionRecorder {
   #prefixTokens: number | undefined;
   #lastReport: GraduationReport | undefined;
   #subject: GraduationSubject | undefined;
+  #lastLimits: { readonly usage: BlockUsage; readonly limits: ReturnType<typeof tierLimits> } | undefined;
 
   constructor(options: { options: ResolvedOptions; counter: TokenCounter; events: EventRelay; persistence: SessionPersistence; recall: RecallIndex; initialState: SessionViewData | undefined }) {
     this.#options = options.options;
@@ -83,18 +85,13 @@ export class SessionRecorder {
     // Redaction rebuilds every array and object it walks: only without it is a copy made here.
     const isCopied = this.#options.redact !== false;
     const toolCalls = input.toolCalls?.map((call) => ({ id: call.id, name: call.name, input: isCopied ? (call.input as JsonValue) : (structuredClone(call.input) as JsonValue) }));
-    this.#orphanPendingCalls({ newIds: toolCalls === undefined || toolCalls.length === 0 ? NO_IDS : new Set(toolCalls.map((call) => call.id)), at: input.at });
+    this.#orphanPendingCalls({ calls: toolCalls, at: input.at });
     const scope = this.#redaction();
     const content = scope.text(input.content, 'content');
-    const redactedCalls = toolCalls?.map((call, index) => ({ ...call, input: scope.json(call.input, `toolCalls[${index}].input`) }));
-    const effects = this.#record({
-      type: 'message',
-      role: input.role,
-      content,
-      ...(redactedCalls === undefined || redactedCalls.length === 0 ? {} : { toolCalls: redactedCalls }),
-      ...this.#timestamp(input.at),
-      ...secretsOf(scope),
-    });
+    const redactedCalls = toolCalls?.map((call, index) => ({ id: call.id, name: call.name, input: scope.json(call.input, `toolCalls[${index}].input`) }));
+    const event: Draft<'message'> = { type: 'message', role: input.role, content };
+    if (redactedCalls !== undefined && redactedCalls.length > 0) event.toolCalls = redactedCalls;
+    const effects = this.#record(this.#withTail(event, input.at, scope));
     this.#reportRedaction('addMessage', scope);
     if (input.role === 'user') {
       for (const path of this.#view.scratchpad.filesToAutoClose({ exchange: this.#view.exchange })) {
@@ -107,15 +104,9 @@ export class SessionRecorder {
   addToolResult(input: ToolResultInput): Entry {
     const scope = this.#redaction();
     const output = scope.text(input.output, 'output');
-    const effects = this.#record({
-      type: 'tool-result',
-      callId: input.callId,
-      toolName: this.#view.toolCall(input.callId)?.name ?? '',
-      output,
-      ...(input.isError === undefined ? {} : { isError: input.isError }),
-      ...this.#timestamp(input.at),
-      ...secretsOf(scope),
-    });
+    const event: Draft<'tool-result'> = { type: 'tool-result', callId: input.callId, toolName: this.#view.toolCall(input.callId)?.name ?? '', output };
+    if (input.isError !== undefined) event.isError = input.isError;
+    const effects = this.#record(this.#withTail(event, input.at, scope));
     this.#reportRedaction('addToolResult', scope);
     return effects.entry as Entry;
   }
@@ -155,7 +146,7 @@ export class SessionRecorder {
 
   addNote(input: { content: string; at?: string | undefined }): Entry {
     const scope = this.#redaction();
-    const effects = this.#record({ type: 'note', content: scope.text(input.content, 'content'), ...this.#timestamp(input.at), ...secretsOf(scope) });
+    const effects = this.#record(this.#withTail<Draft<'note'>>({ type: 'note', content: scope.text(input.content, 'content') }, input.at, scope));
     this.#reportRedaction('addNote', scope);
     return effects.entry as Entry;
   }
@@ -284,16 +275,27 @@ export class SessionRecorder {
     });
   }
 
+  // Asked after every recording call (is a graduation due?): the limits of the last usage are
+  // kept, and computed again only when a block's size changed.
   #limits(): ReturnType<typeof tierLimits> {
     const tiers = this.#view.tiers;
     this.#prefixTokens ??= this.#counter.count(this.#options.systemPrompt);
-    const facts = tiers.facts.totalTokens;
-    return tierLimits({
-      budget: this.#options.budget,
-      budgets: this.#options.budgets,
-      elastic: this.#options.elasticTiers,
-      usage: { prefix: this.#prefixTokens, facts, pins: tiers.renderPins().tokens, scratchpad: this.#view.scratchpad.totalTokens(), summaries: tiers.summaryTokens },
-    });
+    const usage = { prefix: this.#prefixTokens, facts: tiers.facts.totalTokens, pins: tiers.renderPins().tokens, scratchpad: this.#view.scratchpad.totalTokens(), summaries: tiers.summaryTokens };
+    const last = this.#lastLimits;
+    if (last !== undefined && isSameUsage(last.usage, usage)) return last.limits;
+    const limits = tierLimits({ budget: this.#options.budget, budgets: this.#options.budgets, elastic: this.#options.elasticTiers, usage });
+    this.#lastLimits = { usage, limits };
+    return limits;
+  }
+
+  // Ends an event of a recording call with the fields every such event may end with, `at` then
+  // `secrets` (the key order events have always had), set in place: spreading small objects into
+  // the literal cost more than building the rest of the event.
+  #withTail<T extends { at?: string | undefined; secrets?: readonly SecretRecord[] | undefined }>(event: T, at: string | undefined, scope: RedactionScope): T {
+    const value = at ?? this.#options.clock?.();
+    if (value !== undefined) event.at = value;
+    if (scope.records.length > 0) event.secrets = [...scope.records];
+    return event;
   }
 
   #timestamp(at: string | undefined): { at?: string } {
@@ -337,9 +339,12 @@ export class SessionRecorder {
 
   // Providers require a call's results right after it: a message recorded while calls are pending
   // means the agent moved on. Closing them (a logged marker) lets graduation cut after them.
-  #orphanPendingCalls(options: { newIds: ReadonlySet<string>; at: string | undefined }): void {
-    for (const call of this.#view.pendingToolCalls()) {
-      const isReused = options.newIds.has(call.id);
+  #orphanPendingCalls(options: { calls: readonly { id: string }[] | undefined; at: string | undefined }): void {
+    const pending = this.#view.pendingToolCalls();
+    if (pending.length === 0) return;
+    const newIds = options.calls === undefined || options.calls.length === 0 ? NO_IDS : new Set(options.calls.map((call) => call.id));
+    for (const call of pending) {
+      const isReused = newIds.has(call.id);
       if (!isReused && call.messagesAfter + 1 < this.#options.orphanCallsAfter) continue;
       this.#record({
         type: 'tool-call-orphan',
@@ -426,6 +431,13 @@ export class SessionRecorder {
 const NO_IDS: ReadonlySet<string> = new Set();
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** An event of type `K` being built (fields still settable), without its seq. */
+type Draft<K extends SessionEvent['type'] = 'message' | 'tool-result' | 'note'> = { -readonly [Key in keyof Extract<DistributiveOmit<SessionEvent, 'seq'>, { type: K }>]: Extract<DistributiveOmit<SessionEvent, 'seq'>, { type: K }>[Key] };
+
+function isSameUsage(left: BlockUsage, right: BlockUsage): boolean {
+  return left.prefix === right.prefix && left.facts === right.facts && left.pins === right.pins && left.scratchpad === right.scratchpad && left.summaries === right.summaries;
+}
 
 function secretsOf(scope: RedactionScope): { secrets?: readonly SecretRecord[] } {
   return scope.records.length === 0 ? {} : { secrets: [...scope.records] };

@@ -93,10 +93,8 @@ export function createToolCallLedger(options: {
 
   return {
     get: (id) => records.get(id),
-    pending: () =>
-      [...pendingIds]
-        .map((id) => records.get(id) as ToolCallRecord)
-        .sort((a, b) => a.seq - b.seq),
+    // Most messages come with no call pending: nothing to copy or sort then.
+    pending: () => (pendingIds.size === 0 ? NO_RECORDS : [...pendingIds].map((id) => records.get(id) as ToolCallRecord).sort((a, b) => a.seq - b.seq)),
     checkCalls(calls) {
       const seen = new Set<string>();
       calls.forEach((call, index) => {
@@ -121,7 +119,8 @@ export function createToolCallLedger(options: {
     addMessage({ calls, seq }) {
       for (const id of pendingIds) {
         const record = records.get(id) as ToolCallRecord;
-        records.set(id, { ...record, messagesAfter: record.messagesAfter + 1 });
+        const messagesAfter = record.messagesAfter + 1;
+        records.set(id, isBare(record) ? { id: record.id, name: record.name, seq: record.seq, status: record.status, messagesAfter } : { ...record, messagesAfter });
       }
       for (const call of calls) {
         // Re-inserted so that iteration follows call order.
@@ -144,7 +143,8 @@ export function createToolCallLedger(options: {
     answer({ id, seq }) {
       const record = records.get(id);
       if (record === undefined) return;
-      records.set(id, { ...record, status: record.status === 'orphaned' ? 'late' : 'answered', resultSeq: seq });
+      const status = record.status === 'orphaned' ? 'late' : 'answered';
+      records.set(id, isBare(record) ? { id: record.id, name: record.name, seq: record.seq, status, messagesAfter: record.messagesAfter, resultSeq: seq } : { ...record, status, resultSeq: seq });
       pendingIds.delete(id);
     },
     checkOrphan({ id, callSeq }) {
@@ -162,7 +162,7 @@ export function createToolCallLedger(options: {
     orphan({ id, seq }) {
       const record = records.get(id);
       if (record === undefined) return;
-      records.set(id, { ...record, status: 'orphaned', orphanSeq: seq });
+      records.set(id, isBare(record) ? { id: record.id, name: record.name, seq: record.seq, status: 'orphaned', messagesAfter: record.messagesAfter, orphanSeq: seq } : { ...record, status: 'orphaned', orphanSeq: seq });
       pendingIds.delete(id);
     },
     toJSON: () => [...records.values()],
@@ -170,6 +170,15 @@ export function createToolCallLedger(options: {
 }
 
 // --- Internal helpers ---
+
+const NO_RECORDS: readonly ToolCallRecord[] = Object.freeze([]);
+
+// Whether a record has only the keys every record has (a pending call's), in their order: then a
+// changed copy is written key by key, in the order a spread would give, rather than spread (a
+// spread of records of several shapes goes through V8's slow path, on every recorded message).
+function isBare(record: ToolCallRecord): boolean {
+  return record.resultSeq === undefined && record.orphanSeq === undefined;
+}
 
 function unknownCall(callId: string): InvalidArgumentError {
   return new InvalidArgumentError({

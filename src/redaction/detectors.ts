@@ -89,6 +89,8 @@ export interface Detector {
 export interface TriggerScan {
   /** Per detector (by index): its bit in the mask {@link TriggerScan.scan} returns, or -1 when it has no triggers (it always runs). */
   readonly bits: readonly number[];
+  /** The indexes of the detectors without a bit, in order: all that can run on a text with no trigger. */
+  readonly untriggered: readonly number[];
   /** The mask of the detectors one of whose triggers occurs in `text`. */
   scan(text: string): number;
 }
@@ -115,7 +117,8 @@ export function createTriggerScan(detectors: readonly Detector[]): TriggerScan {
       wordBits.set(word, (wordBits.get(word) ?? 0) | (1 << bit));
     }
   }
-  if (wordBits.size === 0) return { bits, scan: NO_WORDS_SCAN };
+  const untriggered = bits.flatMap((bit, index) => (bit === -1 ? [index] : []));
+  if (wordBits.size === 0) return { bits, untriggered, scan: NO_WORDS_SCAN };
   // Every manager resolves its own detectors, nearly always with the same words.
   const signature = [...wordBits].map(([word, mask]) => `${word}\u0000${mask}`).join('\u0001');
   let scan = scansBySignature.get(signature);
@@ -124,7 +127,7 @@ export function createTriggerScan(detectors: readonly Detector[]): TriggerScan {
     scan = createWordScan(wordBits);
     scansBySignature.set(signature, scan);
   }
-  return { bits, scan };
+  return { bits, untriggered, scan };
 }
 
 /** Runs of token characters (`[A-Za-z0-9+/_-]`) of a text, as found by {@link longTokenRuns}. @internal */
@@ -476,6 +479,7 @@ function entropyDetector(threshold: number): Detector {
   // Sessions repeat their paths and identifiers: the tokens found not random are remembered (a
   // random-looking one, a secret, never is).
   const plain = new Set<string>();
+  const isKnownPlain = (token: string): boolean => token.length <= MAX_REMEMBERED_TOKEN && plain.has(token);
   const isRandom = (token: string): boolean => {
     if (token.length > MAX_REMEMBERED_TOKEN) return isRandomLooking(token, threshold);
     if (plain.has(token)) return false;
@@ -505,6 +509,8 @@ function entropyDetector(threshold: number): Detector {
         }
         if (end < text.length && /[A-Za-z0-9+/=_-]/.test(text[end] as string)) continue;
         const token = text.slice(start, end);
+        // A token found plain before (a path, an identifier) needs no second look.
+        if (isKnownPlain(token)) continue;
         const before = text.slice(Math.max(0, start - 12), start);
         // Content hashes and inline data are not secrets: SRI/npm integrity, go.sum, data URIs.
         if (/(?:sha(?:1|224|256|384|512)|md5|h1|blake2b?)[-:]$|base64,$/i.test(before)) continue;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { detachedCopy } from '../detached-copy.js';
 import type { JsonValue } from '../types.js';
 import { parse } from '../validation.js';
 import type { Detector, SecretFinding, TriggerScan } from './detectors.js';
@@ -349,8 +350,9 @@ function createCleanTexts(): CleanTexts {
     has: (text) => text.length >= MIN_CLEAN_TEXT && texts.has(text),
     add(text) {
       if (text.length < MIN_CLEAN_TEXT || text.length > MAX_CLEAN_TEXT || texts.has(text)) return;
-      // A copy, so that a remembered slice does not keep the whole text it was cut from alive.
-      const key = (` ${text}`).slice(1);
+      // A copy, so that a remembered slice does not keep the whole text it was cut from alive
+      // (the token-count cache takes the same copy when it counts this text next).
+      const key = detachedCopy(text);
       texts.add(key);
       chars += key.length;
       while (chars > CLEAN_TEXT_CHARS) {
@@ -378,17 +380,20 @@ interface Candidate {
 // Earlier detectors win overlaps; text already redacted (a placeholder) is never touched again.
 function findWith(config: ResolvedRedaction, text: string, extra: readonly Candidate[] = NO_CANDIDATES, triggers: TriggerScan = scanStateOf(config).triggers): readonly SecretFinding[] {
   const { detectors } = config;
-  const { bits } = triggers;
+  const { bits, untriggered } = triggers;
   // A detector runs only when one of its trigger words occurs (one search for the words of all
   // of them) and, for detectors of long tokens, when the text has a run of token characters that
-  // long (one scan, shared with the entropy detector). Most texts run none.
-  let triggered: number | undefined;
+  // long (one scan, shared with the entropy detector). Most texts run none, and hold no trigger
+  // word: then only the detectors without triggers are looked at.
+  const triggered = triggers.scan(text);
+  const looked = triggered === 0 ? untriggered.length : detectors.length;
   let longestRun: number | undefined;
   let candidates: Candidate[] | undefined;
-  for (let rank = 0; rank < detectors.length; rank += 1) {
+  for (let index = 0; index < looked; index += 1) {
+    const rank = triggered === 0 ? (untriggered[index] as number) : index;
     const detector = detectors[rank] as Detector;
     const bit = bits[rank] ?? -1;
-    if (bit >= 0 && ((triggered ??= triggers.scan(text)) & (1 << bit)) === 0) continue;
+    if (bit >= 0 && (triggered & (1 << bit)) === 0) continue;
     const { minRun } = detector;
     if (minRun !== undefined && minRun > (longestRun ??= longTokenRuns(text).longest)) continue;
     const spans = detector.find(text);

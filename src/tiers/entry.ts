@@ -41,7 +41,8 @@ export function createEntry(options: {
     : excerpt({ text: options.text, tokens: estimateTokens(options.text, counted), maxTokens: options.maxEntryTokens, seq: options.seq, counter });
   // The excerpt's count is cached from the check that it fits.
   const displayTokens = isShort ? counted.tokens : counter.count(display);
-  const displayToolCalls = options.toolCalls?.map((call) => shortenToolCall(call));
+  // Calls without a string long enough to shorten are shown as they are: nothing to copy or compare.
+  const displayToolCalls = options.toolCalls?.some((call) => hasLongString(call.input)) === true ? options.toolCalls.map((call) => shortenToolCall(call)) : options.toolCalls;
   const callTokens = (displayToolCalls ?? []).reduce((sum, call) => sum + toolCallTokens(call, counter), 0);
   // Built key by key (in the order snapshots have always had) rather than with conditional
   // spreads: an entry is made for every recorded event.
@@ -142,6 +143,16 @@ function shortenJson(value: JsonValue): JsonValue {
     return isChanged ? result : value;
   }
   return value;
+}
+
+// Whether `value` holds a string that shortenJson may shorten (it changes nothing else).
+function hasLongString(value: JsonValue): boolean {
+  if (typeof value === 'string') return value.length > MAX_TOOL_INPUT_STRING;
+  if (Array.isArray(value)) return value.some((item: JsonValue) => hasLongString(item));
+  if (value !== null && typeof value === 'object') {
+    for (const item of Object.values(value as Record<string, JsonValue>)) if (hasLongString(item)) return true;
+  }
+  return false;
 }
 
 // A shortened string is always shorter than the original, so identical inputs mean equal calls.

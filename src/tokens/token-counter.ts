@@ -1,3 +1,4 @@
+import { detachedCopy } from '../detached-copy.js';
 import { parse } from '../validation.js';
 import { exactCounter } from './pretoken-count.js';
 import type { CountText } from './pretoken-count.js';
@@ -190,8 +191,9 @@ function createCountCache(): CountCache {
     },
     set(text, tokens) {
       if (text.length > maxChars) return;
-      // A copy, so that a cached block does not keep the whole text it was cut from alive.
-      keep({ key: text.length < 16 ? text : (` ${text}`).slice(1), tokens });
+      // A copy, so that a cached block does not keep the whole text it was cut from alive (shared
+      // with the clean-text cache of redaction when it copied the same text just before).
+      keep({ key: detachedCopy(text), tokens });
     },
   };
 }

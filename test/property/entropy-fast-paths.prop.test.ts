@@ -137,3 +137,19 @@ function runAt(value: string, index: number): number {
   while (to < value.length && isRun(to)) to += 1;
   return to - from;
 }
+
+describe('the entropy detector over a session', () => {
+  it('finds in each text what a detector seeing only that text finds, whatever it saw before', () => {
+    const entropyOf = (): Detector => builtInDetectors({ entropy: 3.5 }).find((detector) => detector.kind === 'high-entropy') as Detector;
+    // Texts that share their long tokens (paths, identifiers, random runs), so that tokens recur.
+    const token = fc.oneof(base62.map((value) => `${value}${value}`), fc.constantFrom('src/components/SignalValidator', 'validators/useSignalEvaluation', 'AbCdEf0123456789GhIjKlMn', 'node_modules/some-package/dist/index', 'Zk3pQ9xL2mW7vR4tY8nB6cH1jF5s'));
+    const session = fc.array(fc.array(fc.oneof(token, piece), { maxLength: 12 }).map((pieces) => pieces.join(' ')), { maxLength: 8 });
+    fc.assert(
+      fc.property(session, (texts) => {
+        const lasting = entropyOf();
+        for (const value of texts) expect([...lasting.find(value)]).toEqual([...entropyOf().find(value)]);
+      }),
+      { numRuns: PROPERTY_RUNS },
+    );
+  });
+});

@@ -69,7 +69,11 @@ describe('checkRecordingInput()', () => {
           if (checked === undefined) return;
           const schema = bySchema(method, input);
           expect(schema.ok).toBe(true);
-          if (schema.ok) expect(checked).toStrictEqual(schema.value);
+          if (schema.ok) {
+            expect(checked).toStrictEqual(schema.value);
+            // Keys in the schema's order too: the recorded event keeps them as they come.
+            expect(keyOrder(checked)).toEqual(keyOrder(schema.value));
+          }
         }),
         { numRuns: PROPERTY_RUNS * 4 },
       );
@@ -99,3 +103,9 @@ describe('checkRecordingInput()', () => {
     expect(checkRecordingInput('addMessage', { role: 'assistant', content: '', toolCalls: [{ id: 'c', name: 'a', input: { at: new Date(0) } }] }, isTimestampBySchema)).toBeUndefined();
   });
 });
+
+// The keys of every plain object and array in `value`, in order, as one list of paths.
+function keyOrder(value: unknown, path = ''): string[] {
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.keys(value).flatMap((key) => [`${path}/${key}`, ...keyOrder((value as Record<string, unknown>)[key], `${path}/${key}`)]);
+}
