@@ -2,7 +2,7 @@
 // through a ContextManager, the way an agent loop would record it.
 import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
-import type { ContextManager } from '../src/index.js';
+import type { ContextManager, JsonValue } from '../src/index.js';
 
 /** One line of a session file. Real transcripts use the extended variants. */
 export interface SessionLine {
@@ -77,9 +77,11 @@ export function createReplayer(manager: ContextManager, options: ReplayerOptions
   manager.on('file-close', (event) => open.delete(event.path));
   const isOpen = (path: string): boolean => open.has(path);
   const at = (line: SessionLine): { at?: string } => (typeof line.ts === 'string' ? { at: withZone(line.ts) } : {});
-  const toolCall = (line: SessionLine, name: string, input: Record<string, unknown>, output: string, isError: boolean): void => {
+  // Every input is built here from the line's strings, so it is plain JSON already and is passed
+  // as it is (a JSON round trip per call would be timed as recording work by `bench:ingest`).
+  const toolCall = (line: SessionLine, name: string, input: Record<string, JsonValue>, output: string, isError: boolean): void => {
     const id = `call-${(callNumber += 1)}`;
-    manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id, name, input: JSON.parse(JSON.stringify(input)) as never }], ...at(line) });
+    manager.addMessage({ role: 'assistant', content: '', toolCalls: [{ id, name, input }], ...at(line) });
     manager.addToolResult({ callId: id, output, isError, ...at(line) });
   };
   // After an edit whose result the transcript does not show, the file's content is unknown: close
@@ -182,7 +184,7 @@ function withZone(ts: string): string {
   return /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(ts) ? `${ts}Z` : ts;
 }
 
-function editInput(line: SessionLine, path: string): Record<string, unknown> {
+function editInput(line: SessionLine, path: string): Record<string, JsonValue> {
   return {
     path,
     ...(typeof line.search === 'string' ? { search: line.search } : {}),
