@@ -43,14 +43,19 @@ export function isSplitCauseAndFix(previous: string, sentence: string): boolean 
   const cause = previous.replace(CODE_SPAN, 'code').replace(/\s+/gu, ' ').trim();
   const fix = sentence.replace(CODE_SPAN, 'code').replace(/\s+/gu, ' ').trim();
   if (cause.length === 0 || fix.length === 0) return false;
-  if ([cause, fix].some((text) => QUESTION_END.test(text) || HOPE.test(text))) return false;
+  // A lead-in ("Updated locations:", "… it will:") introduces a list; it is not half of a fix.
+  if ([cause, fix].some((text) => QUESTION_END.test(text) || HOPE.test(text) || /:\**$/u.test(text))) return false;
+  // "Now I need to verify the build": the speaker's next step, not the new state.
+  if (FIRST_PERSON_LEAD.test(fix.replace(/^now,?\s+/iu, ''))) return false;
   const fault = cause.replace(PROBLEM_LABEL, '');
   const isLabelledProblem = fault.length < cause.length;
   // The first sentence reports what was wrong, not the speaker's own attempt nor a change.
-  if (!(isLabelledProblem || PAST.test(fault)) || FIRST_PERSON_LEAD.test(fault) || hasChange(fault) || SUCCESS.test(fault)) return false;
+  if (!(isLabelledProblem || FAILED_STATE.test(fault)) || FIRST_PERSON_LEAD.test(fault) || hasChange(fault) || SUCCESS.test(fault) || REPORTED_CHANGE.test(fault)) return false;
   if (isLabelledFix(fix)) return true;
-  // A fix said as a change made needs a failure named before it: "The pool was too small. Bumped it to 20."
-  return NOW.test(fix) || (CHANGE_LEAD.test(fix) && (isLabelledProblem || FAULT.test(fault)));
+  // "All tests pass now" reports an outcome, not the change that brought it.
+  if (SUCCESS.test(fix)) return false;
+  // The new state ("Both are UTC-aware now") or a change made ("Bumped it to 20").
+  return NEW_STATE.test(fix) || CHANGE_LEAD.test(fix);
 }
 
 /**
@@ -97,6 +102,13 @@ const FIX_LABEL = /^(?:the\s+)?(?:fix|solution|workaround|remedy|resolution)\s*:
 const NOW = /\bnow\b/iu;
 // A report that something went well names no failure: "the tests passed", "that worked".
 const SUCCESS = /\b(?:pass(?:ed|es)?|worked|succeeded|went through|was fine|were fine|looked (?:fine|good|right)|green)\b/iu;
+// "now" giving the new state; "for now" and "until now" give a time, "now that" a reason.
+const NEW_STATE = /(?<!\b(?:for|until|till|right|just|by)\s)\bnow\b(?!\s+that\b)/iu;
+// A failure or a faulty state, told in the past: "the export ran out of memory", "the timestamps
+// were naive", "the counter was never reset", "the handler returned 500".
+const FAILED_STATE = /\b(?:came from|caused by|broke|failed|crashed|hung|stalled|leaked|threw|timed out|ran out|collided|overflowed|deadlocked|returned (?:\d{3}|null|undefined|nothing|an? (?:error|empty))|(?:was|were|had been)\s+(?:\p{L}+\s+)?(?:wrong|missing|broken|stale|naive|null|empty|undefined|unbounded|duplicated|off by|too\s+\p{L}+|not|capped|swallowed|ignored|dropped|leaking|blocking|racing|lost|corrupt(?:ed)?|truncated|reused|shared)|wasn['’]t|weren['’]t|hadn['’]t|didn['’]t|never\s+(?!an?\b|the\b|been\b)\p{L}+)\b/iu;
+// A change reported in the passive is the fix, not the fault: "the script has been updated".
+const REPORTED_CHANGE = /\b(?:has|have)\s+been\s+\p{L}+ed\b/iu;
 // A full stop between two sentences a caller joined.
 const SENTENCE_BREAK = /[.!]\s+(?=[\p{Lu}`])/u;
 // A label naming what was wrong: "Problem: …", "Root cause: …".
