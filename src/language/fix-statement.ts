@@ -19,8 +19,7 @@ export function isCauseAndFix(sentence: string): boolean {
   if ((hasChange(text) && OUTCOME.test(text)) || GONE_AFTER.test(text)) return true;
   if (isLabelledFix(text)) return true;
   // Two sentences joined by the caller: what was wrong, then what changed.
-  const stop = SENTENCE_BREAK.exec(text);
-  if (stop !== null && isSplitCauseAndFix(text.slice(0, stop.index + 1), text.slice(stop.index + stop[0].length))) return true;
+  if (isJoinedCauseAndFix(sentence)) return true;
   const match = CLAUSE_BREAK.exec(text);
   if (match === null) return false;
   const before = text.slice(0, match.index);
@@ -56,6 +55,16 @@ export function isSplitCauseAndFix(previous: string, sentence: string): boolean 
   if (SUCCESS.test(fix)) return false;
   // The new state ("Both are UTC-aware now") or a change made ("Bumped it to 20").
   return NEW_STATE.test(fix) || CHANGE_LEAD.test(fix);
+}
+
+/**
+ * Tells whether a text is two sentences a caller joined that tell a cause and its fix between
+ * them (see {@link isSplitCauseAndFix}).
+ */
+export function isJoinedCauseAndFix(text: string): boolean {
+  const plain = text.replace(/\s+/gu, ' ').trim();
+  const stop = SENTENCE_BREAK.exec(plain);
+  return stop !== null && isSplitCauseAndFix(plain.slice(0, stop.index + 1), plain.slice(stop.index + stop[0].length));
 }
 
 /**
@@ -106,7 +115,7 @@ const SUCCESS = /\b(?:pass(?:ed|es)?|worked|succeeded|went through|was fine|were
 const NEW_STATE = /(?<!\b(?:for|until|till|right|just|by)\s)\bnow\b(?!\s+that\b)/iu;
 // A failure or a faulty state, told in the past: "the export ran out of memory", "the timestamps
 // were naive", "the counter was never reset", "the handler returned 500".
-const FAILED_STATE = /\b(?:came from|caused by|broke|failed|crashed|hung|stalled|leaked|threw|timed out|ran out|collided|overflowed|deadlocked|returned (?:\d{3}|null|undefined|nothing|an? (?:error|empty))|(?:was|were|had been)\s+(?:\p{L}+\s+)?(?:wrong|missing|broken|stale|naive|null|empty|undefined|unbounded|duplicated|off by|too\s+\p{L}+|not|capped|swallowed|ignored|dropped|leaking|blocking|racing|lost|corrupt(?:ed)?|truncated|reused|shared)|wasn['’]t|weren['’]t|hadn['’]t|didn['’]t|never\s+(?!an?\b|the\b|been\b)\p{L}+)\b/iu;
+const FAILED_STATE = /\b(?:came from|caused by|broke|failed|crashed|hung|stalled|leaked|threw|timed out|ran out|collided|overflowed|deadlocked|drifted|doubled|overwrote|mismatched|returned (?:\d{3}|null|undefined|nothing|an? (?:error|empty))|(?:was|were|had been)\s+(?:\p{L}+\s+)?(?:wrong|missing|broken|stale|naive|null|empty|undefined|unbounded|duplicated|off by|too\s+\p{L}+|not|capped|swallowed|ignored|dropped|leaking|blocking|racing|lost|corrupt(?:ed)?|truncated|reused|shared)|wasn['’]t|weren['’]t|hadn['’]t|didn['’]t|never\s+(?!an?\b|the\b|been\b)\p{L}+)\b/iu;
 // A change reported in the passive is the fix, not the fault: "the script has been updated".
 const REPORTED_CHANGE = /\b(?:has|have)\s+been\s+\p{L}+ed\b/iu;
 // A full stop between two sentences a caller joined.
