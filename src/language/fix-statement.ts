@@ -51,7 +51,7 @@ export function isSplitCauseAndFix(previous: string, sentence: string): boolean 
   // The first sentence reports what was wrong, not the speaker's own attempt nor a change.
   if (!(isLabelledProblem || FAILED_STATE.test(fault)) || FIRST_PERSON_LEAD.test(fault) || hasChange(fault) || SUCCESS.test(fault) || REPORTED_CHANGE.test(fault)) return false;
   if (isLabelledFix(fix)) return true;
-  // "All tests pass now" reports an outcome, not the change that brought it.
+  // "the whole suite is green again now" reports an outcome, not the change that brought it.
   if (SUCCESS.test(fix)) return false;
   // The new state ("Both are UTC-aware now") or a change made ("Bumped it to 20").
   return NEW_STATE.test(fix) || CHANGE_LEAD.test(fix);

@@ -65,7 +65,7 @@ describe('a cause and its fix told over two sentences', () => {
     ['I checked the worker logs.', 'Nothing stands out now.'],
     ['The CSV export failed for archived rows.', 'For now, we skip them.'],
     ['Updated the install locations:', 'The config now lives in `~/.toolrc`.'],
-    ['The retry loop never reset its counter.', 'All tests pass now.'],
+    ['The retry loop never reset its counter.', 'Every spec is green again now.'],
   ])('does not pair: %s / %s', (cause, fix) => {
     expect(isSplitCauseAndFix(cause, fix)).toBe(false);
   });
