@@ -4,7 +4,7 @@ import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
 import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
 import { isActionResponse, isBehaviourStatement, isFollowingPractice, isObligationStatement, isProductDescription, isRefusalOrScope, isStandingRule, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
-import { hasFixOutcome, isCauseAndFix, isLabelledFix } from '../language/fix-statement.js';
+import { hasFixOutcome, isCauseAndFix, isJoinedCauseAndFix, isLabelledFix, isSplitCauseAndFix } from '../language/fix-statement.js';
 import { isStatedPreference } from '../language/preference-statement.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
 
@@ -147,9 +147,14 @@ export function classifyEntry(entry: Entry, patterns: PatternPack): RetentionCla
   if (entry.kind !== 'user' && entry.kind !== 'assistant' && entry.kind !== 'note') return 'routine';
   const matcher = matcherFor(patterns);
   let best: RetentionClass | undefined;
+  let previous: string | undefined;
   for (const sentence of splitSentences(entry.text, { patterns })) {
-    const retention = analyze(sentence, { role: entry.role, matcher, turn: 'statement' }).retention;
+    // A cause and its fix told in two sentences by the assistant are read together.
+    const isSecondHalf = entry.role === 'assistant' && previous !== undefined && isSplitCauseAndFix(previous, sentence);
+    const read = isSecondHalf ? `${previous ?? ''} ${sentence}` : sentence;
+    const retention = analyze(read, { role: entry.role, matcher, turn: 'statement' }).retention;
     if (best === undefined || RETENTION_RANK[retention] < RETENTION_RANK[best]) best = retention;
+    previous = sentence;
   }
   return best ?? 'routine';
 }
@@ -550,7 +555,8 @@ function analyzeWhole(
   // "the export timed out; pages are fetched in parallel now". With a failure named it is one
   // whatever else the sentence is; with only something named in it, when it is nothing else.
   const isShapedFix = !isDeadEnd && !isQuestion && !isIntention && !salience.isOutput && isCauseAndFix(prose);
-  if (isShapedFix && hasSubstance && (hasSymptom || hasCause || hasFixOutcome(prose) || isLabelledFix(prose))) {
+  // Two sentences read together ("The pool was capped at 5. Raised it to 25.") name the failure in the first.
+  if (isShapedFix && hasSubstance && (hasSymptom || hasCause || hasFixOutcome(prose) || isLabelledFix(prose) || isJoinedCauseAndFix(prose))) {
     return { ...base, retention: 'error-resolution', isDiagnosis: false, salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   const isDiagnosis = !isDeadEnd && !isQuestion && hasCause;

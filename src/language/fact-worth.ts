@@ -279,6 +279,8 @@ const CHOICE = /\b(?:recommend|suggest|propose|chose|choose|go with|going with|d
 
 // A list whose lead-in announces what will be done is a plan.
 const PLAN_LEAD_IN = /\b(?:plan|steps?|next|todo|to-do|i'll|i will|we'll|we will|going to|would need to|need to|approach|strategy|phases?|sprint|proposal|proposed|let's|let me)\b/iu;
+// A list item that reports the speaker's own past choice or placement of something.
+const PAST_CHOICE_ITEM = /^(?:I|we)(?:['’]ve| have)?\s+(?:put|moved|went with|picked|chose|switched|settled on|opted for|based|built)\s+\S/iu;
 
 // Labels of copy buttons that come along when an answer is copied from a chat page.
 const COPY_LABELS = /^\s*(?:Copy|Copy code|Edit)\s*$/mu;
@@ -477,6 +479,9 @@ function isPlanOpening(layout: MessageLayout | undefined, line: LayoutLine, sent
 
 function isPlanStep(line: LayoutLine, plain: string): boolean {
   if (line.marker !== 'bullet' && line.marker !== 'number') return false;
+  // "- I put order search on meilisearch": an item told in the past reports a choice made, whatever
+  // its lead-in says about what comes next.
+  if (PAST_CHOICE_ITEM.test(plain)) return false;
   if (line.leadIn !== undefined && PLAN_LEAD_IN.test(line.leadIn)) return true;
   // "**Create a test directory**: `…`", "**Faster search**: Add an index": a step starts with its verb.
   return startsWithStepVerb(plain);

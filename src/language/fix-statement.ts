@@ -18,6 +18,8 @@ export function isCauseAndFix(sentence: string): boolean {
   if (text.length === 0 || QUESTION_END.test(text) || HOPE.test(text)) return false;
   if ((hasChange(text) && OUTCOME.test(text)) || GONE_AFTER.test(text)) return true;
   if (isLabelledFix(text)) return true;
+  // Two sentences joined by the caller: what was wrong, then what changed.
+  if (isJoinedCauseAndFix(sentence)) return true;
   const match = CLAUSE_BREAK.exec(text);
   if (match === null) return false;
   const before = text.slice(0, match.index);
@@ -27,6 +29,42 @@ export function isCauseAndFix(sentence: string): boolean {
   // A change and then its new state ("Switched over: carts now hold stock for 20 minutes") is an update.
   if (CHANGE_LEAD.test(before)) return FAULT.test(after) && !hasChange(after);
   return hasChange(after);
+}
+
+/**
+ * Tells whether two adjacent sentences tell a failure's cause and its fix between them, when
+ * neither does alone: what was wrong, said in the past with no change in it ("The timestamps were
+ * naive.", "Problem: the retry loop never reset its counter."), then the change, said as the new
+ * state or led by a change made ("Both are UTC-aware now.", "Reset it on success.") or given
+ * under a fix label ("Fix: reset it on success."). Plans, hopes and questions are not.
+ */
+export function isSplitCauseAndFix(previous: string, sentence: string): boolean {
+  const cause = previous.replace(CODE_SPAN, 'code').replace(/\s+/gu, ' ').trim();
+  const fix = sentence.replace(CODE_SPAN, 'code').replace(/\s+/gu, ' ').trim();
+  if (cause.length === 0 || fix.length === 0) return false;
+  // A lead-in ("Updated locations:", "… it will:") introduces a list; it is not half of a fix.
+  if ([cause, fix].some((text) => QUESTION_END.test(text) || HOPE.test(text) || /:\**$/u.test(text))) return false;
+  // "Now I need to verify the build": the speaker's next step, not the new state.
+  if (FIRST_PERSON_LEAD.test(fix.replace(/^now,?\s+/iu, ''))) return false;
+  const fault = cause.replace(PROBLEM_LABEL, '');
+  const isLabelledProblem = fault.length < cause.length;
+  // The first sentence reports what was wrong, not the speaker's own attempt nor a change.
+  if (!(isLabelledProblem || FAILED_STATE.test(fault)) || FIRST_PERSON_LEAD.test(fault) || hasChange(fault) || SUCCESS.test(fault) || REPORTED_CHANGE.test(fault)) return false;
+  if (isLabelledFix(fix)) return true;
+  // "the whole suite is green again now" reports an outcome, not the change that brought it.
+  if (SUCCESS.test(fix)) return false;
+  // The new state ("Both are UTC-aware now") or a change made ("Bumped it to 20").
+  return NEW_STATE.test(fix) || CHANGE_LEAD.test(fix);
+}
+
+/**
+ * Tells whether a text is two sentences a caller joined that tell a cause and its fix between
+ * them (see {@link isSplitCauseAndFix}).
+ */
+export function isJoinedCauseAndFix(text: string): boolean {
+  const plain = text.replace(/\s+/gu, ' ').trim();
+  const stop = SENTENCE_BREAK.exec(plain);
+  return stop !== null && isSplitCauseAndFix(plain.slice(0, stop.index + 1), plain.slice(stop.index + stop[0].length));
 }
 
 /**
@@ -71,6 +109,19 @@ const GONE_AFTER = /\b(?:is|are|went)\s+(?:gone|away)\s+(?:after|since|once|with
 // A fix given under its label, with a few words of its own.
 const FIX_LABEL = /^(?:the\s+)?(?:fix|solution|workaround|remedy|resolution)\s*:\s+\S+(?:\s+\S+){2,}/iu;
 const NOW = /\bnow\b/iu;
+// A report that something went well names no failure: "the tests passed", "that worked".
+const SUCCESS = /\b(?:pass(?:ed|es)?|worked|succeeded|went through|was fine|were fine|looked (?:fine|good|right)|green)\b/iu;
+// "now" giving the new state; "for now" and "until now" give a time, "now that" a reason.
+const NEW_STATE = /(?<!\b(?:for|until|till|right|just|by)\s)\bnow\b(?!\s+that\b)/iu;
+// A failure or a faulty state, told in the past: "the export ran out of memory", "the timestamps
+// were naive", "the counter was never reset", "the handler returned 500".
+const FAILED_STATE = /\b(?:came from|caused by|broke|failed|crashed|hung|stalled|leaked|threw|timed out|ran out|collided|overflowed|deadlocked|drifted|doubled|overwrote|mismatched|returned (?:\d{3}|null|undefined|nothing|an? (?:error|empty))|(?:was|were|had been)\s+(?:\p{L}+\s+)?(?:wrong|missing|broken|stale|naive|null|empty|undefined|unbounded|duplicated|off by|too\s+\p{L}+|not|capped|swallowed|ignored|dropped|leaking|blocking|racing|lost|corrupt(?:ed)?|truncated|reused|shared)|wasn['’]t|weren['’]t|hadn['’]t|didn['’]t|never\s+(?!an?\b|the\b|been\b)\p{L}+)\b/iu;
+// A change reported in the passive is the fix, not the fault: "the script has been updated".
+const REPORTED_CHANGE = /\b(?:has|have)\s+been\s+\p{L}+ed\b/iu;
+// A full stop between two sentences a caller joined.
+const SENTENCE_BREAK = /[.!]\s+(?=[\p{Lu}`])/u;
+// A label naming what was wrong: "Problem: …", "Root cause: …".
+const PROBLEM_LABEL = /^(?:the\s+)?(?:problem|issue|bug|cause|root cause|culprit)\s*:\s+/iu;
 // A change made, leading its clause: "bumped …", "so I sorted …", "we pinned …" — any past form
 // but those of looking into a problem ("checked", "tried", "logged"), which report an attempt.
 const CHANGE_LEAD = /^(?:(?:so|and|then)\s+)?(?:(?:I|we)(?:['’]ve| have)?\s+)?(?:(?!(?:checked|looked|tried|searched|inspected|printed|logged|noticed|confirmed|verified|tested|grepped|debugged|investigated|reproduced|opened|reviewed|compared|traced|asked|wondered|expected|assumed|suspected|guessed|started|needed|wanted|used|called|named|based|seemed|happened|failed|crashed|timed|passed|worked)\b)\p{L}{3,}ed|set|made|put|gave|cast|wrote|rewrote|cut|split|built|rebuilt)\b/iu;

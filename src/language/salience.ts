@@ -62,6 +62,10 @@ export function scoreSalience(
   // major breaks checkout", "I moved the export onto pg-boss so it retries") is a decision said in
   // the past tense; narration of an edit to a named file stays narration.
   const isReasonedChoice = role !== 'user' && specifics >= 1 && OWN_CHOICE.test(prose) && REASONED.test(prose) && !FILE_PATH.test(text) && !WORK_OBJECT.test(prose);
+  // A tool the speaker put in a role, with no reason given ("I put order search on meilisearch",
+  // "went with pino for structured logging"): the name fills the slot of a choosing or placing
+  // verb and the object is a role, not a file or a piece of the work ("I put a log line in …").
+  const isPlacedChoice = role !== 'user' && (slotNames > 0 || NAME_IN_SLOT.test(prose)) && !isReasonedChoice && PLACED_CHOICE.test(prose) && !FILE_PATH.test(text) && !WORK_OBJECT.test(prose);
   const isQuestion = QUESTION.test(text) && !TAG_QUESTION.test(text);
   // A question that opens on a name slot and names a tool ("how about dbmate for the migrations?",
   // "what about Valkey?") proposes a choice rather than asking for information.
@@ -70,7 +74,7 @@ export function scoreSalience(
   // So does a statement that names the tool something is done with or built on ("the partner
   // client is built on undici", "render the invoices with pdfkit"), unless it narrates an edit.
   const isNamedMeans = slotNames > 0 && !isQuestion && !NARRATION.test(text) && !(role !== 'user' && FIRST_PERSON.test(text));
-  const isChoice = isReasonedChoice || kindNames.count > 0 || isProposal || isNamedMeans;
+  const isChoice = isReasonedChoice || isPlacedChoice || kindNames.count > 0 || isProposal || isNamedMeans;
   const cues = CUE_WEIGHTS.map(({ group, weight }) => {
     const count = Math.min(2, matcher.count(group, prose));
     return { group, value: (group === 'decision' && isChoice ? Math.max(1, count) : count) * weight };
@@ -99,7 +103,7 @@ export function scoreSalience(
   // which is what the sentence states.
   const consequence = CONSEQUENCE_OF_RULE.exec(text);
   const followsRule = consequence !== null && consequence.index >= 9 && cues.some((cue) => (cue.group === 'constraint' || cue.group === 'requirement') && cue.value > 0);
-  if (NARRATION.test(text) && !isFix && !followsConvention && !isReasonedChoice && !followsRule) penalty += FILE_PATH.test(text) ? 2.5 : 1;
+  if (NARRATION.test(text) && !isFix && !followsConvention && !isReasonedChoice && !isPlacedChoice && !followsRule) penalty += FILE_PATH.test(text) ? 2.5 : 1;
   // A remark whose subject is a piece of code describes the code as it is now.
   if (role !== 'user' && CODE_SUBJECT.test(text)) penalty += 1;
   if (words > 50) penalty += 1.5;
@@ -113,7 +117,7 @@ export function scoreSalience(
   if (isHeading(text)) penalty += 3;
   // A short label before a new value ("Changed as requested: the formats become CSV and XLSX")
   // leads a setting; it does not narrate it.
-  if (role !== 'user' && PAST_LEAD.test(text) && !ADJECTIVE_LEAD.test(text) && !isFix && !isLabelledSetting(text)) penalty += 1;
+  if (role !== 'user' && PAST_LEAD.test(text) && !ADJECTIVE_LEAD.test(text) && !isFix && !isPlacedChoice && !isLabelledSetting(text)) penalty += 1;
   // A terse instruction from the user about a piece of code (no `any`, no `&&`) is still one.
   if (words < 3 && !(role === 'user' && specifics > 0 && cueTotal > 0)) penalty += 2;
 
@@ -440,6 +444,11 @@ const TAG_QUESTION = /(?:,\s*|\b)(?:right|correct|ok|okay|yes|yeah|agreed|fine)\
 const NARRATION = /(?:^|\s)I(?:['’]ve| have| just)?\s+(?!(?:picked|chose|opted|settled|decided|standardi[sz]ed)\b)(?:\w+ed|made|wrote|ran|put|took|kept|left|did|found|saw|read|set)\b/u;
 // The speaker's own finished action leads the sentence: "I left …", "I've moved …".
 const OWN_CHOICE = /^(?:(?:also|and|so|then|now|finally)[,]?\s+)*I(?:['’]ve| have| just| also)?\s+(?:\w+ed|made|wrote|put|took|kept|left|set|built|chose)\b/iu;
+// The speaker's own choice or placement of something, leading the sentence: "I put …", "went with …",
+// "we moved … onto", "picked …". Verbs of looking or editing are not among them.
+const PLACED_CHOICE = /^(?:(?:also|and|so|then|finally)[,]?\s+)*(?:(?:I|we)(?:['’]ve| have| just| also)?\s+)?(?:put|moved|went with|go with|picked|chose|switched|settled on|opted for|standardi[sz]ed on|based|built|kept|left|pointed|routed|wired)\b/iu;
+// A capitalised name as the object of a placing preposition: "… onto Temporal", "… behind Caddy".
+const NAME_IN_SLOT = /\b(?:on|onto|with|through|behind|to)\s+[A-Z][\p{L}\p{N}]*\p{Ll}[\p{L}\p{N}.-]*(?=\s+for\b|[\s,.;:]*$|[,;:]\s)/u;
 // The speaker's own action given as the consequence of what was said before it.
 // Anchored on ", so I": a leading wildcard would scan long texts once per letter.
 const CONSEQUENCE_OF_RULE = /,\s+so\s+(?:I|we)\b/u;

@@ -26,6 +26,7 @@ import { isProse, wordCount } from '../language/prose.js';
 import { isProductNarration, turnShapeOf } from '../language/behaviour-statement.js';
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
+import { isCauseAndFix, isSplitCauseAndFix } from '../language/fix-statement.js';
 import { countSpecifics } from '../language/salience.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
 import { uniqueWordShares } from './note-novelty.js';
@@ -263,7 +264,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   const role = entry.kind === 'note' ? 'user' : entry.role;
   // Agents also talk through tools (a plan, a question, a completion report in a call's input).
   const spoken = [entry.text, ...(entry.toolCalls ?? []).flatMap((call) => proseIn(call.input))].join('\n');
-  const sentences = joinLeadIns(joinCauseAndFix(splitSentences(spoken, { patterns: language.matcher.pack }), language.matcher), language.matcher);
+  const sentences = joinLeadIns(joinCauseAndFix(splitSentences(spoken, { patterns: language.matcher.pack }), language.matcher, role), language.matcher);
   // The shape of the turn weighs its sentences: a statement of behaviour in a report needs a value.
   const turn = turnShapeOf(entry.text);
   const analyses = sentences.map((sentence) => analyzeSentence(sentence, { role, patterns: language.patterns, turn }));
@@ -431,13 +432,17 @@ function proseIn(input: JsonValue, depth = 0): string[] {
  * Joins a sentence that explains a failure with the next one when that one says how it was fixed
  * ("Root cause: …. Fixed by …"), so the error resolution keeps its symptom, cause and fix together.
  */
-function joinCauseAndFix(sentences: readonly string[], matcher: PatternMatcher): string[] {
+function joinCauseAndFix(sentences: readonly string[], matcher: PatternMatcher, role: Entry['role']): string[] {
   const joined: string[] = [];
   for (let index = 0; index < sentences.length; index += 1) {
     const sentence = sentences[index] ?? '';
     const next = sentences[index + 1];
     const explains = matcher.test('errorCause', sentence) || matcher.test('errorSymptom', sentence);
-    if (next !== undefined && explains && matcher.test('errorResolution', next) && !matcher.test('errorResolution', sentence)) {
+    const isCued = explains && next !== undefined && matcher.test('errorResolution', next) && !matcher.test('errorResolution', sentence);
+    // The assistant tells what was wrong and what it changed in two sentences, with or without
+    // cue words: "The timestamps were naive. Both are UTC-aware now."
+    const isShaped = role === 'assistant' && next !== undefined && !isCauseAndFix(sentence) && !isCauseAndFix(next) && isSplitCauseAndFix(sentence, next);
+    if (next !== undefined && (isCued || isShaped)) {
       joined.push(`${sentence} ${next}`);
       index += 1;
     } else {

@@ -832,7 +832,8 @@ export const englishPatterns: PatternPack = {
     'migrate … to', 'migrated … to', 'port … to', 'ported … to', 'replace … with', 'replaced … with',
     'moves to', 'moving to', 'moves … to', 'swap … to', 'swaps … to', 'swapped … to', 'swapping … to',
     'over to', 'over onto', 'come from', 'comes from', 'keep … on', 'kept … on', 'keeping … on',
-    'stay on', 'stays on', 'stayed on',
+    'stay on', 'stays on', 'stayed on', 'put … on', 'put … onto', 'put … behind', 'pointed … at',
+    'routed … through', 'wired … to', 'based … on', 'built … on', 'goes to', 'go to',
     // A tool proposed in a question: "how about dbmate for the migrations?", "why not valkey?".
     'how about', 'what about', 'why not', 'thoughts on', 'think of', 'try',
   ],
