@@ -28,7 +28,7 @@ import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fa
 import { markFactsJudged } from '../graduation/fact-admission.js';
 import { countSpecifics } from '../language/salience.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
-import { uniqueWordShares } from './note-novelty.js';
+import { uniqueProseShares, uniqueWordShares } from './note-novelty.js';
 
 /** Options for {@link createExtractiveSummarizer}. */
 export interface ExtractiveSummarizerOptions {
@@ -1126,8 +1126,14 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
   // outrank it by a margin.
   // The agent's standing descriptions of the product say what must hold just as well: they take
   // the same margin, so a product statement outlasts the user's hedges and questions.
-  const ranksWithUserWords = (item: Item): boolean => item.detail.isUserSpeech === true || item.detail.isProductStatement === true;
   const noteItems = queued.filter((item) => item.section === 'Notes');
+  // A note in a shape the conversation repeats with other names ("`x` is probably the place to
+  // start", said at the start of every task) is no statement of what must hold, whoever said it:
+  // left in their rank, such lines pile up summary after summary and push out what was said once.
+  const proseShares = uniqueProseShares({ notes: noteItems.map((item) => item.text), others: items.map((item) => item.text) });
+  const proseShare = new Map<Item, number>(noteItems.map((item, index) => [item, proseShares[index] ?? 1]));
+  const ranksWithUserWords = (item: Item): boolean =>
+    (item.detail.isUserSpeech === true || item.detail.isProductStatement === true) && (proseShare.get(item) ?? 1) >= OWN_PROSE_SHARE;
   // Narration ranks by what it alone says: the share of its words that no other item of the merged
   // summaries holds (a name, a value, what was decided), more than by the salience of a shape the
   // agent repeats.
@@ -1198,6 +1204,8 @@ const STATEMENT_PRIORITY = 0.5;
 const QUESTION_NOTE = /[?？]\s*$/u;
 /** Weight of a narrated note's share of words said nowhere else in the merged summaries. */
 const UNIQUE_SHARE_WEIGHT = 4;
+/** Share of its prose words said nowhere else below which a note repeats a shape (see `uniqueProseShares`). */
+const OWN_PROSE_SHARE = 0.25;
 /** Share of words said nowhere else from which a narrated note is ranked before commands. */
 const MOSTLY_UNIQUE = 0.5;
 /** Priority of those notes when consolidating: before commands and files only read. */
