@@ -291,12 +291,36 @@ describe('createExtractiveSummarizer()', () => {
       expect(summary.match(/The logger drops the request id/gu)).toHaveLength(1);
     });
 
-    it('drops notes first when the target is tight', () => {
+    it('drops the list of edited files before notes in words of their own when the target is tight', () => {
       const { summary } = consolidate([first, second], 40);
       expect(summary).toContain('Completed:');
-      expect(summary).toContain('Files:');
-      expect(summary).not.toContain('Notes:');
+      expect(summary).toContain('The logger drops the request id.');
+      expect(summary).not.toContain('Files:');
       expect(countTokens(summary)).toBeLessThanOrEqual(80);
+    });
+
+    it('keeps a statement said once over lines of the user that repeat one shape with other names', () => {
+      const note = (text: string, from: number, isUserSpeech: boolean): Summary => {
+        const source = { from, to: from + 9 };
+        const sections = [
+          { name: 'Completed' as const, items: [{ text: `task ${from / 10} of the billing backlog (tests green)`, source }] },
+          { name: 'Notes' as const, items: [{ text, source, salience: 1, ...(isUserSpeech ? { isUserSpeech } : {}) }] },
+        ];
+        const rendered = `Completed: task ${from / 10} of the billing backlog (tests green)\nNotes: ${text}`;
+        return { ...summaryOf(`s${from}`, rendered, from, from + 9), sections };
+      };
+      const summaries = [
+        note('Probably worth peeking at `loadInvoices` first, I guess.', 10, true),
+        note('Refunds above two hundred euros need a second approver from finance.', 20, false),
+        note('Probably worth peeking at `sendReminder` first, I guess.', 30, true),
+        note('Probably worth peeking at `mergeLedgers` first, I guess.', 40, true),
+        note('Probably worth peeking at `closeQuarter` first, I guess.', 50, true),
+      ];
+      const roomy = consolidate(summaries, 400).summary;
+      expect(roomy).toContain('`closeQuarter`');
+      const { summary } = consolidate(summaries, 90);
+      expect(summary).toContain('second approver from finance');
+      expect(summary).not.toContain('`loadInvoices`');
     });
 
     it('keeps the text of summaries it cannot parse', () => {
