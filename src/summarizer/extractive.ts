@@ -1154,9 +1154,11 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
     // hold and come before the record of solved problems.
     const salience = item.detail.salience ?? 0;
     const share = rank / (notes.length + 1);
-    if (!ranksWithUserWords(item) && (uniqueShare.get(item) ?? 0) >= MOSTLY_UNIQUE) {
+    if (!ranksWithUserWords(item) && weight(item) >= UNIQUE_SHARE_WEIGHT * MOSTLY_UNIQUE) {
       // Narration mostly in words said nowhere else states something the rest of the window does
-      // not: it comes before the commands run (whose effect the files and tests show).
+      // not: it comes before the commands run (whose effect the files and tests show). The weight
+      // that orders narration decides it, so what a note carries (its salience) lowers the share
+      // of its own words it needs, and a salient statement is not left behind tool output.
       items.push({ ...item, priority: UNIQUE_NOTE_PRIORITY + share });
     } else if (!ranksWithUserWords(item) || QUESTION_NOTE.test(item.text)) {
       // A question asked summaries ago has been answered since: it ranks with narration, whoever asked.
@@ -1212,7 +1214,7 @@ const UNIQUE_SHARE_WEIGHT = 4;
 const EDITED_FILE_PRIORITY = 5;
 /** Share of its prose words said nowhere else below which a note repeats a shape (see `uniqueProseShares`). */
 const OWN_PROSE_SHARE = 0.25;
-/** Share of words said nowhere else from which a narrated note is ranked before commands. */
+/** Share of words said nowhere else from which a narrated note without salience is ranked before commands. */
 const MOSTLY_UNIQUE = 0.5;
 /** Priority of those notes when consolidating: before commands and files only read. */
 const UNIQUE_NOTE_PRIORITY = 4;

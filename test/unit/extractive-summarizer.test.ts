@@ -3,6 +3,7 @@ import { mergePatternPacks } from '../../src/boundaries/pattern-pack.js';
 import { englishPatterns } from '../../src/boundaries/patterns/en.js';
 import { vietnamesePatterns } from '../../src/boundaries/patterns/vi.js';
 import { createExtractiveSummarizer } from '../../src/summarizer/extractive.js';
+import { renderSections } from '../../src/summarizer/summary-sections.js';
 import type { SummarizeRequest, SummarizeResult } from '../../src/summarizer/summarizer.js';
 import { createTokenCounter } from '../../src/tokens/token-counter.js';
 import type { Entry, Summary, ToolCall } from '../../src/types.js';
@@ -321,6 +322,28 @@ describe('createExtractiveSummarizer()', () => {
       const { summary } = consolidate(summaries, 90);
       expect(summary).toContain('second approver from finance');
       expect(summary).not.toContain('`loadInvoices`');
+    });
+
+    it('ranks a salient narrated statement before commands even when part of its words are said elsewhere', () => {
+      const withNote = (salience: number): Summary[] => {
+        const source = { from: 1, to: 30 };
+        const sections = [
+          { name: 'Completed' as const, items: [{ text: 'moved the nightly export into the cold bucket (tests green)', source }] },
+          {
+            name: 'Commands' as const,
+            items: [
+              { text: 'pnpm vitest run test/export.test.ts: 3 runs; last passed (41 passed)', source, command: 'pnpm vitest run test/export.test.ts', isTestRun: true },
+              { text: 'pnpm tsc --noEmit: passed', source, command: 'pnpm tsc --noEmit', isTestRun: true },
+              { text: 'aws s3 ls s3://archive-cold/exports/2024/', source, command: 'aws s3 ls s3://archive-cold/exports/2024/' },
+            ],
+          },
+          { name: 'Notes' as const, items: [{ text: 'The nightly export now writes Parquet files into the cold bucket.', source, salience }] },
+        ];
+        return [{ ...summaryOf('s1', renderSections(sections), 1, 30), sections }, summaryOf('s2', 'Completed: renamed the staging queue', 31, 40)];
+      };
+      const target = 45;
+      expect(consolidate(withNote(4), target).summary).toContain('Parquet');
+      expect(consolidate(withNote(0), target).summary).not.toContain('Parquet');
     });
 
     it('keeps the text of summaries it cannot parse', () => {
