@@ -1159,11 +1159,7 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
       // not: it comes before the commands run (whose effect the files and tests show). The weight
       // that orders narration decides it, so what a note carries (its salience) lowers the share
       // of its own words it needs, and a salient statement is not left behind tool output.
-      // One that names something (a library, a service, a value) states what the list of edited
-      // files cannot say: it comes before that list, which grows with every task and whose files
-      // are in the Scratchpad and the archive. Chatter in words of its own names nothing.
-      const isNaming = countSpecifics(item.text, { role: 'assistant' }) > 0;
-      items.push({ ...item, priority: isNaming ? NAMING_NARRATION_PRIORITY + share / 2 : UNIQUE_NOTE_PRIORITY + share });
+      items.push({ ...item, priority: UNIQUE_NOTE_PRIORITY + share });
     } else if (!ranksWithUserWords(item) || QUESTION_NOTE.test(item.text)) {
       // A question asked summaries ago has been answered since: it ranks with narration, whoever asked.
       items.push({ ...item, priority: CONSOLIDATE_PRIORITY.Notes + share });
@@ -1179,7 +1175,7 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
       section: 'Files',
       text: fileItemText({ path, edits: file.edits }),
       detail: { source: file.source, path, edits: file.edits },
-      priority: file.edits > 0 ? 2 : 5,
+      priority: file.edits > 0 ? EDITED_FILE_PRIORITY : 5,
       order: file.order,
       isEssential: false,
     });
@@ -1210,8 +1206,12 @@ const STATEMENT_PRIORITY = 0.5;
 const QUESTION_NOTE = /[?？]\s*$/u;
 /** Weight of a narrated note's share of words said nowhere else in the merged summaries. */
 const UNIQUE_SHARE_WEIGHT = 4;
-/** Priority of narration in words of its own that names something, when consolidating: before edited files (2). */
-const NAMING_NARRATION_PRIORITY = 1.5;
+/**
+ * Priority of an edited file when consolidating: after the narration said in words found nowhere
+ * else. The list grows with every task and the files are in the Scratchpad or the archive; a
+ * statement said once is in neither once it leaves.
+ */
+const EDITED_FILE_PRIORITY = 5;
 /** Share of its prose words said nowhere else below which a note repeats a shape (see `uniqueProseShares`). */
 const OWN_PROSE_SHARE = 0.25;
 /** Share of words said nowhere else from which a narrated note without salience is ranked before commands. */

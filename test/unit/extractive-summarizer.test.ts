@@ -292,19 +292,12 @@ describe('createExtractiveSummarizer()', () => {
       expect(summary.match(/The logger drops the request id/gu)).toHaveLength(1);
     });
 
-    it('drops notes that name nothing first when the target is tight', () => {
+    it('drops the list of edited files before notes in words of their own when the target is tight', () => {
       const { summary } = consolidate([first, second], 40);
       expect(summary).toContain('Completed:');
-      expect(summary).toContain('Files:');
-      expect(summary).not.toContain('The logger drops the request id.');
+      expect(summary).toContain('The logger drops the request id.');
+      expect(summary).not.toContain('Files:');
       expect(countTokens(summary)).toBeLessThanOrEqual(80);
-    });
-
-    it('keeps narration that names something, in words of its own, before the list of edited files', () => {
-      const named = summaryOf('s3', ['Files: src/jobs/queue.ts (4 edits), src/jobs/worker.ts (2 edits)', 'Notes: Background jobs now go through BullMQ on the shared Redis.'].join('\n'), 91, 120);
-      const { summary } = consolidate([second, named], 30);
-      expect(summary).toContain('BullMQ');
-      expect(summary).not.toContain('src/jobs/worker.ts');
     });
 
     it('keeps a statement said once over lines of the user that repeat one shape with other names', () => {
