@@ -29,7 +29,7 @@ import { markFactsJudged } from '../graduation/fact-admission.js';
 import { isCauseAndFix, isSplitCauseAndFix } from '../language/fix-statement.js';
 import { countSpecifics } from '../language/salience.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
-import { uniqueWordShares } from './note-novelty.js';
+import { uniqueProseShares, uniqueWordShares } from './note-novelty.js';
 
 /** Options for {@link createExtractiveSummarizer}. */
 export interface ExtractiveSummarizerOptions {
@@ -1131,8 +1131,14 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
   // outrank it by a margin.
   // The agent's standing descriptions of the product say what must hold just as well: they take
   // the same margin, so a product statement outlasts the user's hedges and questions.
-  const ranksWithUserWords = (item: Item): boolean => item.detail.isUserSpeech === true || item.detail.isProductStatement === true;
   const noteItems = queued.filter((item) => item.section === 'Notes');
+  // A note in a shape the conversation repeats with other names ("`x` is probably the place to
+  // start", said at the start of every task) is no statement of what must hold, whoever said it:
+  // left in their rank, such lines pile up summary after summary and push out what was said once.
+  const proseShares = uniqueProseShares({ notes: noteItems.map((item) => item.text), others: items.map((item) => item.text) });
+  const proseShare = new Map<Item, number>(noteItems.map((item, index) => [item, proseShares[index] ?? 1]));
+  const ranksWithUserWords = (item: Item): boolean =>
+    (item.detail.isUserSpeech === true || item.detail.isProductStatement === true) && (proseShare.get(item) ?? 1) >= OWN_PROSE_SHARE;
   // Narration ranks by what it alone says: the share of its words that no other item of the merged
   // summaries holds (a name, a value, what was decided), more than by the salience of a shape the
   // agent repeats.
@@ -1153,9 +1159,11 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
     // hold and come before the record of solved problems.
     const salience = item.detail.salience ?? 0;
     const share = rank / (notes.length + 1);
-    if (!ranksWithUserWords(item) && (uniqueShare.get(item) ?? 0) >= MOSTLY_UNIQUE) {
+    if (!ranksWithUserWords(item) && weight(item) >= UNIQUE_SHARE_WEIGHT * MOSTLY_UNIQUE) {
       // Narration mostly in words said nowhere else states something the rest of the window does
-      // not: it comes before the commands run (whose effect the files and tests show).
+      // not: it comes before the commands run (whose effect the files and tests show). The weight
+      // that orders narration decides it, so what a note carries (its salience) lowers the share
+      // of its own words it needs, and a salient statement is not left behind tool output.
       items.push({ ...item, priority: UNIQUE_NOTE_PRIORITY + share });
     } else if (!ranksWithUserWords(item) || QUESTION_NOTE.test(item.text)) {
       // A question asked summaries ago has been answered since: it ranks with narration, whoever asked.
@@ -1172,7 +1180,7 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
       section: 'Files',
       text: fileItemText({ path, edits: file.edits }),
       detail: { source: file.source, path, edits: file.edits },
-      priority: file.edits > 0 ? 2 : 5,
+      priority: file.edits > 0 ? EDITED_FILE_PRIORITY : 5,
       order: file.order,
       isEssential: false,
     });
@@ -1203,7 +1211,15 @@ const STATEMENT_PRIORITY = 0.5;
 const QUESTION_NOTE = /[?？]\s*$/u;
 /** Weight of a narrated note's share of words said nowhere else in the merged summaries. */
 const UNIQUE_SHARE_WEIGHT = 4;
-/** Share of words said nowhere else from which a narrated note is ranked before commands. */
+/**
+ * Priority of an edited file when consolidating: after the narration said in words found nowhere
+ * else. The list grows with every task and the files are in the Scratchpad or the archive; a
+ * statement said once is in neither once it leaves.
+ */
+const EDITED_FILE_PRIORITY = 5;
+/** Share of its prose words said nowhere else below which a note repeats a shape (see `uniqueProseShares`). */
+const OWN_PROSE_SHARE = 0.25;
+/** Share of words said nowhere else from which a narrated note without salience is ranked before commands. */
 const MOSTLY_UNIQUE = 0.5;
 /** Priority of those notes when consolidating: before commands and files only read. */
 const UNIQUE_NOTE_PRIORITY = 4;

@@ -23,6 +23,22 @@ export function uniqueWordShares(options: { notes: readonly string[]; others: re
   });
 }
 
+/**
+ * Measures, for each note, the share of its prose words (outside code spans) that no other note
+ * or item of the merged summaries holds. It tells a note said in its own words from one in a shape
+ * the conversation repeats with other names in its code spans ("`x` is probably the place to
+ * start", "it's mostly in `a`, but check `b`"): such a note has no prose of its own, whoever said
+ * it. A note without prose words counts as entirely its own (1): nothing shows it repeats a shape.
+ */
+export function uniqueProseShares(options: { notes: readonly string[]; others: readonly string[] }): number[] {
+  const proseWords = options.notes.map((text) => wordsOf(text.replace(CODE_SPAN, ' ')));
+  const frequency = new Map<string, number>();
+  for (const words of [...proseWords, ...options.others.map((text) => wordsOf(text.replace(CODE_SPAN, ' ')))]) {
+    for (const word of words) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  }
+  return proseWords.map((words) => (words.size === 0 ? 1 : [...words].filter((word) => frequency.get(word) === 1).length / words.size));
+}
+
 // --- Internal helpers ---
 
 /** Shortest word counted: one- and two-letter words are function words or fragments of values. */

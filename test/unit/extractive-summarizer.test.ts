@@ -3,6 +3,7 @@ import { mergePatternPacks } from '../../src/boundaries/pattern-pack.js';
 import { englishPatterns } from '../../src/boundaries/patterns/en.js';
 import { vietnamesePatterns } from '../../src/boundaries/patterns/vi.js';
 import { createExtractiveSummarizer } from '../../src/summarizer/extractive.js';
+import { renderSections } from '../../src/summarizer/summary-sections.js';
 import type { SummarizeRequest, SummarizeResult } from '../../src/summarizer/summarizer.js';
 import { createTokenCounter } from '../../src/tokens/token-counter.js';
 import type { Entry, Summary, ToolCall } from '../../src/types.js';
@@ -291,12 +292,58 @@ describe('createExtractiveSummarizer()', () => {
       expect(summary.match(/The logger drops the request id/gu)).toHaveLength(1);
     });
 
-    it('drops notes first when the target is tight', () => {
+    it('drops the list of edited files before notes in words of their own when the target is tight', () => {
       const { summary } = consolidate([first, second], 40);
       expect(summary).toContain('Completed:');
-      expect(summary).toContain('Files:');
-      expect(summary).not.toContain('Notes:');
+      expect(summary).toContain('The logger drops the request id.');
+      expect(summary).not.toContain('Files:');
       expect(countTokens(summary)).toBeLessThanOrEqual(80);
+    });
+
+    it('keeps a statement said once over lines of the user that repeat one shape with other names', () => {
+      const note = (text: string, from: number, isUserSpeech: boolean): Summary => {
+        const source = { from, to: from + 9 };
+        const sections = [
+          { name: 'Completed' as const, items: [{ text: `task ${from / 10} of the billing backlog (tests green)`, source }] },
+          { name: 'Notes' as const, items: [{ text, source, salience: 1, ...(isUserSpeech ? { isUserSpeech } : {}) }] },
+        ];
+        const rendered = `Completed: task ${from / 10} of the billing backlog (tests green)\nNotes: ${text}`;
+        return { ...summaryOf(`s${from}`, rendered, from, from + 9), sections };
+      };
+      const summaries = [
+        note('Probably worth peeking at `loadInvoices` first, I guess.', 10, true),
+        note('Refunds above two hundred euros need a second approver from finance.', 20, false),
+        note('Probably worth peeking at `sendReminder` first, I guess.', 30, true),
+        note('Probably worth peeking at `mergeLedgers` first, I guess.', 40, true),
+        note('Probably worth peeking at `closeQuarter` first, I guess.', 50, true),
+      ];
+      const roomy = consolidate(summaries, 400).summary;
+      expect(roomy).toContain('`closeQuarter`');
+      const { summary } = consolidate(summaries, 90);
+      expect(summary).toContain('second approver from finance');
+      expect(summary).not.toContain('`loadInvoices`');
+    });
+
+    it('ranks a salient narrated statement before commands even when part of its words are said elsewhere', () => {
+      const withNote = (salience: number): Summary[] => {
+        const source = { from: 1, to: 30 };
+        const sections = [
+          { name: 'Completed' as const, items: [{ text: 'moved the nightly export into the cold bucket (tests green)', source }] },
+          {
+            name: 'Commands' as const,
+            items: [
+              { text: 'pnpm vitest run test/export.test.ts: 3 runs; last passed (41 passed)', source, command: 'pnpm vitest run test/export.test.ts', isTestRun: true },
+              { text: 'pnpm tsc --noEmit: passed', source, command: 'pnpm tsc --noEmit', isTestRun: true },
+              { text: 'aws s3 ls s3://archive-cold/exports/2024/', source, command: 'aws s3 ls s3://archive-cold/exports/2024/' },
+            ],
+          },
+          { name: 'Notes' as const, items: [{ text: 'The nightly export now writes Parquet files into the cold bucket.', source, salience }] },
+        ];
+        return [{ ...summaryOf('s1', renderSections(sections), 1, 30), sections }, summaryOf('s2', 'Completed: renamed the staging queue', 31, 40)];
+      };
+      const target = 45;
+      expect(consolidate(withNote(4), target).summary).toContain('Parquet');
+      expect(consolidate(withNote(0), target).summary).not.toContain('Parquet');
     });
 
     it('keeps the text of summaries it cannot parse', () => {

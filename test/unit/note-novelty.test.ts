@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { uniqueWordShares } from '../../src/summarizer/note-novelty.js';
+import { uniqueProseShares, uniqueWordShares } from '../../src/summarizer/note-novelty.js';
 
 describe('uniqueWordShares', () => {
   it('gives repeated narration and a listed file no share, and a remark in its own words most of it', () => {
@@ -31,5 +31,25 @@ describe('uniqueWordShares', () => {
         expect(echoed.every((share) => share === 0)).toBe(true);
       }),
     );
+  });
+});
+
+describe('uniqueProseShares', () => {
+  it('gives lines that repeat a shape with other code names no share, and a remark in its own words most of it', () => {
+    const notes = [
+      'Probably worth peeking at `loadInvoices` first, I guess.',
+      'Probably worth peeking at `sendReminder` first, I guess.',
+      'Refunds above two hundred euros need a second approver from finance.',
+    ];
+    const [first, second, remark] = uniqueProseShares({ notes, others: [] });
+    expect(first).toBe(0);
+    expect(second).toBe(0);
+    expect(remark).toBe(1);
+  });
+
+  it('counts a note made only of code as its own, and prose another item holds as not', () => {
+    const [code, echoed] = uniqueProseShares({ notes: ['`retryLimit = 4`', 'the nightly backup job'], others: ['Completed: the nightly backup job'] });
+    expect(code).toBe(1);
+    expect(echoed).toBe(0);
   });
 });

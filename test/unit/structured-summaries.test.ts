@@ -168,14 +168,18 @@ describe('structured summaries', () => {
       expect(sections.some((section) => section.name === 'Open')).toBe(false);
     });
 
-    it('drops the lowest-salience notes first when over the target, keeping the others', () => {
+    it('drops the list of edited files, then the lowest-salience notes, when over the target', () => {
       const full = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: 300 });
       expect(full.summary).toContain('weather');
       const fullTokens = countTokens(full.summary);
+      const filesTokens = countTokens('Files: src/a.ts (5 edits)\n');
       const weatherTokens = countTokens('- Some chatter about the weather and lunch plans today.\n');
-      const tight = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: fullTokens - Math.ceil(weatherTokens / 2) });
-      expect(tight.summary).toContain('The cache key includes the tenant id.');
-      expect(tight.summary).not.toContain('weather');
+      const tight = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: fullTokens - Math.ceil(filesTokens / 2) });
+      expect(tight.summary).not.toContain('Files:');
+      expect(tight.summary).toContain('weather');
+      const tighter = run({ mode: 'consolidate', summaries: [older, newer], targetTokens: fullTokens - filesTokens - Math.ceil(weatherTokens / 2) });
+      expect(tighter.summary).toContain('The cache key includes the tenant id.');
+      expect(tighter.summary).not.toContain('weather');
     });
 
     it('keeps narration that says something no other item says over repeated narration of edits that scored higher', () => {
