@@ -1180,7 +1180,7 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
       section: 'Files',
       text: fileItemText({ path, edits: file.edits }),
       detail: { source: file.source, path, edits: file.edits },
-      priority: file.edits > 0 ? EDITED_FILE_PRIORITY : 5,
+      priority: FILE_PRIORITY,
       order: file.order,
       isEssential: false,
     });
@@ -1212,11 +1212,11 @@ const QUESTION_NOTE = /[?？]\s*$/u;
 /** Weight of a narrated note's share of words said nowhere else in the merged summaries. */
 const UNIQUE_SHARE_WEIGHT = 4;
 /**
- * Priority of an edited file when consolidating: after the narration said in words found nowhere
- * else. The list grows with every task and the files are in the Scratchpad or the archive; a
- * statement said once is in neither once it leaves.
+ * Priority of a file, edited or only read, when consolidating: after the narration said in words
+ * found nowhere else. The list grows with every task and the files are in the Scratchpad or the
+ * archive; a statement said once is in neither once it leaves.
  */
-const EDITED_FILE_PRIORITY = 5;
+const FILE_PRIORITY = 5;
 /** Share of its prose words said nowhere else below which a note repeats a shape (see `uniqueProseShares`). */
 const OWN_PROSE_SHARE = 0.25;
 /** Share of words said nowhere else from which a narrated note without salience is ranked before commands. */
