@@ -2,7 +2,7 @@ import { applyPatch, formatPatch, OMIT_HEADERS } from 'diff';
 import type { StructuredPatch, StructuredPatchHunk } from 'diff';
 import { commonPrefixLength, commonSuffixLength } from '../common-runs.js';
 import { describeValue, InvalidArgumentError } from '../errors.js';
-import { disjointRewritePatch, splitLinesKeepingBreaks, structuredLinePatchOfEdit } from './line-diff.js';
+import { linePatchOfEdit, NO_NEWLINE_MARKER, splitLinesKeepingBreaks } from './line-diff.js';
 
 /** One contiguous run of changed lines between two versions of a file. */
 export interface DiffHunk {
@@ -212,18 +212,13 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
   const newLines = isBinary ? [] : splitLinesKeepingBreaks(newDiffed);
   // A small file is diffed with its shared trailing lines, which the search need not compare.
   const sharedTail = isLarge ? 0 : countLines(before.slice(before.length - shared.suffixChars));
-  const minimal = isBinary
-    ? undefined
-    : structuredLinePatchOfEdit({ oldLines, newLines, maxEditLength, sharedTail });
   // Beyond `maxEditLength`, a rewrite whose changed lines occur nowhere on the other side is
   // aligned on no line: the patch the alignment on unique lines gives, without looking for them.
-  const rewrite = minimal === undefined && !isBinary ? disjointRewritePatch({ oldLines, newLines, sharedTail }) : undefined;
+  const edit = isBinary ? undefined : linePatchOfEdit({ oldLines, newLines, maxEditLength, sharedTail });
   const structured =
-    minimal !== undefined
-      ? shiftHunks(minimal, shared.prefixLines)
-      : rewrite !== undefined
-        ? shiftHunks(rewrite, shared.prefixLines)
-        : shiftHunks(anchoredPatch(oldMiddle, newMiddle), isLarge ? shared.prefixLines : 0);
+    edit !== undefined
+      ? shiftHunks(edit.patch, shared.prefixLines)
+      : shiftHunks(anchoredPatch(oldMiddle, newMiddle), isLarge ? shared.prefixLines : 0);
   const hunks = structured.hunks.map(toDiffHunk);
   let addedLines = 0;
   let removedLines = 0;
@@ -238,7 +233,7 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
     removedLines,
     isRewrite:
       oldLineCount > REWRITE_MIN_OLD_LINES && removedLines / oldLineCount > REWRITE_RATIO,
-    isApproximate: minimal === undefined,
+    isApproximate: edit?.isMinimal !== true,
     isSkipped: false,
     patch: formatPatch(structured, OMIT_HEADERS),
   };
@@ -403,7 +398,6 @@ const DEFAULT_TRIM_ABOVE = 262_144;
 const REWRITE_MIN_OLD_LINES = 5;
 // Share of the old lines that must be removed for a change to count as a rewrite.
 const REWRITE_RATIO = 0.6;
-const NO_NEWLINE_MARKER = '\\ No newline at end of file';
 // Texts shorter than this are measured by the loop (a call into the encoder costs more).
 const ENCODE_MIN_CHARS = 256;
 // UTF-16 units encoded at a time, so that the buffer stays small whatever the text's size.

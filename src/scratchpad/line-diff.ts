@@ -38,20 +38,39 @@ export function structuredLinePatchOfEdit(options: {
   maxEditLength: number;
   sharedTail: number;
 }): StructuredPatch | undefined {
+  const result = linePatchOfEdit(options);
+  return result?.isMinimal === true ? result.patch : undefined;
+}
+
+/**
+ * {@link structuredLinePatchOfEdit}, and beyond `maxEditLength` the {@link disjointRewritePatch}
+ * when the edit is such a rewrite (`isMinimal: false`), from one pass that looks up the lines.
+ * @internal
+ */
+export function linePatchOfEdit(options: {
+  oldLines: readonly string[];
+  newLines: readonly string[];
+  maxEditLength: number;
+  sharedTail: number;
+}): { patch: StructuredPatch; isMinimal: boolean } | undefined {
   const { oldLines, newLines, maxEditLength, sharedTail } = options;
   // Lines before the shared tail bound the edit; a rewrite of many of them is searched on ids at once.
   const changedLines = oldLines.length + newLines.length - 2 * sharedTail;
+  let isBeyondLimit = false;
   if (changedLines <= SHORT_SEARCH_LINES || maxEditLength <= SHORT_EDIT_LENGTH) {
     const quick = searchMoves({ old: oldLines, new: newLines }, Math.min(maxEditLength, SHORT_EDIT_LENGTH), sharedTail);
-    if (quick !== undefined) return toPatch(quick, oldLines, newLines);
-    if (maxEditLength <= SHORT_EDIT_LENGTH) return undefined;
+    if (quick !== undefined) return { patch: toPatch(quick, oldLines, newLines), isMinimal: true };
+    isBeyondLimit = maxEditLength <= SHORT_EDIT_LENGTH;
   }
   const ids = idsOf(oldLines, newLines, sharedTail);
-  if (exceedsEditLength(ids, maxEditLength)) return undefined;
   // A rewrite whose changed lines occur nowhere on the other side (line endings converted, a file
   // rewritten whole) is found without the search, which would try every edit length up to it.
-  const moves = isDisjointRewrite(ids, sharedTail) ? rewriteMoves(ids, sharedTail) : searchMoves(ids, maxEditLength, sharedTail);
-  return moves === undefined ? undefined : toPatch(moves, oldLines, newLines);
+  const isRewrite = isDisjointRewrite(ids, sharedTail);
+  if (isBeyondLimit || exceedsEditLength(ids, maxEditLength)) {
+    return isRewrite ? { patch: toPatch(rewriteMoves(ids, sharedTail), oldLines, newLines), isMinimal: false } : undefined;
+  }
+  const moves = isRewrite ? rewriteMoves(ids, sharedTail) : searchMoves(ids, maxEditLength, sharedTail);
+  return moves === undefined ? undefined : { patch: toPatch(moves, oldLines, newLines), isMinimal: true };
 }
 
 /**
@@ -88,12 +107,14 @@ export function splitLinesKeepingBreaks(value: string): string[] {
   return lines;
 }
 
+/** The line a unified patch puts after a last line that has no line break. @internal */
+export const NO_NEWLINE_MARKER = '\\ No newline at end of file';
+
 // --- Internal helpers ---
 
 const COMMON = 0;
 const ADDED = 1;
 const REMOVED = 2;
-const NO_NEWLINE_MARKER = '\\ No newline at end of file';
 // Where a line occurs, for isDisjointRewrite (0: nowhere yet).
 const OLD_SIDE = 1;
 const NEW_SIDE = 2;
