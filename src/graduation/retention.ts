@@ -205,6 +205,14 @@ export function retentionClassFor(category: FactCategory): RetentionClass | unde
  * "every DB call gets a 5s timeout and 3 retries" → `db`, `call`, `timeout`, `retry`.
  */
 export function topicWords(value: string, options: WordListOptions = {}): string[] {
+  return [...new Set(topicSequence(value, options))];
+}
+
+/**
+ * The topic words of a statement in the order they occur, repeats included (see
+ * {@link topicWords}), so that callers can tell which word stands in front of which.
+ */
+export function topicSequence(value: string, options: WordListOptions = {}): string[] {
   const { stopword, numberWord, unitWord } = wordsOf(options);
   const withoutValues = value
     .replace(/`[^`]*`/gu, ' ')
@@ -212,7 +220,6 @@ export function topicWords(value: string, options: WordListOptions = {}): string
     .replace(/(?<![\p{L}\p{N}])'[^'\n]*'(?![\p{L}\p{N}])/gu, ' ')
     .toLowerCase();
   const words: string[] = [];
-  const seen = new Set<string>();
   for (const match of withoutValues.matchAll(WORD)) {
     const token = match[0].replace(/['’]s$/u, '');
     if (token.length < 2 || /^\p{N}/u.test(token) || stopword.has(token)) continue;
@@ -220,8 +227,7 @@ export function topicWords(value: string, options: WordListOptions = {}): string
     if (/\p{N}/u.test(token) && !/^\p{L}{1,3}\p{N}{1,3}$/u.test(token)) continue;
     if (numberWord.has(token) || unitWord.has(token)) continue;
     const stem = stemWord(token);
-    if (stopword.has(stem) || seen.has(stem)) continue;
-    seen.add(stem);
+    if (stopword.has(stem)) continue;
     words.push(stem);
   }
   return words;
@@ -338,9 +344,11 @@ function wordsOf(options: WordListOptions): WordSets {
   return wordSetsFor(options.patterns ?? defaultPatterns);
 }
 
-// The words that follow a pack's qualifying prepositions name which thing a statement is about
-// ("for svc5", "in the billing API"), not the value it states.
-function qualifierWords(text: string, options: WordListOptions): string[] {
+/**
+ * The topic words that follow a pack's qualifying prepositions: they name which thing a statement
+ * is about ("for svc5", "in the billing API"), not the value it states.
+ */
+export function qualifierWords(text: string, options: WordListOptions): string[] {
   const pack = options.patterns ?? defaultPatterns;
   const words: string[] = [];
   const regex = qualifierRegexFor(pack);
@@ -692,7 +700,8 @@ function isAbbreviation(line: string, dotIndex: number, words: WordSets): boolea
   return words.abbreviation.has((before[1] ?? '').toLowerCase());
 }
 
-function stemWord(word: string): string {
+/** Lower-cased word, lightly stemmed (plural `s`, `ies`) the way {@link topicWords} stems it. */
+export function stemWord(word: string): string {
   if (/[._-]/u.test(word)) return word;
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
   if (word.length > 3 && word.endsWith('s') && !/(?:ss|us|is|os)$/u.test(word)) return word.slice(0, -1);

@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import { factKeyFor, isSameSubject, isSameTopic, isVaguerRestatement, topicWords } from '../graduation/retention.js';
+import { isValueRevision } from '../graduation/value-revision.js';
 import { countJoined } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type {
@@ -151,8 +152,9 @@ export function createFactStore(options: {
     for (const room of recentRooms) renderRoom(room);
   };
 
-  const findKey = (update: FactUpdate): string => {
-    if (update.key !== undefined) return update.key;
+  // The key an update goes to, and whether it gives that fact's subject a new value.
+  const findKey = (update: FactUpdate): { key: string; isRevision: boolean } => {
+    if (update.key !== undefined) return { key: update.key, isRevision: false };
     let match: Fact | undefined;
     let matchOrder = -1;
     const isUpdate = update.isUpdate === true;
@@ -169,11 +171,23 @@ export function createFactStore(options: {
         matchOrder = order;
       }
     }
-    if (match !== undefined) return match.key;
+    if (match !== undefined) return { key: match.key, isRevision: false };
+    // A plainly worded new value for a subject already held ("staging keeps 12 connections" after
+    // "staging runs with a pool of 4 connections") replaces it too: the newest such fact wins.
+    for (const key of candidates) {
+      const fact = facts.get(key);
+      const order = orderOf.get(key) ?? 0;
+      if (fact === undefined || order < matchOrder || !isRevisableCategory(fact.category, update.category)) continue;
+      if (isValueRevision(fact.value, update.value)) {
+        match = fact;
+        matchOrder = order;
+      }
+    }
+    if (match !== undefined) return { key: match.key, isRevision: true };
     const base = factKeyFor(update.value, update.category);
     let key = base;
     for (let suffix = 2; facts.has(key); suffix += 1) key = `${base}-${suffix}`;
-    return key;
+    return { key, isRevision: false };
   };
 
   return {
@@ -184,11 +198,12 @@ export function createFactStore(options: {
       for (const update of updates) {
         const value = update.value.trim();
         if (value.length === 0) continue;
-        const key = findKey(update);
+        const { key, isRevision } = findKey(update);
         const existing = facts.get(key);
         if (existing !== undefined && existing.value === value) continue;
-        // A restatement with fewer values keeps the detailed one, unless it says it replaces it.
-        if (existing !== undefined && update.key === undefined && update.isUpdate !== true && isVaguerRestatement(existing.value, value)) continue;
+        // A restatement with fewer values keeps the detailed one, unless it says it replaces it or
+        // gives a new value.
+        if (existing !== undefined && update.key === undefined && update.isUpdate !== true && !isRevision && isVaguerRestatement(existing.value, value)) continue;
         const tokens = counter.count(`  ${key}: ${value}`);
         if (existing === undefined) {
           const fact: Fact = Object.freeze({ key, category: update.category, value, source, history: [], tokens, ...salienceOf(update.salience) });
@@ -524,6 +539,14 @@ function factLines(fact: Fact): string {
     factLineCache.set(fact, lines);
   }
   return lines;
+}
+
+/** Categories whose statements give a subject a value (a fix or a pattern is revised only by its own kind). */
+const VALUED_CATEGORIES: ReadonlySet<FactCategory> = new Set(['architecture', 'decisions', 'requirements', 'constraints', 'conventions', 'preferences']);
+
+/** Whether a fact of one category may take a new value stated in another (see isValueRevision). */
+function isRevisableCategory(stored: FactCategory, stated: FactCategory): boolean {
+  return stored === stated || (VALUED_CATEGORIES.has(stored) && VALUED_CATEGORIES.has(stated));
 }
 
 /** Jaccard overlap of the topic words of two fact values. */
