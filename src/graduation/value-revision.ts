@@ -24,6 +24,15 @@ export function isValueRevision(older: string, newer: string, options: WordListO
   return false;
 }
 
+/**
+ * The words of a statement that are values rather than what it is about, in the form fact keys
+ * use: names ("RabbitMQ" → `rabbitmq`) and hyphenated counts (`four-space`).
+ */
+export function valueWords(text: string, options: WordListOptions = {}): string[] {
+  const values = readValues(text, options);
+  return [...[...values.names].map(stemWord), ...values.counted];
+}
+
 // --- Internal helpers ---
 
 /**

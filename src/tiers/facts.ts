@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import { factKeyFor, isSameSubject, isSameTopic, isVaguerRestatement, topicWords } from '../graduation/retention.js';
-import { isValueRevision } from '../graduation/value-revision.js';
+import { isValueRevision, valueWords } from '../graduation/value-revision.js';
 import { countJoined } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type {
@@ -114,6 +114,15 @@ export function createFactStore(options: {
       keys.add(fact.key);
     }
   };
+  const remove = (key: string): void => {
+    const existing = facts.get(key);
+    if (existing === undefined) return;
+    totalTokens -= existing.tokens;
+    for (const word of topicsOf.get(key) ?? []) topicIndex.get(word)?.delete(key);
+    facts.delete(key);
+    topicsOf.delete(key);
+    orderOf.delete(key);
+  };
   for (const fact of options.initial?.facts ?? []) store(fact, { isMoved: false });
   for (const task of options.initial?.tasks ?? []) tasks.set(normalizeTitle(task.title), task);
   let version = 0;
@@ -184,10 +193,13 @@ export function createFactStore(options: {
       }
     }
     if (match !== undefined) return { key: match.key, isRevision: true };
-    const base = factKeyFor(update.value, update.category);
+    return { key: newKey(update.value, update.category), isRevision: false };
+  };
+  const newKey = (value: string, category: FactCategory): string => {
+    const base = factKeyFor(value, category);
     let key = base;
     for (let suffix = 2; facts.has(key); suffix += 1) key = `${base}-${suffix}`;
-    return { key, isRevision: false };
+    return key;
   };
 
   return {
@@ -198,7 +210,9 @@ export function createFactStore(options: {
       for (const update of updates) {
         const value = update.value.trim();
         if (value.length === 0) continue;
-        const { key, isRevision } = findKey(update);
+        const found = findKey(update);
+        const { isRevision } = found;
+        let { key } = found;
         const existing = facts.get(key);
         if (existing !== undefined && existing.value === value) continue;
         // A restatement with fewer values keeps the detailed one, unless it says it replaces it or
@@ -210,6 +224,11 @@ export function createFactStore(options: {
           store(fact, { isMoved: false });
           added.push(fact);
           continue;
+        }
+        // A key made from the old value ("two-space-indentation") would show it beside the new one.
+        if (update.key === undefined && isKeyOfOldValue({ key, older: existing.value, newer: value })) {
+          remove(key);
+          key = newKey(value, existing.category);
         }
         const fact: Fact = Object.freeze({
           key,
@@ -229,7 +248,7 @@ export function createFactStore(options: {
         archived.push({
           type: 'fact',
           reason: 'superseded',
-          key,
+          key: existing.key,
           category: existing.category,
           value: existing.value,
           source: existing.source,
@@ -539,6 +558,14 @@ function factLines(fact: Fact): string {
     factLineCache.set(fact, lines);
   }
   return lines;
+}
+
+/** Whether a fact's key names a value (a name, a count) its old value has and its new one lacks. */
+function isKeyOfOldValue(options: { key: string; older: string; newer: string }): boolean {
+  const gone = new Set(valueWords(options.older));
+  for (const word of valueWords(options.newer)) gone.delete(word);
+  const keyWords = options.key.split('-');
+  return [...gone].some((word) => keyWords.includes(word) || (word.includes('-') && options.key.includes(word)));
 }
 
 /** Categories whose statements give a subject a value (a fix or a pattern is revised only by its own kind). */
