@@ -5,14 +5,14 @@ import { qualifierWords, stemWord, topicSequence, type WordListOptions } from '.
 /**
  * Tells whether a newer statement gives the subject of an older one a new value, however either is
  * worded: "staging keeps 12 database connections open" after "staging runs with a pool of 4
- * database connections", "traces are shipped to Tempo" after "we ship the traces to Jaeger". No
- * update wording is needed ("now", "instead" are hints a caller may add); what decides is
- * - the same slot with another value: a number the older has next to a word (its unit or what it
- *   counts: "4 database connections", "Python 3.11", "port 8081") and a different number next to
- *   the same word in the newer, which does not repeat the older value's place with its own (a name
- *   such as `RabbitMQ` only the older has and one only the newer has also makes a slot);
- * - the same subject: besides the slot, they share at least a third of the smaller side's topic
- *   words (half of it and two words for a name slot);
+ * database connections", "90 percent coverage is fine" after "line coverage must stay at 70
+ * percent". No update wording is needed ("now", "instead" are hints a caller may add). Read clause
+ * by clause, what decides is
+ * - the same slot with another value: each clause states one figure, a number belonging to the same
+ *   word (the word after it, "4 database connections", "four-space indentation"; or the word before
+ *   it over a stopword, "port is 8081"), and the newer number is not in the older clause;
+ * - the same subject: besides the slot, they share two topic words (one when a side has two) and
+ *   half of the smaller side's;
  * - no sign of another thing: no topic word of one side after a qualifying preposition that the
  *   other lacks ("for svc5" / "for svc15"), and no two different words in front of the same shared
  *   word ("staging runs …" / "production runs …", "billing client" / "search client").
@@ -51,7 +51,7 @@ function clausesOf(text: string): string[] {
 function revisesClause(older: string, newer: string, options: WordListOptions): boolean {
   const before = readValues(older, options);
   const after = readValues(newer, options);
-  const slot = numberSlot(before, after) ?? nameSlot(before, after);
+  const slot = numberSlot(before, after);
   if (slot === undefined) return false;
   // The slot's words stay in the sequences as gaps, so that no word seems to stand next to another
   // across a value.
@@ -63,7 +63,8 @@ function revisesClause(older: string, newer: string, options: WordListOptions): 
   if (smaller === 0) return false;
   let shared = 0;
   for (const word of leftSet) if (rightSet.has(word)) shared += 1;
-  if (shared < slot.minShared || shared / smaller < slot.minCoverage) return false;
+  // Two shared words, or one when a side has only two; and half of the smaller side.
+  if (shared < Math.min(MIN_SHARED, smaller - 1) || shared === 0 || shared / smaller < MIN_COVERAGE) return false;
   const qualifiers = new Set([...qualifierWords(older, options), ...qualifierWords(newer, options)]);
   for (const word of qualifiers) {
     if (!slot.ignored.has(word) && leftSet.has(word) !== rightSet.has(word)) return false;
@@ -71,29 +72,27 @@ function revisesClause(older: string, newer: string, options: WordListOptions): 
   return !hasRivalModifiers({ left, right, leftSet, rightSet });
 }
 
-/** A number with the word it belongs to, or a name, found in a statement. */
+/** The numbers of a clause with the words they belong to, and its names. */
 interface StatedValues {
   /** Number → the words it belongs to ("4" → "connection"). */
   readonly numbers: ReadonlyMap<string, ReadonlySet<string>>;
   /** The numbers by the word they belong to. */
   readonly byAnchor: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Tokens with a digit, or hyphenated counts. */
+  readonly figures: number;
   /** Hyphenated counts ("four-space"), which read as topic words of their own. */
   readonly counted: ReadonlySet<string>;
   /** Lower-cased names (capitalised or mixed-case words inside a sentence, code spans). */
   readonly names: ReadonlySet<string>;
-  /** The lower-cased text, to tell whether a value occurs in it at all. */
-  readonly lower: string;
 }
 
 interface Slot {
-  /** Words left out of the subject comparison: the slot's anchor, or the names that differ. */
+  /** Words left out of the subject comparison: the slot's anchor and the hyphenated counts. */
   readonly ignored: ReadonlySet<string>;
-  readonly minShared: number;
-  readonly minCoverage: number;
 }
 
-const NUMBER_SLOT = { minShared: 1, minCoverage: 1 / 3 } as const;
-const NAME_SLOT = { minShared: 2, minCoverage: 0.5 } as const;
+const MIN_SHARED = 2;
+const MIN_COVERAGE = 0.5;
 const TOKEN = /`[^`\n]+`|[\p{L}\p{N}][\p{L}\p{N}_'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
 const NUMBER = /^\d+(?:[.,]\d+)*$/u;
 const SENTENCE_BREAK = /[.!?:;\n]\s*$/u;
@@ -105,6 +104,9 @@ const JOINED_COUNT = /^([\p{L}\p{N}]+)-(\p{L}+)$/u;
 const MAX_SKIPPED = 2;
 
 function numberSlot(before: StatedValues, after: StatedValues): Slot | undefined {
+  // A clause that states one value; narration full of figures ("extracted 706,452 …, kept 78,499")
+  // is not read as a setting.
+  if (before.figures !== 1 || after.figures !== 1) return undefined;
   for (const [anchor, values] of after.byAnchor) {
     const previous = before.byAnchor.get(anchor);
     if (previous === undefined) continue;
@@ -112,16 +114,9 @@ function numberSlot(before: StatedValues, after: StatedValues): Slot | undefined
     // this word is not stated again at the same word.
     const isNew = [...values].some((value) => !before.numbers.has(value));
     const isReplaced = [...previous].some((value) => !values.has(value));
-    if (isNew && isReplaced) return { ignored: new Set([anchor, ...before.counted, ...after.counted]), ...NUMBER_SLOT };
+    if (isNew && isReplaced) return { ignored: new Set([anchor, ...before.counted, ...after.counted]) };
   }
   return undefined;
-}
-
-function nameSlot(before: StatedValues, after: StatedValues): Slot | undefined {
-  const onlyBefore = [...before.names].filter((name) => !containsWord(after.lower, name));
-  const onlyAfter = [...after.names].filter((name) => !containsWord(before.lower, name));
-  if (onlyBefore.length === 0 || onlyAfter.length === 0) return undefined;
-  return { ignored: new Set([...onlyBefore, ...onlyAfter].map(stemWord)), ...NAME_SLOT };
 }
 
 function readValues(text: string, options: WordListOptions): StatedValues {
@@ -157,7 +152,8 @@ function readValues(text: string, options: WordListOptions): StatedValues {
     if (anchorToken === undefined) return;
     add({ value: token.text.replace(/,/gu, ''), anchor: stemWord(anchorToken.text.toLowerCase()) });
   });
-  return { numbers, byAnchor, names, counted, lower: text.toLowerCase() };
+  const figures = tokens.filter((token) => /\p{N}/u.test(token.text)).length + counted.size - [...counted].filter((word) => /\p{N}/u.test(word)).length;
+  return { numbers, byAnchor, names, counted, figures };
 }
 
 interface Token {
@@ -166,9 +162,9 @@ interface Token {
 }
 
 /**
- * The word a number belongs to, within its clause (no punctuation in between): a version belongs
- * to the name right before it ("Python 3.11"); a count to the word right after it ("4 database
- * connections"); a bare number to the word before it, over a stopword or two ("port is 8081").
+ * The word a number belongs to, within its clause (no punctuation in between): a count to the word
+ * right after it ("4 database connections"); a bare number to the word before it, over a stopword
+ * or two ("port is 8081").
  */
 function anchorOf(options: { tokens: readonly Token[]; index: number; text: string; words: WordSets }): Token | undefined {
   const { tokens, index, text, words } = options;
@@ -178,14 +174,14 @@ function anchorOf(options: { tokens: readonly Token[]; index: number; text: stri
     return !token.text.startsWith('`') && !NUMBER.test(token.text) && !words.stopword.has(lower) && !words.numberWord.has(lower);
   };
   const token = tokens[index] as Token;
-  const previous = tokens[index - 1];
   const next = tokens[index + 1];
-  if (previous !== undefined && isJoined(previous, token) && isWord(previous) && isName(previous.text, text, previous.index)) return previous;
   if (next !== undefined && isJoined(token, next) && isWord(next)) return next;
+  // Right after a word the number names something ("task 7", "line 98"); over a stopword it is
+  // that word's value ("port is 8081", "limit to 300").
   for (let back = index - 1, skipped = 0; back >= 0 && skipped <= MAX_SKIPPED; back -= 1, skipped += 1) {
     const candidate = tokens[back] as Token;
     if (!isJoined(candidate, tokens[back + 1] as Token)) return undefined;
-    if (isWord(candidate)) return candidate;
+    if (isWord(candidate)) return skipped === 0 ? undefined : candidate;
     if (NUMBER.test(candidate.text) || candidate.text.startsWith('`')) return undefined;
   }
   return undefined;
@@ -197,11 +193,6 @@ function isName(word: string, text: string, index: number): boolean {
   if (/\p{Lu}/u.test(word.slice(1))) return true;
   if (word === 'I' || /['’]/u.test(word)) return false;
   return index > 0 && !SENTENCE_BREAK.test(text.slice(Math.max(0, index - 3), index));
-}
-
-function containsWord(text: string, word: string): boolean {
-  const escaped = word.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, 'u').test(text);
 }
 
 /**
