@@ -196,11 +196,15 @@ function isName(word: string, text: string, index: number): boolean {
 }
 
 /**
- * Two different words right in front of the same shared word name two different things
- * ("staging runs …" / "production runs …").
+ * Two different words right in front of the same shared word, or opening the clauses, name two
+ * different things ("billing client" / "search client", "staging keeps …" / "production keeps …").
  */
 function hasRivalModifiers(options: { left: readonly string[]; right: readonly string[]; leftSet: ReadonlySet<string>; rightSet: ReadonlySet<string> }): boolean {
   const { left, right, leftSet, rightSet } = options;
+  // The clauses open on different things ("staging keeps …" / "production keeps …").
+  const leftFirst = left.find((word) => word !== GAP);
+  const rightFirst = right.find((word) => word !== GAP);
+  if (leftFirst !== undefined && rightFirst !== undefined && !rightSet.has(leftFirst) && !leftSet.has(rightFirst)) return true;
   const modified = new Map<string, string>();
   for (let index = 0; index + 1 < left.length; index += 1) {
     const word = left[index] as string;
