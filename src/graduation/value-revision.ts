@@ -52,7 +52,7 @@ function revisesClause(older: string, newer: string, options: WordListOptions): 
   const before = readValues(older, options);
   const after = readValues(newer, options);
   const slot = numberSlot(before, after);
-  if (slot === undefined) return false;
+  if (slot === undefined) return isNameSwap({ older, newer, before, after, options });
   // The slot's words stay in the sequences as gaps, so that no word seems to stand next to another
   // across a value.
   const left = topicSequence(older, options).map((word) => (slot.ignored.has(word) ? GAP : word));
@@ -82,7 +82,9 @@ interface StatedValues {
   readonly figures: number;
   /** Hyphenated counts ("four-space"), which read as topic words of their own. */
   readonly counted: ReadonlySet<string>;
-  /** Lower-cased names (capitalised or mixed-case words inside a sentence, code spans). */
+  /** The code spans' contents. */
+  readonly spans: ReadonlySet<string>;
+  /** Lower-cased names (capitalised or mixed-case words inside a sentence). */
   readonly names: ReadonlySet<string>;
 }
 
@@ -93,6 +95,9 @@ interface Slot {
 
 const MIN_SHARED = 2;
 const MIN_COVERAGE = 0.5;
+/** Topic words a clause must keep when only a name in it changes. */
+const MIN_SWAP_SHARED = 3;
+const PLAIN_NAME = /^\p{L}+$/u;
 const TOKEN = /`[^`\n]+`|[\p{L}\p{N}][\p{L}\p{N}_'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
 const NUMBER = /^\d+(?:[.,]\d+)*$/u;
 const SENTENCE_BREAK = /[.!?:;\n]\s*$/u;
@@ -102,6 +107,26 @@ const CLAUSE_BREAK = /[;:()\n]+|[,.!?](?=\s|$)|\s[—–-]{1,2}\s/u;
 const JOINED_COUNT = /^([\p{L}\p{N}]+)-(\p{L}+)$/u;
 /** Stopwords a number may stand behind and still belong to the word before them ("port is 8081"). */
 const MAX_SKIPPED = 2;
+
+/**
+ * A clause said again with one name in place of another and nothing else changed in its topic
+ * words ("the api service deploys on Thursday mornings" / "… on Tuesday mornings, …").
+ */
+function isNameSwap(options: { older: string; newer: string; before: StatedValues; after: StatedValues; options: WordListOptions }): boolean {
+  const { before, after } = options;
+  if (before.figures > 0 || after.figures > 0 || before.spans.size !== after.spans.size) return false;
+  for (const span of before.spans) if (!after.spans.has(span)) return false;
+  const gone = [...before.names].filter((name) => !after.names.has(name));
+  const added = [...after.names].filter((name) => !before.names.has(name));
+  // One plain word each (a code span or a file name names what the clause is about).
+  if (gone.length !== 1 || added.length !== 1 || ![...gone, ...added].every((name) => PLAIN_NAME.test(name))) return false;
+  const ignored = new Set([...gone, ...added].map(stemWord));
+  const left = new Set(topicSequence(options.older, options.options).filter((word) => !ignored.has(word)));
+  const right = new Set(topicSequence(options.newer, options.options).filter((word) => !ignored.has(word)));
+  if (left.size < MIN_SWAP_SHARED || left.size !== right.size) return false;
+  for (const word of left) if (!right.has(word)) return false;
+  return true;
+}
 
 function numberSlot(before: StatedValues, after: StatedValues): Slot | undefined {
   // A clause that states one value; narration full of figures ("extracted 706,452 …, kept 78,499")
@@ -125,6 +150,7 @@ function readValues(text: string, options: WordListOptions): StatedValues {
   const numbers = new Map<string, Set<string>>();
   const byAnchor = new Map<string, Set<string>>();
   const names = new Set<string>();
+  const spans = new Set<string>();
   const counted = new Set<string>();
   const add = ({ value, anchor }: { value: string; anchor: string }): void => {
     if (!numbers.has(value)) numbers.set(value, new Set());
@@ -134,7 +160,7 @@ function readValues(text: string, options: WordListOptions): StatedValues {
   };
   tokens.forEach((token, index) => {
     if (token.text.startsWith('`')) {
-      names.add(token.text.slice(1, -1).toLowerCase());
+      spans.add(token.text.slice(1, -1));
       return;
     }
     const joined = JOINED_COUNT.exec(token.text.toLowerCase());
@@ -153,7 +179,7 @@ function readValues(text: string, options: WordListOptions): StatedValues {
     add({ value: token.text.replace(/,/gu, ''), anchor: stemWord(anchorToken.text.toLowerCase()) });
   });
   const figures = tokens.filter((token) => /\p{N}/u.test(token.text)).length + counted.size - [...counted].filter((word) => /\p{N}/u.test(word)).length;
-  return { numbers, byAnchor, names, counted, figures };
+  return { numbers, byAnchor, names, spans, counted, figures };
 }
 
 interface Token {

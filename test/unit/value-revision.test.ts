@@ -22,6 +22,7 @@ describe('isValueRevision', () => {
     ['the thumbnail worker runs with 3 concurrent jobs', 'the thumbnail worker can take 8 concurrent jobs since the resize'],
     ['I used two-space indentation in the YAML files', "we'd rather have four-space indentation in the YAML files"],
     ['The upload limit is 20 MB per attachment', 'the upload limit is 50 MB per attachment, marketing needs bigger PDFs'],
+    ['the billing cron job runs every Sunday night', 'the billing cron job runs every Wednesday night, finance closes earlier'],
   ])('reads a new value for the same subject as a revision, with or without update wording: %s → %s', (older, newer) => {
     expect(isValueRevision(older, newer)).toBe(true);
   });
@@ -34,6 +35,9 @@ describe('isValueRevision', () => {
     ['mark task 7 as done in the tracker', 'mark task 9 as done in the tracker'],
     ['The importer extracted 1,204 rows and kept 998 after dedup', 'The importer kept 1,100 rows after dedup'],
     ['The queue holds 200 jobs', 'Reports were generated for 200 users'],
+    ['the billing cron job runs every Sunday night', 'the payroll cron job runs every Wednesday night'],
+    ['In `Cart.ts`, the `addLine` method has a subtle bug', 'In `Cart.ts`, the `dropLine` method has a subtle bug'],
+    ['Looking again at the Makefile, it is fine', 'Looking again at the Dockerfile, it is fine'],
   ])('keeps distinct subjects and narration apart: %s / %s', (older, newer) => {
     expect(isValueRevision(older, newer)).toBe(false);
   });
