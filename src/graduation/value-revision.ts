@@ -14,13 +14,17 @@ import { qualifierWords, stemWord, topicSequence, type WordListOptions } from '.
  * - the same subject: besides the slot, they share two topic words (one when a side has two) and
  *   half of the smaller side's;
  * - no sign of another thing: no topic word of one side after a qualifying preposition that the
- *   other lacks ("for svc5" / "for svc15"), and no two different words in front of the same shared
- *   word ("staging runs …" / "production runs …", "billing client" / "search client").
- * It is deliberately strict: two distinct facts must never collapse into one.
+ *   other lacks ("for svc5" / "for svc15"), no two different words in front of the same shared
+ *   word ("billing client" / "search client"), clauses that do not open on different words
+ *   ("staging keeps …" / "production keeps …").
+ * A clause said again with one plain name swapped and no other topic word changed (three or more
+ * kept, no figures, the same code spans) is a revision too ("the api service deploys on Thursday
+ * mornings" / "… on Tuesday mornings"). It is deliberately strict: two distinct facts must never
+ * collapse into one.
  */
 export function isValueRevision(older: string, newer: string, options: WordListOptions = {}): boolean {
-  const newerClauses = clausesOf(newer);
-  for (const a of clausesOf(older)) for (const b of newerClauses) if (revisesClause(a, b, options)) return true;
+  const newerClauses = readingsOf(newer, options);
+  for (const a of readingsOf(older, options)) for (const b of newerClauses) if (revisesClause(a, b, options)) return true;
   return false;
 }
 
@@ -48,15 +52,43 @@ function clausesOf(text: string): string[] {
     .filter((clause) => clause.length > 0);
 }
 
-function revisesClause(older: string, newer: string, options: WordListOptions): boolean {
-  const before = readValues(older, options);
-  const after = readValues(newer, options);
+/** A clause with what revisesClause() reads in it. */
+interface ClauseReading {
+  readonly text: string;
+  readonly values: StatedValues;
+  readonly sequence: readonly string[];
+}
+
+// Readings by pack and statement: a fact is compared with many updates over a session, and its
+// reading never changes.
+const readingCache = new WeakMap<object, Map<string, readonly ClauseReading[]>>();
+const MAX_CACHED_READINGS = 4_096;
+
+function readingsOf(text: string, options: WordListOptions): readonly ClauseReading[] {
+  const pack = options.patterns ?? defaultPatterns;
+  let cache = readingCache.get(pack);
+  if (cache === undefined) {
+    cache = new Map();
+    readingCache.set(pack, cache);
+  }
+  let readings = cache.get(text);
+  if (readings === undefined) {
+    readings = clausesOf(text).map((clause) => ({ text: clause, values: readValues(clause, options), sequence: topicSequence(clause, options) }));
+    if (cache.size >= MAX_CACHED_READINGS) cache.clear();
+    cache.set(text, readings);
+  }
+  return readings;
+}
+
+function revisesClause(older: ClauseReading, newer: ClauseReading, options: WordListOptions): boolean {
+  const before = older.values;
+  const after = newer.values;
   const slot = numberSlot(before, after);
-  if (slot === undefined) return isNameSwap({ older, newer, before, after, options });
+  if (slot === undefined) return isNameSwap({ older, newer });
   // The slot's words stay in the sequences as gaps, so that no word seems to stand next to another
   // across a value.
-  const left = topicSequence(older, options).map((word) => (slot.ignored.has(word) ? GAP : word));
-  const right = topicSequence(newer, options).map((word) => (slot.ignored.has(word) ? GAP : word));
+  const left = older.sequence.map((word) => (slot.ignored.has(word) ? GAP : word));
+  const right = newer.sequence.map((word) => (slot.ignored.has(word) ? GAP : word));
   const leftSet = new Set(left.filter((word) => word !== GAP));
   const rightSet = new Set(right.filter((word) => word !== GAP));
   const smaller = Math.min(leftSet.size, rightSet.size);
@@ -65,7 +97,7 @@ function revisesClause(older: string, newer: string, options: WordListOptions): 
   for (const word of leftSet) if (rightSet.has(word)) shared += 1;
   // Two shared words, or one when a side has only two; and half of the smaller side.
   if (shared < Math.min(MIN_SHARED, smaller - 1) || shared === 0 || shared / smaller < MIN_COVERAGE) return false;
-  const qualifiers = new Set([...qualifierWords(older, options), ...qualifierWords(newer, options)]);
+  const qualifiers = new Set([...qualifierWords(older.text, options), ...qualifierWords(newer.text, options)]);
   for (const word of qualifiers) {
     if (!slot.ignored.has(word) && leftSet.has(word) !== rightSet.has(word)) return false;
   }
@@ -112,17 +144,18 @@ const MAX_SKIPPED = 2;
  * A clause said again with one name in place of another and nothing else changed in its topic
  * words ("the api service deploys on Thursday mornings" / "… on Tuesday mornings, …").
  */
-function isNameSwap(options: { older: string; newer: string; before: StatedValues; after: StatedValues; options: WordListOptions }): boolean {
-  const { before, after } = options;
+function isNameSwap(options: { older: ClauseReading; newer: ClauseReading }): boolean {
+  const before = options.older.values;
+  const after = options.newer.values;
   if (before.figures > 0 || after.figures > 0 || before.spans.size !== after.spans.size) return false;
   for (const span of before.spans) if (!after.spans.has(span)) return false;
   const gone = [...before.names].filter((name) => !after.names.has(name));
   const added = [...after.names].filter((name) => !before.names.has(name));
-  // One plain word each (a code span or a file name names what the clause is about).
+  // One plain word each ("TODO.md" or "v2" name what a clause is about more often than a value).
   if (gone.length !== 1 || added.length !== 1 || ![...gone, ...added].every((name) => PLAIN_NAME.test(name))) return false;
   const ignored = new Set([...gone, ...added].map(stemWord));
-  const left = new Set(topicSequence(options.older, options.options).filter((word) => !ignored.has(word)));
-  const right = new Set(topicSequence(options.newer, options.options).filter((word) => !ignored.has(word)));
+  const left = new Set(options.older.sequence.filter((word) => !ignored.has(word)));
+  const right = new Set(options.newer.sequence.filter((word) => !ignored.has(word)));
   if (left.size < MIN_SWAP_SHARED || left.size !== right.size) return false;
   for (const word of left) if (!right.has(word)) return false;
   return true;
