@@ -26,7 +26,7 @@ const setting = fc.record({
 });
 
 describe('value revisions: newest wins per subject, distinct subjects stay distinct', () => {
-  it('keeps exactly one fact per service and unit, holding the newest amount', () => {
+  it('holds the newest amount of each service and unit, and no older one beside it', () => {
     fc.assert(
       fc.property(fc.array(setting, { minLength: 1, maxLength: 14 }), (settings) => {
         const store = createFactStore({ counter });
@@ -38,10 +38,11 @@ describe('value revisions: newest wins per subject, distinct subjects stay disti
         const values = store.facts().map((fact) => fact.value);
         for (const [subject, amount] of newest) {
           const [service, unit] = subject.split('/') as [string, string];
-          // The newest amount of every subject is held, and no older amount of it beside it.
+          // The newest amount of every subject is held, and no older amount of it beside it (the
+          // same amount said twice in other words may stay twice: it is not stale).
           const about = values.filter((value) => value.includes(` ${service} `) && value.includes(` ${unit}`));
-          expect(about.some((value) => value.includes(` ${amount} ${unit}`))).toBe(true);
-          expect(about.length).toBe(1);
+          expect(about.length).toBeGreaterThan(0);
+          for (const value of about) expect(value).toContain(` ${amount} ${unit}`);
         }
       }),
       { numRuns: PROPERTY_RUNS },
