@@ -23,7 +23,9 @@ import { qualifierWords, stemWord, topicSequence, type WordListOptions } from '.
  * collapse into one.
  */
 export function isValueRevision(older: string, newer: string, options: WordListOptions = {}): boolean {
-  const newerClauses = readingsOf(newer, options);
+  // Only a clause with one figure or with a name can give a new value.
+  const newerClauses = readingsOf(newer, options).filter((reading) => reading.values.figures === 1 || reading.values.names.size > 0);
+  if (newerClauses.length === 0) return false;
   for (const a of readingsOf(older, options)) for (const b of newerClauses) if (revisesClause(a, b, options)) return true;
   return false;
 }
