@@ -3,7 +3,7 @@ import { defaultPatterns } from '../boundaries/patterns/default.js';
 import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
 import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
-import { isActionResponse, isBehaviourStatement, isFollowingPractice, isObligationStatement, isProductDescription, isRefusalOrScope, isStandingRule, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
+import { isActionResponse, isBehaviourStatement, isConditionalRule, isFollowingPractice, isObligationStatement, isProductDescription, isRefusalOrScope, isStandingRule, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
 import { hasFixOutcome, isCauseAndFix, isJoinedCauseAndFix, isLabelledFix, isSplitCauseAndFix } from '../language/fix-statement.js';
 import { isStatedPreference } from '../language/preference-statement.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
@@ -581,7 +581,7 @@ function analyzeWhole(
     return { ...rest, retention: 'requirement', salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   // Something named, done the way the project already does it, is a convention.
-  if (!isDeadEnd && !isQuestion && !isIntention && salience.specifics > 0 && turn !== 'question' && isFollowingPractice(text)) {
+  if (!isDeadEnd && !isQuestion && !isIntention && hasSubstance && turn !== 'question' && isFollowingPractice(text)) {
     return { ...rest, retention: 'convention', salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   if (isTaskRequest) return { ...rest, retention: 'task-status' };
@@ -622,7 +622,7 @@ function isStatedBehaviour(
   if (role !== 'user' && (CODE_SUBJECT.test(main) || FIRST_PERSON.test(stated))) return false;
   // An obligation put on the product ("the field app is expected to keep working offline") is a
   // requirement from the assistant too; any other statement of behaviour needs a value or a name.
-  if (role !== 'user' && salience.specifics < (turn === 'report' ? 1 : 0.4)) return isObligationStatement(text) || isActionResponse(text) || isRefusalOrScope(text);
+  if (role !== 'user' && salience.specifics < (turn === 'report' ? 1 : 0.4)) return isObligationStatement(text) || isActionResponse(text) || isRefusalOrScope(text) || isConditionalRule(text);
   if (isBehaviourStatement(text)) return true;
   // The user describing what the product does says how it is meant to work.
   return role === 'user' && (turn === 'instruction' || turn === 'statement') && isProductDescription(text);

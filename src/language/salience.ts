@@ -456,7 +456,7 @@ const CONSEQUENCE_OF_RULE = /,\s+so\s+(?:I|we)\b/u;
 const WORK_OBJECT = /\b(?:tests?|specs?|suites?|assertions?|snapshots?|fixtures?|mocks?|lines?|loops?|functions?|methods?|variables?|branch(?:es)?|commits?|imports?|typos?|comments?|prints?|debug)\b/iu;
 // A reason or an alternative given for what was done: "since …", "so that …", "so it retries",
 // "rather than …". "so" must open a clause with a subject of its own ("so I" continues the narration).
-const REASONED = /\b(?:since|because(?! of\b)|so that|rather than|instead of)\s|,?\s+so\s+(?:the|a|an|it|they|each|every|all|nothing|no|clients?|callers?|users?|people|requests?|jobs?)\s/iu;
+const REASONED = /\b(?:since|because(?! of\b)|so that|rather than|instead of)\s|,\s+(?:the|its|their|our)\s+(?:[\p{L}-]+(?:['’]s)?\s+){0,3}(?:limit|cap|ceiling|maximum|minimum|quota)\b|,?\s+so\s+(?:the|a|an|it|they|each|every|all|nothing|no|clients?|callers?|users?|people|requests?|jobs?)\s/iu;
 const TABLE_ROW = /^\|.*\|$|^\|?\s*:?-{3,}/u;
 const SHELL_PROMPT = /^(?:\(\S+\)\s*)?\S+@\S+:\S*[$#]|^[$#>]\s|^>>>\s|^PS [A-Z]:\\/u;
 // A bold span of three or more words with a lowercase word in it: a claim, not a Title Case heading.
