@@ -3,7 +3,7 @@ import { defaultPatterns } from '../boundaries/patterns/default.js';
 import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
 import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
-import { isActionResponse, isBehaviourStatement, isConditionalRule, isFollowingPractice, isObligationStatement, isProductDescription, isRefusalOrScope, isStandingRule, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
+import { isActionResponse, isBehaviourStatement, isConditionalRule, isDeferenceToRule, isFollowingPractice, isObligationStatement, isProductDescription, isRefusalOrScope, isStandingRule, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
 import { hasFixOutcome, isCauseAndFix, isJoinedCauseAndFix, isLabelledFix, isSplitCauseAndFix } from '../language/fix-statement.js';
 import { isStatedPreference } from '../language/preference-statement.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
@@ -579,6 +579,10 @@ function analyzeWhole(
   }
   if (!isDeadEnd && !isQuestion && !isIntention && !isCompletion && isStatedBehaviour(text, { role, turn, salience, hasSubstance })) {
     return { ...rest, retention: 'requirement', salience: Math.max(salience.score, DURABLE_SCORE) };
+  }
+  // What the speaker did or left alone because it is someone else's to decide states a constraint.
+  if (!isDeadEnd && !isQuestion && !salience.isOutput && isDeferenceToRule(text)) {
+    return { ...rest, retention: 'constraint', salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   // Something named, done the way the project already does it, is a convention.
   if (!isDeadEnd && !isQuestion && !isIntention && hasSubstance && turn !== 'question' && isFollowingPractice(text)) {

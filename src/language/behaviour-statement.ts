@@ -99,6 +99,19 @@ export function isRefusalOrScope(sentence: string): boolean {
 }
 
 /**
+ * Tells whether a sentence gives, as the reason for what the speaker did or left alone, that
+ * something belongs to someone else or needs their approval: "I left the cron schedule alone
+ * since ops owns it", "I did it without new dependencies, since those need your sign-off". The
+ * reason is a standing constraint on the work, whoever is speaking.
+ */
+export function isDeferenceToRule(sentence: string): boolean {
+  const text = plainOf(withoutAttribution(sentence));
+  if (isQuestionLike(text) || !SPEAKER_AS_ACTOR.test(text) || SYMPTOM_OF_RULE.test(text)) return false;
+  const reason = DEFERENCE_REASON.exec(text);
+  return reason !== null && !DEVELOPMENT_SUBJECT.test(reason[1] ?? '') && !TEST_WORD.test(reason[1] ?? '');
+}
+
+/**
  * Tells whether a sentence gives a condition and how the product responds to it, with no speaker
  * and nothing about the code, the tests or a failure: "with an empty cart the pay button stays
  * disabled", "when a card is declined twice, the account is locked". It needs no name or value.
@@ -370,6 +383,8 @@ const RULE_SUBJECT = String.raw`^(?:(?:the|a|an|all|every|each|any|our|its|their
 const TEAM_PRACTICE = /^(?:(?:and|so|also|here|as a rule)[,]?\s+)*(?:we|our team)\s+(?:(?:only|always|never)\s+(\p{Ll}{3,})\b(?![’'])|(?!(?:only|always|never|just|also|still|now|really|probably|can|could|should|will|would|must|might|may|are|were|was|do|did|don['’]t)\b)(\p{Ll}{3,})\s+(?:[^,.;:?!]{1,40}?\s+)?only\s*(?:[,.;!]|$))/iu;
 // Verbs of the moment rather than of a practice: "we only need …", "we never got …", "we always end up …".
 const TEAM_NON_PRACTICE = /^(?:need|needs|needed|got|get|gets|want|wanted|try|tried|did|see|saw|seen|know|knew|think|thought|ran|end|ended|seem|seemed|hit|came|went|had|heard|found|made|care|mean|meant|talk|talked|ever)$|ed$/iu;
+// A reason that defers to someone else's say: "since ops owns it", "because those need your sign-off".
+const DEFERENCE_REASON = /,?\s(?:since|because|as)\s+((?:[\p{L}-]+\s+){0,4}?)(?:owns?\s+(?:it|them|that|those)|controls?\s+(?:it|them)|(?:needs?|requires?)\s+(?:your|an?|the|their|explicit|prior|written)\s+(?:[\p{L}-]+\s+)?(?:sign-off|approval|ok|okay|go-ahead)(?=\s*(?:[,.;!)]|$)|\s+(?:first|before|from|for)\b)|(?:is|are)\s+(?:off-limits|owned by|not ours|frozen|out of bounds))(?![\p{L}-])/iu;
 // The participle of a rule said in the passive ("reopened", "written", "sent").
 const RULE_PARTICIPLE = String.raw`(?:\p{L}{3,}(?:ed|en)|sent|kept|set|made|paid|read|run|seen|shown|held)`;
 // Rules that need no name or value: see `isStandingRule`.
