@@ -619,7 +619,7 @@ function isStatedBehaviour(
   const { role, turn, salience } = options;
   if (turn === 'question' || salience.isOutput || !options.hasSubstance || /:\s*$/u.test(text)) return false;
   // A short line is small talk unless it states behaviour outright ("uploads over 5 MB are refused").
-  if (turn === 'chatter') return isBehaviourStatement(text) && !(role !== 'user' && FIRST_PERSON.test(text));
+  if (turn === 'chatter') return isBehaviourStatement(text) && !(role !== 'user' && FIRST_PERSON.test(withoutAttribution(text)));
   const stated = withoutAttribution(text);
   // The subject of the main clause, after a leading condition ("when `x` is set, the `load` method …").
   const main = stated.replace(LEADING_CONDITION, '');

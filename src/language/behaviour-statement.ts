@@ -395,7 +395,7 @@ const STANDING_RULES: readonly RegExp[] = [
   new RegExp(String.raw`${RULE_SUBJECT}\s+(?:sets?|sends?|stores?|keeps?|collects?|tracks?|shares?|exposes?|carries|carry|accepts?|allows?|leaks?|shows?)\s+no\s+(?!(?:longer|more|one|idea|problem)\b)\p{L}`, 'iu'),
   new RegExp(String.raw`${RULE_SUBJECT}\s+(?:is|are|stays?|remains?)\s+(?:strictly\s+)?\p{L}{2,}-only\b`, 'iu'),
   // A thing of the product held to a rule by what it is: "a sent invoice is immutable", "usernames are unique".
-  new RegExp(String.raw`${RULE_SUBJECT}\s+(?:is|are|stays?|remains?)\s+(?:strictly\s+|always\s+)?(?:immutable|read-only|append-only|write-once|mandatory|unique|non-negotiable|frozen|case-insensitive|case-sensitive)\b`, 'iu'),
+  new RegExp(String.raw`${RULE_SUBJECT}\s+(?:is|are|stays?|remains?)\s+(?:strictly\s+|always\s+)?(?:immutable|read-only|append-only|write-once|single-use|one-time|mandatory|unique|non-negotiable|frozen|case-insensitive|case-sensitive)\b`, 'iu'),
   // An action left to one party, said in the passive: "a closed ticket can be reopened by its reporter and nobody else".
   new RegExp(String.raw`${RULE_SUBJECT}\s+(?:can|may)\s+(?:only\s+be\s+${RULE_PARTICIPLE}\s+by\s+\p{L}|be\s+${RULE_PARTICIPLE}\s+(?:only\s+)?by\s+[^,;.]{2,40}?\s+(?:(?:and|but)\s+(?:nobody|no\s+one|no-one)\s+else|alone)\b)`, 'iu'),
   new RegExp(String.raw`${RULE_SUBJECT}\s+never\s+(?!(?:seems?|looks?|gets?|got|happens?|works?|runs?|reaches|returns?|fires?|finishes|ends?|stops?)\b)\p{Ll}{3,}s\b`, 'iu'),
@@ -457,7 +457,7 @@ const CAPABILITY = /^(?:the|a|an|every|each|any|all|our)\s+(?!(?:i|we|you|it|thi
 // "[the] <noun> <in|of|for …> [the] <words> <verb> <two or more words>".
 const QUALIFIED_SUBJECT = /^(?:(?:the|every|each|all|our|any)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|they|one|most|some|none|all|any|each|part|rest)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}[\p{L}-]+\s+(?:in|of|on|for|from|at|under|across)\s+(?:(?:the|a|an|each|every|any|our|their|its)\s+)?(?:[\p{L}\p{N}-]+\s+){0,2}?[\p{L}\p{N}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|can|could|will|would|should|must|may|might|looks?|seems?|and|or|but|than|that|which|who|to|as|so|the|a|an)\b)(\p{Ll}{3,})\s+(?:\S+\s+)+\S/iu;
 // Doing something as it is done elsewhere in the project.
-const CONFORMITY = /\b(?:(?:the )?same way (?:as )?(?:the|we|our|every|all|everything)|same\s+(?:[\p{L}-]+\s+){1,2}(?:as\s+|that\s+)?(?:every|each|all(?: the)?|any)\s+other\b|like (?:every|each|all|any) (?:of the )?other|like (?:the|all the) (?:rest|others?)\b|like the other \p{L}{3,}s\b|(?:like|as) the rest of\b|as (?:(?:in|for) )?(?:the rest|every other|all other|everywhere else)|(?:matching|to match|in line with|consistent with) (?:the rest|every other|all (?:the )?other|the existing|how (?:the|we|our))|like everywhere else|which is how (?:the|we|our|every|all))/iu;
+const CONFORMITY = /\b(?:(?:the )?same way (?:as )?(?:the|we|our|every|all|everything)|same\s+(?:[\p{L}-]+\s+){1,2}(?:as\s+|that\s+)?(?:every|each|all(?: the)?|any)\s+other\b|like (?:every|each|all|any) (?:of the )?other|like (?:the|all the) (?:rest|others?)\b(?!\s+(?:times?|days?|weeks?|ones?|cases?|runs?|attempts?|tries|way)\b)|(?:like|as) the rest of\b|as (?:(?:in|for) )?(?:the rest|every other|all other|everywhere else)|(?:matching|to match|in line with|consistent with) (?:the rest|every other|all (?:the )?other|the existing|how (?:the|we|our))|like everywhere else|which is how (?:the|we|our|every|all))/iu;
 // Everyone of a kind and what they have or may do: "anyone with a staff role has two-factor
 // sign-in turned on", "everyone on a team sees the shared folder".
 const PEOPLE_OF_A_KIND = /^(?:anyone|anybody|everyone|everybody|nobody)\s+(?:with|in|on|who|from|at|outside|inside)\s+[^,;]{3,60}?\s+(?:has|have|gets?|can|may|sees?|must|needs?|keeps?|receives?|is|are)\b/iu;
@@ -490,7 +490,7 @@ const LEADING_REASON = /^(?:(?:and|so|also|now)[,]?\s+)*(?:since|because(?! of\b
 // "I|We <did something>[,] since|because <premise>": the speaker's work, then the standing reason for
 // it; the premise must then describe how the product behaves ("I checked the layout at 360 px
 // since the screens have to hold up on small phones").
-const ACTION_AND_REASON = /^(?:(?:so|and|also|now)[,]?\s+)*(?:i|we)(?:['’](?:ve|ll|d))?\s+(?:[^,;:]|(?<=\d):(?=\d)){3,150}?,?\s(?:since|because(?! of\b)|given that)\s+([^,;:]{10,200}?)[.!]?$/iu;
+const ACTION_AND_REASON = /^(?:(?:so|and|also|now)[,]?\s+)*(?:i|we)(?:['’](?:ve|ll|d))?\s+(?:[^,;:]|(?<=\d):(?=\d)){3,150}?(?:,?\s(?:since|because(?! of\b)|given that)|,\s+as)\s+([^,;:]{10,200}?)[.!]?$/iu;
 const PREMISE_SHAPES: readonly { pattern: RegExp; needsBehaviour: boolean }[] = [
   { pattern: LEADING_PREMISE, needsBehaviour: false },
   { pattern: PURPOSE_PREMISE, needsBehaviour: false },
