@@ -477,12 +477,20 @@ function isPlanOpening(layout: MessageLayout | undefined, line: LayoutLine, sent
   return next !== undefined && (next.marker === 'bullet' || next.marker === 'number') && sentence.includes(next.text.slice(0, 20));
 }
 
+function lastSentenceOf(text: string): string {
+  const parts = text.split(/(?<=[.!?])\s+(?=\S)/u);
+  return parts[parts.length - 1] ?? text;
+}
+
 function isPlanStep(line: LayoutLine, plain: string): boolean {
   if (line.marker !== 'bullet' && line.marker !== 'number') return false;
   // "- I put order search on meilisearch": an item told in the past reports a choice made, whatever
   // its lead-in says about what comes next.
   if (PAST_CHOICE_ITEM.test(plain)) return false;
-  if (line.leadIn !== undefined && PLAN_LEAD_IN.test(line.leadIn)) return true;
+  // The plan must be announced where the list is introduced: in the lead-in's last sentence, or
+  // anywhere in a lead-in that ends in a colon. A plan mentioned earlier in a paragraph of findings
+  // does not make the rules listed after it steps.
+  if (line.leadIn !== undefined && PLAN_LEAD_IN.test(/:\s*$/u.test(line.leadIn) ? line.leadIn : lastSentenceOf(line.leadIn))) return true;
   // "**Create a test directory**: `…`", "**Faster search**: Add an index": a step starts with its verb.
   return startsWithStepVerb(plain);
 }
