@@ -310,7 +310,7 @@ export function withoutAttribution(sentence: string): string {
 function isTeamPractice(text: string): boolean {
   if (isQuestionLike(text) || PAST_NARRATION.test(text)) return false;
   const match = TEAM_PRACTICE.exec(text);
-  return match !== null && !TEAM_NON_PRACTICE.test(match[1] ?? match[2] ?? '');
+  return match !== null && !TEAM_NON_PRACTICE.test(match[1] ?? match[2] ?? match[3] ?? '');
 }
 
 
@@ -373,16 +373,16 @@ function isSystemSubject(subject: string): boolean {
 
 // How things of a kind are handled, in the present passive, with where or how: "reports are
 // generated in the user's time zone", "amounts stored in cents", "prices are shown with two decimals".
-const HANDLING_OF_KIND = /^(?:(?:the|all|every|each|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they|things|changes|everything|nothing|something|anything)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{3,}s\s+(?:are\s+)?|(?!(?:i|we|you|it|this|that|these|those|there|they|everything|nothing|something|anything)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{2,}\s+is\s+)(?:always\s+|only\s+|never\s+)?(?!(?:looked|seemed|appeared|sounded|felt|needed|used|wanted|started|ended)\b)(?:\p{L}{3,}ed|shown|written|kept|sent|held|given|drawn|read|set|paid|made|built|done|run|taken)\s+(?:(?:back|out|up|off|away|down)\s+)?(?:in|with|as|by|on|at|per|through|via|once|until|without|before|after|above|below|under)\s+\S+/iu;
+const HANDLING_OF_KIND = /^(?:(?:the|all|every|each|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they|things|changes|everything|nothing|something|anything)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{3,}s\s+(?:are\s+)?|(?!(?:i|we|you|it|this|that|these|those|there|they|everything|nothing|something|anything)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{2,}\s+is\s+)(?:always\s+|only\s+|never\s+)?(?:(?!only\b)\p{L}{3,}ly\s+)?(?!(?:looked|seemed|appeared|sounded|felt|needed|used|wanted|started|ended)\b)(?:\p{L}{3,}ed|shown|written|kept|sent|held|given|drawn|read|set|paid|made|built|done|run|taken)\s+(?:(?:back|out|up|off|away|down)\s+)?(?:in|with|as|by|on|at|per|through|via|once|until|without|before|after|above|below|under|to)\s+\S+/iu;
 // A part of the product that refuses something or is kept within a scope, in the present tense:
 // "the form refuses a start date after the end date", "search results are limited to the workspace".
 const REFUSAL_OR_SCOPE = /^(?:(?:the|all|every|each|any|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they)\b)(?:[\p{L}-]+\s+){0,3}?\p{L}{3,})\s+(?:(?:is|are)\s+(?:only\s+|always\s+)?(?:limited|restricted|scoped|batched|capped)\s+(?:to|into|per|at)\s|(?:rejects?|refuses?|denies)\s+(?:a|an|any|every|the|all|each)\s)/iu;
 // The subject of a rule: a few words after an optional determiner, with a relative clause at most.
 const RULE_SUBJECT = String.raw`^(?:(?:the|a|an|all|every|each|any|our|its|their)\s+)?((?:[\p{L}-]+\s+){0,5}?[\p{L}-]{3,})`;
 // "we only/always/never <verb>", "we <verb> … only": captures the verb.
-const TEAM_PRACTICE = /^(?:(?:and|so|also|here|as a rule)[,]?\s+)*(?:we|our team)\s+(?:(?:only|always|never)\s+(\p{Ll}{3,})\b(?![’'])|(?!(?:only|always|never|just|also|still|now|really|probably|can|could|should|will|would|must|might|may|are|were|was|do|did|don['’]t)\b)(\p{Ll}{3,})\s+(?:[^,.;:?!]{1,40}?\s+)?only\s*(?:[,.;!]|$))/iu;
+const TEAM_PRACTICE = /^(?:(?:and|so|also|here|as a rule)[,]?\s+)*(?:we|our team)\s+(?:(?:only|always|never)\s+(\p{Ll}{3,})\b(?![’'])|(?!(?:only|always|never|just|also|still|now|really|probably|can|could|should|will|would|must|might|may|are|were|was|do|did|don['’]t)\b)(\p{Ll}[\p{Ll}-]{2,})\s+(?:everything|every\s+\p{L}+|all\s+(?:of\s+)?(?:our|the)?\s*\p{L}+s)\s*(?:[,.;!]|$)|(?!(?:only|always|never|just|also|still|now|really|probably|can|could|should|will|would|must|might|may|are|were|was|do|did|don['’]t)\b)(\p{Ll}{3,})\s+(?:[^,.;:?!]{1,40}?\s+)?only\s*(?:[,.;!]|$))/iu;
 // Verbs of the moment rather than of a practice: "we only need …", "we never got …", "we always end up …".
-const TEAM_NON_PRACTICE = /^(?:need|needs|needed|got|get|gets|want|wanted|try|tried|did|see|saw|seen|know|knew|think|thought|ran|end|ended|seem|seemed|hit|came|went|had|heard|found|made|care|mean|meant|talk|talked|ever)$|ed$/iu;
+const TEAM_NON_PRACTICE = /^(?:need|needs|needed|got|get|gets|want|wanted|try|tried|did|see|saw|seen|know|knew|think|thought|ran|end|ended|seem|seemed|hit|came|went|had|heard|found|made|care|mean|meant|talk|talked|ever|broke|lost|love|like|hate|tried|covered|have|has|had|lose|break|miss|read|wrote|built|kept|left|took|put|set)$|ed$/iu;
 // A reason that defers to someone else's say: "since ops owns it", "because those need your sign-off".
 const DEFERENCE_REASON = /,?\s(?:since|because|as)\s+((?:[\p{L}-]+\s+){0,4}?)(?:owns?\s+(?:it|them|that|those)|controls?\s+(?:it|them)|(?:needs?|requires?)\s+(?:your|an?|the|their|explicit|prior|written)\s+(?:[\p{L}-]+\s+)?(?:sign-off|approval|ok|okay|go-ahead)(?=\s*(?:[,.;!)]|$)|\s+(?:first|before|from|for)\b)|(?:is|are)\s+(?:off-limits|owned by|not ours|frozen|out of bounds))(?![\p{L}-])/iu;
 // The participle of a rule said in the passive ("reopened", "written", "sent").
