@@ -25,6 +25,8 @@ describe('rules without names or values become facts, whoever states them', () =
     ['I kept the logo out of the footer, since changes there need your sign-off.', 'assistant'],
     ['Every shipment now records the courier and the tracking link.', 'assistant'],
     ['I kept the ledger table insert-only, as ledger rows must never be updated.', 'assistant'],
+    ['we vendor everything', 'user'],
+    ['Rejected payouts are quietly returned to the sender.', 'assistant'],
   ])('%s (%s)', (sentence, role) => {
     expect(isKept(sentence, role)).toBe(true);
   });
@@ -32,7 +34,8 @@ describe('rules without names or values become facts, whoever states them', () =
   it.each<[string, Role]>([
     ['we always end up rewriting this part', 'user'],
     ['I never remember the staging password', 'user'],
-  ])('not the speakers\' own habits: %s (%s)', (sentence, role) => {
+    ['the retro got moved to 16:45 tomorrow', 'user'],
+  ])('not the speakers\' own habits or one-off news: %s (%s)', (sentence, role) => {
     expect(isKept(sentence, role)).toBe(false);
   });
 
