@@ -73,6 +73,12 @@ describe('a rule listed after a paragraph that mentions a plan', () => {
     expect(judgeFact({ sentence, role: 'assistant', layout: readMessageLayout(text) })).toBeUndefined();
   });
 
+  it('is a fact under a plan when it says in the present how the product behaves', () => {
+    const planned = "The totals are summed twice, so I'll drop the second sum.\n\n- gift cards stay valid for 24 months after purchase";
+    expect(judgeFact({ sentence: 'gift cards stay valid for 24 months after purchase', role: 'assistant', layout: readMessageLayout(planned) })).toBeUndefined();
+    expect(judgeFact({ sentence: 'the export should skip gift cards', role: 'assistant', layout: readMessageLayout("I'll change the export next.\n\n- the export should skip gift cards") })).toBe('plan-step');
+  });
+
   it('is a step when the plan introduces the list', () => {
     const planned = "The dates are converted twice. Next I'll do this:\n\n- drop the second conversion in the mapper";
     expect(judgeFact({ sentence: 'drop the second conversion in the mapper', role: 'assistant', layout: readMessageLayout(planned) })).toBe('plan-step');
