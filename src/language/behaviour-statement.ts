@@ -396,6 +396,8 @@ const STANDING_RULES: readonly RegExp[] = [
   new RegExp(String.raw`${RULE_SUBJECT}\s+(?:is|are|stays?|remains?)\s+(?:strictly\s+)?\p{L}{2,}-only\b`, 'iu'),
   // A thing of the product held to a rule by what it is: "a sent invoice is immutable", "usernames are unique".
   new RegExp(String.raw`${RULE_SUBJECT}\s+(?:is|are|stays?|remains?)\s+(?:strictly\s+|always\s+)?(?:immutable|read-only|append-only|write-once|single-use|one-time|mandatory|unique|non-negotiable|frozen|case-insensitive|case-sensitive)\b`, 'iu'),
+  // How things of a kind are handled, with "always" or "no exceptions" put after it: "admin actions are logged to the audit table, always".
+  new RegExp(String.raw`${RULE_SUBJECT}\s+(?:is|are|gets?)\s+${RULE_PARTICIPLE}\b[^;:]*?,\s*(?:always|without exception|no exceptions)\s*[.!]?$`, 'iu'),
   // An action left to one party, said in the passive: "a closed ticket can be reopened by its reporter and nobody else".
   new RegExp(String.raw`${RULE_SUBJECT}\s+(?:can|may)\s+(?:only\s+be\s+${RULE_PARTICIPLE}\s+by\s+\p{L}|be\s+${RULE_PARTICIPLE}\s+(?:only\s+)?by\s+[^,;.]{2,40}?\s+(?:(?:and|but)\s+(?:nobody|no\s+one|no-one)\s+else|alone)\b)`, 'iu'),
   new RegExp(String.raw`${RULE_SUBJECT}\s+never\s+(?!(?:seems?|looks?|gets?|got|happens?|works?|runs?|reaches|returns?|fires?|finishes|ends?|stops?)\b)\p{Ll}{3,}s\b`, 'iu'),
@@ -586,7 +588,7 @@ const DEVELOPMENT_SUBJECT = /^(?:(?:the|a|an|every|each|any|all)\s+)?(?:[\p{L}-]
 // What someone may do, within a bound: "customers can ask for a refund up to 30 days after …".
 const PERMISSION = /^(?:(?:the|all|every|each|any|our)\s+)?(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s+(?:can|may|are allowed to|is allowed to)\s+(?:only\s+)?\p{L}{3,}/iu;
 // A bound on a quantity.
-const BOUND = /\b(?:bigger|larger|longer|shorter|more|fewer|less|greater|higher|lower|older|newer|smaller)\s+than\s+\d|\b(?:over|above|below|under|beyond|exceeding|at least|at most|no more than|no less than|up to|within|after|every|for|maximum of|minimum of|max(?:imum)?|min(?:imum)?)\s+(?:of\s+)?\d/iu;
+const BOUND = /\b(?:bigger|larger|longer|shorter|more|fewer|less|greater|higher|lower|older|newer|smaller)\s+than\s+\d|\b(?:over|above|below|under|beyond|exceeding|at least|at most|no more than|no less than|up to|within|after|every|for|maximum of|minimum of|max(?:imum)?|min(?:imum)?)\s+(?:of\s+)?\d|\b(?:after|within|for|every)\s+(?:a|an|one)\s+(?:second|minute|hour|day|week|month|year|quarter)\b/iu;
 // What software does about a bound: refuses, accepts, limits, expires …
 const BEHAVIOUR_VERB = /\b(?:(?:is|are|get|gets)\s+(?:automatically\s+)?(?:\p{L}+ed|\p{L}+en|kept|sent|shown|held|thrown|hidden|written|set|cut|rejected|refused|turned away|blocked|dropped|truncated|capped|limited|throttled|denied|split|paginated|retried|expired|archived|deleted|purged|flagged|cut off)|rejects?|refuses?|accepts?\s+only|only\s+accepts?|caps?|limits?|truncates?|throttles?|expires?|times out|fails?|denies|blocks?|allows?\s+(?:only|up to|at most))\b/iu;
 // "set/configure/change X to <value>".

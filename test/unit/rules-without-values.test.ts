@@ -27,6 +27,7 @@ describe('rules without names or values become facts, whoever states them', () =
     ['I kept the ledger table insert-only, as ledger rows must never be updated.', 'assistant'],
     ['we vendor everything', 'user'],
     ['Rejected payouts are quietly returned to the sender.', 'assistant'],
+    ['Refund decisions are written to the ledger, always.', 'assistant'],
   ])('%s (%s)', (sentence, role) => {
     expect(isKept(sentence, role)).toBe(true);
   });
