@@ -585,7 +585,7 @@ function analyzeWhole(
     return { ...rest, retention: 'constraint', salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   // Something named, done the way the project already does it, is a convention.
-  if (!isDeadEnd && !isQuestion && !isIntention && hasSubstance && turn !== 'question' && isFollowingPractice(text)) {
+  if (!isDeadEnd && !isQuestion && !isIntention && salience.specifics > 0 && turn !== 'question' && isFollowingPractice(text)) {
     return { ...rest, retention: 'convention', salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   if (isTaskRequest) return { ...rest, retention: 'task-status' };

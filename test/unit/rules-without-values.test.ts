@@ -28,6 +28,8 @@ describe('rules without names or values become facts, whoever states them', () =
     ['we vendor everything', 'user'],
     ['Rejected payouts are quietly returned to the sender.', 'assistant'],
     ['Refund decisions are written to the ledger, always.', 'assistant'],
+    ['That means an expired voucher cannot be redeemed.', 'assistant'],
+    ['Keeping in mind that payouts need a second approval, I added a review step.', 'assistant'],
   ])('%s (%s)', (sentence, role) => {
     expect(isKept(sentence, role)).toBe(true);
   });
