@@ -3,7 +3,7 @@ import { defaultPatterns } from '../boundaries/patterns/default.js';
 import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
 import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
-import { isActionResponse, isBehaviourStatement, isFollowingPractice, isObligationStatement, isProductDescription, isRefusalOrScope, isStandingRule, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
+import { isActionResponse, isBehaviourStatement, isConditionalRule, isDeferenceToRule, isFollowingPractice, isObligationStatement, isProductDescription, isRefusalOrScope, isStandingRule, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
 import { hasFixOutcome, isCauseAndFix, isJoinedCauseAndFix, isLabelledFix, isSplitCauseAndFix } from '../language/fix-statement.js';
 import { isStatedPreference } from '../language/preference-statement.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
@@ -384,8 +384,8 @@ const CODE_SUBJECT = /^(?:(?:[Tt]he|[Aa]n?|[Tt]his|[Tt]hat|[Oo]ur)\s+)?(?:`[^`]+
 const LEADING_CONDITION = /^(?:when|whenever|if|once|unless|after|before)\b[^,]*,\s*/iu;
 const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:I|I['’](?:m|ve|ll|d)|me|my)(?![\p{L}\p{N}_'’])/u;
 const FENCE_LINE = /^\s{0,3}(?:```|~~~)/u;
-// The prose may open with a contraction: "``` That's the whole change", "``` Don't …".
-const FENCE_WITH_PROSE = /^\s{0,3}(?:```|~~~)\s+(\p{Lu}\p{Ll}*(?:['’]\p{Ll}{1,2})?[\s,].*\S.*)$/u;
+// The prose may open with a contraction or a label: "``` That's the whole change", "``` Don't …", "``` Note: …".
+const FENCE_WITH_PROSE = /^\s{0,3}(?:```|~~~)\s+(\p{Lu}\p{Ll}*(?:['’]\p{Ll}{1,2})?(?:[\s,]|:\s).*\S.*)$/u;
 // A wrapped line goes on with a lower-case word; a line ending in sentence punctuation is done.
 const WRAPPED_START = /^\p{Ll}/u;
 // A whole sentence in parentheses, with no other parenthesis inside.
@@ -588,6 +588,10 @@ function analyzeWhole(
   if (!isDeadEnd && !isQuestion && !isIntention && !isCompletion && isStatedBehaviour(text, { role, turn, salience, hasSubstance })) {
     return { ...rest, retention: 'requirement', salience: Math.max(salience.score, DURABLE_SCORE) };
   }
+  // What the speaker did or left alone because it is someone else's to decide states a constraint.
+  if (!isDeadEnd && !isQuestion && !salience.isOutput && isDeferenceToRule(text)) {
+    return { ...rest, retention: 'constraint', salience: Math.max(salience.score, DURABLE_SCORE) };
+  }
   // Something named, done the way the project already does it, is a convention.
   if (!isDeadEnd && !isQuestion && !isIntention && salience.specifics > 0 && turn !== 'question' && isFollowingPractice(text)) {
     return { ...rest, retention: 'convention', salience: Math.max(salience.score, DURABLE_SCORE) };
@@ -623,14 +627,14 @@ function isStatedBehaviour(
   const { role, turn, salience } = options;
   if (turn === 'question' || salience.isOutput || !options.hasSubstance || /:\s*$/u.test(text)) return false;
   // A short line is small talk unless it states behaviour outright ("uploads over 5 MB are refused").
-  if (turn === 'chatter') return isBehaviourStatement(text) && !(role !== 'user' && FIRST_PERSON.test(text));
+  if (turn === 'chatter') return isBehaviourStatement(text) && !(role !== 'user' && FIRST_PERSON.test(withoutAttribution(text)));
   const stated = withoutAttribution(text);
   // The subject of the main clause, after a leading condition ("when `x` is set, the `load` method …").
   const main = stated.replace(LEADING_CONDITION, '');
   if (role !== 'user' && (CODE_SUBJECT.test(main) || FIRST_PERSON.test(stated))) return false;
   // An obligation put on the product ("the field app is expected to keep working offline") is a
   // requirement from the assistant too; any other statement of behaviour needs a value or a name.
-  if (role !== 'user' && salience.specifics < (turn === 'report' ? 1 : 0.4)) return isObligationStatement(text) || isActionResponse(text) || isRefusalOrScope(text);
+  if (role !== 'user' && salience.specifics < (turn === 'report' ? 1 : 0.4)) return isObligationStatement(text) || isActionResponse(text) || isRefusalOrScope(text) || isConditionalRule(text);
   if (isBehaviourStatement(text)) return true;
   // The user describing what the product does says how it is meant to work.
   return role === 'user' && (turn === 'instruction' || turn === 'statement') && isProductDescription(text);

@@ -99,6 +99,34 @@ export function isRefusalOrScope(sentence: string): boolean {
 }
 
 /**
+ * Tells whether a sentence gives, as the reason for what the speaker did or left alone, that
+ * something belongs to someone else or needs their approval: "I left the cron schedule alone
+ * since ops owns it", "I did it without new dependencies, since those need your sign-off". The
+ * reason is a standing constraint on the work, whoever is speaking.
+ */
+export function isDeferenceToRule(sentence: string): boolean {
+  const text = plainOf(withoutAttribution(sentence));
+  if (isQuestionLike(text) || !SPEAKER_AS_ACTOR.test(text) || SYMPTOM_OF_RULE.test(text)) return false;
+  const reason = DEFERENCE_REASON.exec(text);
+  return reason !== null && !DEVELOPMENT_SUBJECT.test(reason[1] ?? '') && !TEST_WORD.test(reason[1] ?? '');
+}
+
+/**
+ * Tells whether a sentence gives a condition and how the product responds to it, with no speaker
+ * and nothing about the code, the tests or a failure: "with an empty cart the pay button stays
+ * disabled", "when a card is declined twice, the account is locked". It needs no name or value.
+ */
+export function isConditionalRule(sentence: string): boolean {
+  const text = plainOf(withoutAttribution(sentence));
+  if (isQuestionLike(text) || SPEAKER_WORD.test(text) || CODE_LIKE.test(text) || SYMPTOM_OF_RULE.test(text) || PAST_NARRATION.test(text)) return false;
+  if (DEVELOPMENT_WORD.test(text) || TEST_WORD.test(text) || CODE_NOUN.test(text)) return false;
+  // "If the wifi drops, just send it again" tells the listener what to do.
+  const comma = text.indexOf(',');
+  if (comma >= 0 && REQUEST_AFTER_CONDITION.test(text.slice(comma + 1).trim())) return false;
+  return CONDITION_AND_RESPONSE.test(text);
+}
+
+/**
  * Tells whether a sentence states a standing rule of the product with no name or value in it: a
  * thing that is never, always or only treated some way ("a sent invoice is never edited"), seen
  * or used only by some ("drafts are visible to their author alone", "stock levels stay hidden
@@ -117,6 +145,7 @@ export function isStandingRule(sentence: string): boolean {
     const subject = match?.[1] ?? '';
     if (match !== null && isProductSubject(subject) && !POINTING_SUBJECT.test(subject) && !PRONOUN_WORD.test(subject)) return true;
   }
+  if (isTeamPractice(text)) return true;
   // A practice of the work said of every one of a kind is a convention, whatever the kind
   // ("each task branch is rebased onto main before review").
   return WORK_PRACTICES.some((shape) => {
@@ -272,7 +301,21 @@ export function withoutAttribution(sentence: string): string {
 
 // --- Internal helpers ---
 
+/**
+ * Whether a sentence states a standing practice of the team, in the present tense, with the team
+ * as its subject and "only", "always" or "never" to make it a rule: "we deploy from main only",
+ * "we always squash feature branches", "our team never hot-patches production". What the team
+ * did once, needs, tries or happens to see is not one.
+ */
+function isTeamPractice(text: string): boolean {
+  if (isQuestionLike(text) || PAST_NARRATION.test(text)) return false;
+  const match = TEAM_PRACTICE.exec(text);
+  return match !== null && !TEAM_NON_PRACTICE.test(match[1] ?? match[2] ?? match[3] ?? '');
+}
+
+
 function isBehaviour(text: string): boolean {
+  if (isTeamPractice(text)) return true;
   if (text.length === 0 || isQuestionLike(text) || SPEAKER_AS_ACTOR.test(text) || PAST_NARRATION.test(text)) return false;
   if (ACCEPTANCE.test(text)) return true;
   if (HOPE.test(text)) return false;
@@ -330,12 +373,20 @@ function isSystemSubject(subject: string): boolean {
 
 // How things of a kind are handled, in the present passive, with where or how: "reports are
 // generated in the user's time zone", "amounts stored in cents", "prices are shown with two decimals".
-const HANDLING_OF_KIND = /^(?:(?:the|all|every|each|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they|things|changes|everything|nothing|something|anything)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{3,}s\s+(?:are\s+)?|(?!(?:i|we|you|it|this|that|these|those|there|they|everything|nothing|something|anything)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{2,}\s+is\s+)(?:always\s+|only\s+|never\s+)?(?!(?:looked|seemed|appeared|sounded|felt|needed|used|wanted|started|ended)\b)(?:\p{L}{3,}ed|shown|written|kept|sent|held|given|drawn|read|set|paid|made|built|done|run|taken)\s+(?:(?:back|out|up|off|away|down)\s+)?(?:in|with|as|by|on|at|per|through|via|once|until|without|before|after|above|below|under)\s+\S+/iu;
+const HANDLING_OF_KIND = /^(?:(?:the|all|every|each|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they|things|changes|everything|nothing|something|anything)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{3,}s\s+(?:are\s+)?|(?!(?:i|we|you|it|this|that|these|those|there|they|everything|nothing|something|anything)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{2,}\s+is\s+)(?:always\s+|only\s+|never\s+)?(?:(?!only\b)\p{L}{3,}ly\s+)?(?!(?:looked|seemed|appeared|sounded|felt|needed|used|wanted|started|ended)\b)(?:\p{L}{3,}ed|shown|written|kept|sent|held|given|drawn|read|set|paid|made|built|done|run|taken)\s+(?:(?:back|out|up|off|away|down)\s+)?(?:in|with|as|by|on|at|per|through|via|once|until|without|before|after|above|below|under|to)\s+\S+/iu;
 // A part of the product that refuses something or is kept within a scope, in the present tense:
 // "the form refuses a start date after the end date", "search results are limited to the workspace".
-const REFUSAL_OR_SCOPE = /^(?:(?:the|all|every|each|any|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}{3,})\s+(?:(?:is|are)\s+(?:only\s+|always\s+)?(?:limited|restricted|scoped|batched|capped)\s+(?:to|into|per|at)\s|(?:rejects?|refuses?|denies)\s+(?:a|an|any|every|the|all|each)\s)/iu;
+const REFUSAL_OR_SCOPE = /^(?:(?:the|all|every|each|any|our)\s+)?((?!(?:i|we|you|it|this|that|these|those|there|they)\b)(?:[\p{L}-]+\s+){0,3}?\p{L}{3,})\s+(?:(?:is|are)\s+(?:only\s+|always\s+)?(?:limited|restricted|scoped|batched|capped)\s+(?:to|into|per|at)\s|(?:rejects?|refuses?|denies)\s+(?:a|an|any|every|the|all|each)\s)/iu;
 // The subject of a rule: a few words after an optional determiner, with a relative clause at most.
 const RULE_SUBJECT = String.raw`^(?:(?:the|a|an|all|every|each|any|our|its|their)\s+)?((?:[\p{L}-]+\s+){0,5}?[\p{L}-]{3,})`;
+// "we only/always/never <verb>", "we <verb> … only": captures the verb.
+const TEAM_PRACTICE = /^(?:(?:and|so|also|here|as a rule)[,]?\s+)*(?:we|our team)\s+(?:(?:only|always|never)\s+(\p{Ll}{3,})\b(?![’'])|(?!(?:only|always|never|just|also|still|now|really|probably|can|could|should|will|would|must|might|may|are|were|was|do|did|don['’]t)\b)(\p{Ll}[\p{Ll}-]{2,})\s+(?:everything|every\s+\p{L}+|all\s+(?:of\s+)?(?:our|the)?\s*\p{L}+s)\s*(?:[,.;!]|$)|(?!(?:only|always|never|just|also|still|now|really|probably|can|could|should|will|would|must|might|may|are|were|was|do|did|don['’]t)\b)(\p{Ll}{3,})\s+(?:[^,.;:?!]{1,40}?\s+)?only\s*(?:[,.;!]|$))/iu;
+// Verbs of the moment rather than of a practice: "we only need …", "we never got …", "we always end up …".
+const TEAM_NON_PRACTICE = /^(?:need|needs|needed|got|get|gets|want|wanted|try|tried|did|see|saw|seen|know|knew|think|thought|ran|end|ended|seem|seemed|hit|came|went|had|heard|found|made|care|mean|meant|talk|talked|ever|broke|lost|love|like|hate|tried|covered|have|has|had|lose|break|miss|read|wrote|built|kept|left|took|put|set)$|ed$/iu;
+// A reason that defers to someone else's say: "since ops owns it", "because those need your sign-off".
+const DEFERENCE_REASON = /,?\s(?:since|because|as)\s+((?:[\p{L}-]+\s+){0,4}?)(?:owns?\s+(?:it|them|that|those)|controls?\s+(?:it|them)|(?:needs?|requires?)\s+(?:your|an?|the|their|explicit|prior|written)\s+(?:[\p{L}-]+\s+)?(?:sign-off|approval|ok|okay|go-ahead)(?=\s*(?:[,.;!)]|$)|\s+(?:first|before|from|for)\b)|(?:is|are)\s+(?:off-limits|owned by|not ours|frozen|out of bounds))(?![\p{L}-])/iu;
+// The participle of a rule said in the passive ("reopened", "written", "sent").
+const RULE_PARTICIPLE = String.raw`(?:\p{L}{3,}(?:ed|en)|sent|kept|set|made|paid|read|run|seen|shown|held)`;
 // Rules that need no name or value: see `isStandingRule`.
 const STANDING_RULES: readonly RegExp[] = [
   new RegExp(String.raw`${RULE_SUBJECT}\s+(?:is|are|gets?)\s+(?:never|always|only)\s+(?:\p{L}{3,}(?:ed|en)|shown|sent|kept|set|read|made|built|paid|held|hidden)\b`, 'iu'),
@@ -343,6 +394,14 @@ const STANDING_RULES: readonly RegExp[] = [
   new RegExp(String.raw`${RULE_SUBJECT}\s+(?:keeps?\s+(?:its\s+|their\s+)?\p{L}{3,}(?:ing)?|stays?\s+\p{L}{3,}|remains?\s+\p{L}{3,})\s+(?:\p{L}+\s+){0,3}?(?:until|unless|as long as)\s+\p{L}`, 'iu'),
   new RegExp(String.raw`${RULE_SUBJECT}\s+(?:sets?|sends?|stores?|keeps?|collects?|tracks?|shares?|exposes?|carries|carry|accepts?|allows?|leaks?|shows?)\s+no\s+(?!(?:longer|more|one|idea|problem)\b)\p{L}`, 'iu'),
   new RegExp(String.raw`${RULE_SUBJECT}\s+(?:is|are|stays?|remains?)\s+(?:strictly\s+)?\p{L}{2,}-only\b`, 'iu'),
+  // A thing of the product held to a rule by what it is: "a sent invoice is immutable", "usernames are unique".
+  new RegExp(String.raw`${RULE_SUBJECT}\s+(?:is|are|stays?|remains?)\s+(?:strictly\s+|always\s+)?(?:immutable|read-only|append-only|write-once|single-use|one-time|mandatory|unique|non-negotiable|frozen|case-insensitive|case-sensitive)\b`, 'iu'),
+  // How things of a kind are handled, with "always" or "no exceptions" put after it: "admin actions are logged to the audit table, always".
+  new RegExp(String.raw`${RULE_SUBJECT}\s+(?:is|are|gets?)\s+${RULE_PARTICIPLE}\b[^;:]*?,\s*(?:always|without exception|no exceptions)\s*[.!]?$`, 'iu'),
+  // A thing that waits for someone's approval: "refunds need a manager's approval", "payouts require two sign-offs".
+  new RegExp(String.raw`${RULE_SUBJECT}\s+(?:needs?|requires?)\s+(?:(?:a|an|the|one|two|three|explicit|written|prior)\s+)?(?:[\p{L}-]+(?:['’]s)?\s+){0,2}?(?:approvals?|sign-offs?)\b`, 'iu'),
+  // An action left to one party, said in the passive: "a closed ticket can be reopened by its reporter and nobody else".
+  new RegExp(String.raw`${RULE_SUBJECT}\s+(?:can|may)\s+(?:only\s+be\s+${RULE_PARTICIPLE}\s+by\s+\p{L}|be\s+${RULE_PARTICIPLE}\s+(?:only\s+)?by\s+[^,;.]{2,40}?\s+(?:(?:and|but)\s+(?:nobody|no\s+one|no-one)\s+else|alone)\b)`, 'iu'),
   new RegExp(String.raw`${RULE_SUBJECT}\s+never\s+(?!(?:seems?|looks?|gets?|got|happens?|works?|runs?|reaches|returns?|fires?|finishes|ends?|stops?)\b)\p{Ll}{3,}s\b`, 'iu'),
   new RegExp(String.raw`${RULE_SUBJECT}\s+(?!(?:is|was|has|does|seems|looks|works|runs|fails|passes|happens|shows)\b)\p{Ll}{3,}s\b[^,;.]{0,40}?\bonly\s+(?:after|once|when|if|with|for|to|by)\s+\p{L}`, 'iu'),
   /^(?:only|nobody\s+(?:but|except|other than)|no\s+one\s+(?:but|except|other than))\s+(?!(?:then|when|if|after|once|now|for|in|on|at|by|with|because|since|where|while|a few|a couple|a handful|a bit|a little|a subset|some|few|many|most|half|part|one|two|three)\b)((?:the|a|an|its|their|his|her)\s+[\p{L}-]{3,}(?:\s+(?!of\b)[\p{L}-]+){0,5}?|[\p{L}-]{3,})\s+(?:may|can|gets?\s+to|is\s+allowed\s+to|are\s+allowed\s+to|(?!(?:this|its|his|has|was|is|does|thus|plus)\b)\p{Ll}{3,}s|(?<=\p{L}{2}[^s\s]s\s+)(?!(?:the|this|that|its|their|and|or|of|in|on|for|with|to|from|one|two|all|any)\b)\p{Ll}{3,})\s+\p{L}/iu,
@@ -402,13 +461,13 @@ const CAPABILITY = /^(?:the|a|an|every|each|any|all|our)\s+(?!(?:i|we|you|it|thi
 // "[the] <noun> <in|of|for …> [the] <words> <verb> <two or more words>".
 const QUALIFIED_SUBJECT = /^(?:(?:the|every|each|all|our|any)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|they|one|most|some|none|all|any|each|part|rest)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}[\p{L}-]+\s+(?:in|of|on|for|from|at|under|across)\s+(?:(?:the|a|an|each|every|any|our|their|its)\s+)?(?:[\p{L}\p{N}-]+\s+){0,2}?[\p{L}\p{N}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|can|could|will|would|should|must|may|might|looks?|seems?|and|or|but|than|that|which|who|to|as|so|the|a|an)\b)(\p{Ll}{3,})\s+(?:\S+\s+)+\S/iu;
 // Doing something as it is done elsewhere in the project.
-const CONFORMITY = /\b(?:(?:the )?same way (?:as )?(?:the|we|our|every|all|everything)|same\s+(?:[\p{L}-]+\s+){1,2}(?:as\s+|that\s+)?(?:every|each|all(?: the)?|any)\s+other\b|like (?:every|each|all|any) (?:of the )?other|like (?:the|all the) (?:rest|others?)\b|as (?:(?:in|for) )?(?:the rest|every other|all other|everywhere else)|(?:matching|to match|in line with|consistent with) (?:the rest|every other|all (?:the )?other|the existing|how (?:the|we|our))|like everywhere else|which is how (?:the|we|our|every|all))/iu;
+const CONFORMITY = /\b(?:(?:the )?same way (?:as )?(?:the|we|our|every|all|everything)|same\s+(?:[\p{L}-]+\s+){1,2}(?:as\s+|that\s+)?(?:every|each|all(?: the)?|any)\s+other\b|like (?:every|each|all|any) (?:of the )?other|like (?:the|all the) (?:rest|others?)\b(?!\s+(?:times?|days?|weeks?|ones?|cases?|runs?|attempts?|tries|way)\b)|(?:like|as) the rest of\b|as (?:(?:in|for) )?(?:the rest|every other|all other|everywhere else)|(?:matching|to match|in line with|consistent with) (?:the rest|every other|all (?:the )?other|the existing|how (?:the|we|our))|like everywhere else|which is how (?:the|we|our|every|all))/iu;
 // Everyone of a kind and what they have or may do: "anyone with a staff role has two-factor
 // sign-in turned on", "everyone on a team sees the shared folder".
 const PEOPLE_OF_A_KIND = /^(?:anyone|anybody|everyone|everybody|nobody)\s+(?:with|in|on|who|from|at|outside|inside)\s+[^,;]{3,60}?\s+(?:has|have|gets?|can|may|sees?|must|needs?|keeps?|receives?|is|are)\b/iu;
 // What every thing of a kind has or needs: "every pull request description has a testing
 // checklist", "each tenant gets its own schema".
-const EVERY_ONE_HAS = /^(?:every|each|all)\s+(?!(?:of|time|one|day|week)\b)(?:[\p{L}-]+\s+){0,3}?(?:has|have|gets?|needs?|carries|carry|keeps?)\s+(?:(?:a|an|the|its|their|one|two|three|own)\s+)?\p{L}/iu;
+const EVERY_ONE_HAS = /^(?:every|each|all)\s+(?!(?:of|time|one|day|week)\b)(?:[\p{L}-]+\s+){0,3}?(?:now\s+)?(?:has|have|gets?|needs?|carries|carry|keeps?|writes?|records?|creates?|triggers?|leaves?|requires?)\s+(?:(?:a|an|the|its|their|one|two|three|own)\s+)?\p{L}/iu;
 // A lead of a few words, none of them a verb of being, ending in "that".
 const THAT_LEAD = /^((?:(?!(?:is|are|was|were|be|been|so|such|now)\b)[\p{L}'’-]+\s+){1,4}?)that\s+/iu;
 // What may happen now or now and then ("the cache can return stale data here") is a finding, not a capability.
@@ -435,7 +494,7 @@ const LEADING_REASON = /^(?:(?:and|so|also|now)[,]?\s+)*(?:since|because(?! of\b
 // "I|We <did something>[,] since|because <premise>": the speaker's work, then the standing reason for
 // it; the premise must then describe how the product behaves ("I checked the layout at 360 px
 // since the screens have to hold up on small phones").
-const ACTION_AND_REASON = /^(?:(?:so|and|also|now)[,]?\s+)*(?:i|we)(?:['’](?:ve|ll|d))?\s+(?:[^,;:]|(?<=\d):(?=\d)){3,150}?,?\s(?:since|because(?! of\b)|given that)\s+([^,;:]{10,200}?)[.!]?$/iu;
+const ACTION_AND_REASON = /^(?:(?:so|and|also|now)[,]?\s+)*(?:i|we)(?:['’](?:ve|ll|d))?\s+(?:[^,;:]|(?<=\d):(?=\d)){3,150}?(?:,?\s(?:since|because(?! of\b)|given that)|,\s+as)\s+([^,;:]{10,200}?)[.!]?$/iu;
 const PREMISE_SHAPES: readonly { pattern: RegExp; needsBehaviour: boolean }[] = [
   { pattern: LEADING_PREMISE, needsBehaviour: false },
   { pattern: PURPOSE_PREMISE, needsBehaviour: false },
@@ -464,7 +523,7 @@ const PREMISE_FAILURE = /\b(?:wrong|broken|crash\w*|fail(?:s|ed|ing|ures?)?|bug\
 // alone or after a word about the work ("the last change", "this edit").
 const CODE_PREMISE = /`|\b[\w-]+\.[a-z]{1,4}\b|^(?:(?:but|and|so|also)\s+)?(?:(?:the|this|that|these|those|its|their|no)\s+)?(?:[\p{L}\p{N}.-]+\s+)?(?:function|method|class|file|module|variable|helper|constant|loop|branch|diff|patch|import|caller|callers|signature|code|codebase|snippet)s?\b|^(?:(?:but|and|so|also)\s+)?(?:(?:the|this|that|these|those|its|their|no|my|your|our)\s+)?(?:(?:last|previous|new|first|next|same|whole|small|big|latest|recent|current|other|remaining|one|two|code|config|test|type|import)\s+)?(?:change|type|line|lines|task|todo|instruction|edit|step)s?\b|^(?:(?:but|and|so|also)\s+)?(?:it|this|that|these|those|there)\b/iu;
 // "The ticket says …", "the spec requires that …", "I double-checked the requirements: …".
-const ATTRIBUTION = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|docs?|documentation|design|rfc|product owner|client|customer|pm)\s+(?:says?|states?|specifies|requires|mentions|spells out|is clear)(?:\s+that)?|(?:keep(?:ing)?|bear(?:ing)?) in mind(?:\s+that)?|remember(?:ing)?(?:\s+that)?|(?:just\s+)?to (?:confirm|be clear|recap)(?:\s+the\s+[\p{L}-]+)?|for (?:the record|reference|context)|(?:it['’]s\s+)?worth\s+(?:noting|knowing|remembering|keeping in mind)(?:\s+that)?|(?:the|one|our)\s+(?:constraint|requirement|rule|expectation|agreement|catch)(?:\s+(?:from|in|of)\s+(?:the\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?)?\s+is\s+that)[,:]?\s+/iu;
+const ATTRIBUTION = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|docs?|documentation|design|rfc|product owner|client|customer|pm)\s+(?:says?|states?|specifies|requires|mentions|spells out|is clear)(?:\s+that)?|(?:keep(?:ing)?|bear(?:ing)?) in mind(?:\s+that)?|remember(?:ing)?(?:\s+that)?|(?:i['’]m|i am)\s+assuming(?:\s+that)?|(?:that|which)\s+means(?:\s+that)?|in other words|assuming(?:\s+that)?|i take it(?:\s+that)?|as i understand it|my understanding is(?:\s+that)?|(?:just\s+)?to (?:confirm|be clear|recap)(?:\s+the\s+[\p{L}-]+)?|for (?:the record|reference|context)|(?:it['’]s\s+)?worth\s+(?:noting|knowing|remembering|keeping in mind)(?:\s+that)?|(?:the|one|our)\s+(?:constraint|requirement|rule|expectation|agreement|catch)(?:\s+(?:from|in|of)\s+(?:the\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?)?\s+is\s+that)[,:]?\s+/iu;
 // A lead that names a requirement as the source: "the spec says", "the requirement is that".
 const REQUIREMENT_SOURCE = /^(?:(?:also|and|oh|btw)[,]?\s+)*(?:(?:(?:the|our|your|this|that)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:ticket|spec|specification|brief|contract|issue|story|requirements?|acceptance criteria)\s+(?:says?|states?|specifies|requires|spells out)|(?:the|one|our)\s+(?:constraint|requirement|rule|expectation)(?:\s+(?:from|in|of)\s+(?:the\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?)?\s+is\s+that|(?:from|per|according to|going by)\s+(?:the\s+)?(?:[\p{L}-]+\s+)?(?:spec|specification|brief|contract|ticket|requirements?(?:\s+doc)?|acceptance criteria)[,:])/iu;
 // A short lead that says where a statement comes from ("From the spec, …", "As agreed, …") or
@@ -482,6 +541,8 @@ const IMPERATIVE_OPENING = new RegExp(
   `${LEAD}(?:add|make|fix|change|implement|update|use|keep|set|ensure|remove|rename|move|write|create|refactor|switch|replace|support|handle|build|drop|limit|cap|reject|return|allow|stop|start|don['’]t|never|always)\\b`,
   'iu',
 );
+// What follows a condition when it asks the listener for something: "…, just send it again".
+const REQUEST_AFTER_CONDITION = new RegExp(`^(?:just|please|simply|then|feel free|go ahead|ping|let me know|tell me)\\b|${IMPERATIVE_OPENING.source}`, 'iu');
 // A sentence narrating the speaker's own finished work.
 const REPORT_SENTENCE = /^(?:(?:ok(?:ay)?|done|great|alright)[,:!.]?\s+)*(?:i(?:['’]ve| have)?\s+(?:just\s+|also\s+|now\s+)?\p{L}+ed\b|i\s+(?:ran|wrote|made|put|took|kept|found|saw|read|set)\b|(?:done|fixed|added|updated|changed|removed|renamed|moved|implemented)\b)/iu;
 
@@ -500,7 +561,7 @@ const FIRM_OBLIGATION = /^(?:(?:also|and|plus|so|note|remember)[,:]?\s+)*((?:(?!
 const INSPECTION_VERB = /^(?:check|look|see|try|investigate|read|dig|figure|find|ask|wait|think|guess|mention|probably|maybe)$/iu;
 const ACCEPTANCE = /^(?:acceptance criteria|definition of done|done when|requirements?|spec|given\b.*\bwhen\b.*\bthen)\b|^(?:users?|customers?|admins?|visitors?|clients?|callers?)\s+(?:must|should|need to|have to)\s+be able to\b|^it (?:must|should|has to|needs to) be possible to\b/iu;
 // "When/if X, the system responds": a condition, then the response in the present tense.
-const CONDITION_AND_RESPONSE = /^(?:(?:also|and|plus|so)[,]?\s+)*(?:when|whenever|if|once|after|before|unless|on)\s+(?!(?:i|we|you)\b)(?:[^,]{3,90},\s*(?:the\s+|a\s+|an\s+|every\s+|each\s+|all\s+|its\s+|their\s+)?|[^,]{3,90}?\s+(?:the|a|an|every|each|all|its|their)\s+)(?!(?:i|we|you|it|this|that)\b)[\p{L}\p{N}`'’./_-]+(?:\s+[\p{L}\p{N}`'’./_-]+){0,3}\s+(?:returns?|responds?|answers?|shows?|displays?|rejects?|refuses?|redirects?|logs?\s+(?:them|the|it|users?)|expires?|retries?|queues?|blocks?|exits?|throws?|raises?|falls back|times out|locks?|sends?|emails?|notifies|fails?|aborts?|stops?|keeps?|stays?|gets?\s+\p{L}+ed|(?:is|are)\s+(?:\p{L}+ed|kept|sent|shown|held|thrown|rejected|dropped)|(?<=(?:^|[\s,])(?:the|a|an|every|each|all|its|their)\s+(?:[\p{L}\p{N}`'’./_-]+\s+){0,2}[\p{L}\p{N}`'’./_-]+\s+)\p{L}{3,}s)\b/iu;
+const CONDITION_AND_RESPONSE = /^(?:(?:also|and|plus|so)[,]?\s+)*(?:when|whenever|if|once|after|before|unless|on|with(?=\s+(?:no|zero|(?:a|an)\s+(?:empty|expired|invalid|missing|unverified|unpaid|unconfirmed|closed|locked|cancelled|failed|blank)\s))|without(?=\s+(?:a|an|any)\s))\s+(?!(?:i|we|you)\b)(?:[^,]{3,90},\s*(?:the\s+|a\s+|an\s+|every\s+|each\s+|all\s+|its\s+|their\s+)?|[^,]{3,90}?\s+(?:the|a|an|every|each|all|its|their)\s+)(?!(?:i|we|you|it|this|that)\b)[\p{L}\p{N}`'’./_-]+(?:\s+[\p{L}\p{N}`'’./_-]+){0,3}\s+(?:returns?|responds?|answers?|shows?|displays?|rejects?|refuses?|redirects?|logs?\s+(?:them|the|it|users?)|expires?|retries?|queues?|blocks?|exits?|throws?|raises?|falls back|times out|locks?|sends?|emails?|notifies|fails?|aborts?|stops?|keeps?|stays?|gets?\s+\p{L}+ed|(?:is|are)\s+(?:\p{L}+ed|kept|sent|shown|held|thrown|rejected|dropped)|(?<=(?:^|[\s,])(?:the|a|an|every|each|all|its|their)\s+(?:[\p{L}\p{N}`'’./_-]+\s+){0,2}[\p{L}\p{N}`'’./_-]+\s+)\p{L}{3,}s)\b/iu;
 // What nothing of a kind may do: "no batch may run on a holiday", "no invoice can be edited after it is sent".
 const PROHIBITION = /^(?:(?:and|so|also)[,]?\s+)*no\s+(?!(?:one|idea|problem|worries|need|way|longer|matter)\b)(?:[\p{L}-]+\s+){1,4}?(?:may|can|is allowed to|are allowed to|gets? to)\s+(?:ever\s+)?(?:be\s+)?\p{L}{3,}/iu;
 // A rule for every thing of a kind: "clients that miss the heartbeat are disconnected".
@@ -529,7 +590,7 @@ const DEVELOPMENT_SUBJECT = /^(?:(?:the|a|an|every|each|any|all)\s+)?(?:[\p{L}-]
 // What someone may do, within a bound: "customers can ask for a refund up to 30 days after …".
 const PERMISSION = /^(?:(?:the|all|every|each|any|our)\s+)?(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s+(?:can|may|are allowed to|is allowed to)\s+(?:only\s+)?\p{L}{3,}/iu;
 // A bound on a quantity.
-const BOUND = /\b(?:bigger|larger|longer|shorter|more|fewer|less|greater|higher|lower|older|newer|smaller)\s+than\s+\d|\b(?:over|above|below|under|beyond|exceeding|at least|at most|no more than|no less than|up to|within|after|every|for|maximum of|minimum of|max(?:imum)?|min(?:imum)?)\s+(?:of\s+)?\d/iu;
+const BOUND = /\b(?:bigger|larger|longer|shorter|more|fewer|less|greater|higher|lower|older|newer|smaller)\s+than\s+\d|\b(?:over|above|below|under|beyond|exceeding|at least|at most|no more than|no less than|up to|within|after|every|for|maximum of|minimum of|max(?:imum)?|min(?:imum)?)\s+(?:of\s+)?\d|\b(?:after|within|for|every)\s+(?:a|an|one)\s+(?:second|minute|hour|day|week|month|year|quarter)\b/iu;
 // What software does about a bound: refuses, accepts, limits, expires …
 const BEHAVIOUR_VERB = /\b(?:(?:is|are|get|gets)\s+(?:automatically\s+)?(?:\p{L}+ed|\p{L}+en|kept|sent|shown|held|thrown|hidden|written|set|cut|rejected|refused|turned away|blocked|dropped|truncated|capped|limited|throttled|denied|split|paginated|retried|expired|archived|deleted|purged|flagged|cut off)|rejects?|refuses?|accepts?\s+only|only\s+accepts?|caps?|limits?|truncates?|throttles?|expires?|times out|fails?|denies|blocks?|allows?\s+(?:only|up to|at most))\b/iu;
 // "set/configure/change X to <value>".

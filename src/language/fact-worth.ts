@@ -1,5 +1,5 @@
 import type { Entry } from '../types.js';
-import { withoutAttribution } from './behaviour-statement.js';
+import { isBehaviourStatement, withoutAttribution } from './behaviour-statement.js';
 import { isCauseAndFix } from './fix-statement.js';
 import { isStatedPreference } from './preference-statement.js';
 import { countSpecifics } from './salience.js';
@@ -477,12 +477,27 @@ function isPlanOpening(layout: MessageLayout | undefined, line: LayoutLine, sent
   return next !== undefined && (next.marker === 'bullet' || next.marker === 'number') && sentence.includes(next.text.slice(0, 20));
 }
 
+// Modals that make an item something still to be done.
+const STEP_MODAL = /\b(?:should|must|needs? to|has to|have to|will|going to|can)\b|['’]ll\b/iu;
+
+function lastSentenceOf(text: string): string {
+  const parts = text.split(/(?<=[.!?])\s+(?=\S)/u);
+  return parts[parts.length - 1] ?? text;
+}
+
 function isPlanStep(line: LayoutLine, plain: string): boolean {
   if (line.marker !== 'bullet' && line.marker !== 'number') return false;
   // "- I put order search on meilisearch": an item told in the past reports a choice made, whatever
   // its lead-in says about what comes next.
   if (PAST_CHOICE_ITEM.test(plain)) return false;
-  if (line.leadIn !== undefined && PLAN_LEAD_IN.test(line.leadIn)) return true;
+  // The plan must be announced where the list is introduced: in the lead-in's last sentence, or
+  // anywhere in a lead-in that ends in a colon. A plan mentioned earlier in a paragraph of findings
+  // does not make the rules listed after it steps.
+  if (line.leadIn !== undefined && PLAN_LEAD_IN.test(/:\s*$/u.test(line.leadIn) ? line.leadIn : lastSentenceOf(line.leadIn))) {
+    // An item that says, in the present tense, how the product behaves is a rule the plan keeps
+    // to, not a step of it; what something should or needs to do is a step.
+    return startsWithStepVerb(plain) || STEP_MODAL.test(plain) || !isBehaviourStatement(plain);
+  }
   // "**Create a test directory**: `…`", "**Faster search**: Add an index": a step starts with its verb.
   return startsWithStepVerb(plain);
 }

@@ -94,6 +94,9 @@ export function scoreSalience(
   const isChoiceAsPlan = specifics >= 1 && matcher.count('decision', prose) >= 2;
   if (matcher.test('intention', prose) || (role !== 'user' && ASSISTANT_NEXT_STEP.test(prose))) penalty += isChoiceAsPlan ? 1 : 3;
   if (matcher.test('deadEnd', prose)) penalty += 3;
+  // The speakers' own habits and mishaps ("I always forget where the logs go", "we never got the
+  // staging box working") use the words of a rule without stating one.
+  if (SPEAKER_MISHAP.test(prose)) penalty += 3;
   if (matcher.test('transient', prose) && !isMarked) penalty += 2;
   if (matcher.test('taskStatus', prose)) penalty += isRequest ? 0.5 : 1.5;
   const isFix = cues.some((cue) => (cue.group === 'errorResolution' || cue.group === 'errorCause') && cue.value > 0);
@@ -456,11 +459,13 @@ const CONSEQUENCE_OF_RULE = /,\s+so\s+(?:I|we)\b/u;
 const WORK_OBJECT = /\b(?:tests?|specs?|suites?|assertions?|snapshots?|fixtures?|mocks?|lines?|loops?|functions?|methods?|variables?|branch(?:es)?|commits?|imports?|typos?|comments?|prints?|debug)\b/iu;
 // A reason or an alternative given for what was done: "since …", "so that …", "so it retries",
 // "rather than …". "so" must open a clause with a subject of its own ("so I" continues the narration).
-const REASONED = /\b(?:since|because(?! of\b)|so that|rather than|instead of)\s|,?\s+so\s+(?:the|a|an|it|they|each|every|all|nothing|no|clients?|callers?|users?|people|requests?|jobs?)\s/iu;
+const REASONED = /\b(?:since|because(?! of\b)|so that|rather than|instead of)\s|,\s+(?:the|its|their|our)\s+(?:[\p{L}-]+(?:['’]s)?\s+){0,3}(?:limit|cap|ceiling|maximum|minimum|quota)\b|,?\s+so\s+(?:the|a|an|it|they|each|every|all|nothing|no|clients?|callers?|users?|people|requests?|jobs?)\s/iu;
 const TABLE_ROW = /^\|.*\|$|^\|?\s*:?-{3,}/u;
 const SHELL_PROMPT = /^(?:\(\S+\)\s*)?\S+@\S+:\S*[$#]|^[$#>]\s|^>>>\s|^PS [A-Z]:\\/u;
 // A bold span of three or more words with a lowercase word in it: a claim, not a Title Case heading.
 const EMPHASIS = /\*\*(?=[^*]*\s\p{Ll}{2,})(?:[^*\s]+\s+){2,}[^*\s]+\*\*/u;
+// A speaker, "always"/"never"/"only", then a verb of what happens to them rather than of a practice.
+const SPEAKER_MISHAP = /^(?:(?:and|so|also|but|honestly|ugh|lol|man)[,]?\s+)*(?:i|we)\s+(?:(?:always|never|only|just|usually|constantly|keep)\s+)+(?:forget|forgot|got|get|end(?:ed)? up|seem|seemed|manage[ds]?|hit|run into|ran into|lose|lost|mess(?:ed)? up|break|broke|remember|miss|missed|find|found|notice[ds]?|struggle[ds]?)\b/iu;
 // An assistant's "let's" followed by anything but a choice announces its next step.
 const ASSISTANT_NEXT_STEP = /(?:^|[\s,;:])let['’]s\s+(?!use\b|go with\b|adopt\b|keep\b|stick\b|standardi[sz]e\b|switch\b|store\b|put\b|name\b|stay\b|avoid\b|never\b|always\b|not\b|pick\b|choose\b)\p{L}/iu;
 const LOG_LINE = /^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}|^\[?\d{2}:\d{2}:\d{2}[\].,\s]|^(?:DEBUG|INFO|WARN(?:ING)?|ERROR|TRACE)\b/u;

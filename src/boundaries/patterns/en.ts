@@ -717,6 +717,8 @@ export const englishPatterns: PatternPack = {
     'in this change',
     'in this pr',
     'yet',
+    // A day named relative to now: "standup moved to 10:30 today", "the demo is tomorrow".
+    /(?<!\bincluding\s)\b(?:today|tonight|tomorrow)\b(?!['’]s|\s+included)/iu,
     // Progress of something running: "a few more minutes", "another 2 more hours".
     /\b(?:few|couple(?: of)?|another|some|\d+)\s+more\s+(?:seconds?|secs?|minutes?|mins?|hours?)\b/iu,
   ],
