@@ -21,9 +21,12 @@ export function isCauseAndFix(sentence: string): boolean {
   // Two sentences joined by the caller: what was wrong, then what changed.
   if (isJoinedCauseAndFix(sentence)) return true;
   // Each break is tried in turn: a lead-in ("Found it on my side: …") may come before the cause.
+  let start = 0;
   for (const match of text.matchAll(CLAUSE_BREAKS)) {
-    const before = text.slice(0, match.index);
+    // The clause right before the break, after any earlier break.
+    const before = text.slice(start, match.index);
     const after = text.slice(match.index + match[0].length);
+    start = match.index + match[0].length;
     if (!PAST.test(before) || FIRST_PERSON_LEAD.test(before)) continue;
     // The fix first, then what was wrong: "Bumped the pool to 20; the timeouts were requests queueing".
     // A change and then its new state ("Switched over: carts now hold stock for 20 minutes") is an update.
