@@ -119,7 +119,8 @@ export function scoreSalience(
     matcher.test('traceContinuation', text) || looksLikeCode(said);
   if (isOutput) penalty += 3;
   if (/:\**\s*$/u.test(text)) penalty += 2;
-  if (isHeading(text)) penalty += 3;
+  // "Traces: Tempo" names what fills a role; it is not a heading for being short and capitalised.
+  if (isHeading(text) && labelledName(text.replace(CODE_SPAN, '`…`'), wordSetsFor(matcher.pack)) === undefined) penalty += 3;
   // A short label before a new value ("Changed as requested: the formats become CSV and XLSX")
   // leads a setting; it does not narrate it.
   if (role !== 'user' && PAST_LEAD.test(text) && !ADJECTIVE_LEAD.test(text) && !isFix && !isPlacedChoice && !isLabelledSetting(text)) penalty += 1;
@@ -306,7 +307,8 @@ function leadingAgentName(prose: string, words: WordSets): string | undefined {
  * and "Next: the routes" are not names.
  */
 function labelledName(statement: string, words: WordSets): string | undefined {
-  const match = LABELLED_NAME.exec(statement.trim());
+  // The label may follow a lead-in set apart by a dash ("one more thing - traces: tempo").
+  const match = LABELLED_NAME.exec(statement.trim()) ?? LABELLED_NAME.exec(statement.trim().replace(DASH_LEAD_IN, ''));
   if (match === null) return undefined;
   const label = (match[1] ?? '').toLowerCase().split(/\s+/u);
   const name = (match[2] ?? '').toLowerCase();
@@ -416,7 +418,8 @@ function isNameLike(word: string, words: WordSets, options: { mayLookPlural?: bo
   if (word.length < 2 || /[\d_.'’]/u.test(word)) return false;
   if (words.stopword.has(word) || words.numberWord.has(word) || words.unitWord.has(word) || words.commonWord.has(word)) return false;
   // A regular plural ("with retries", "using hooks") names things of a kind; "redis", "axios" keep their s.
-  if (options.mayLookPlural !== true && /[^siuo'’]s$/u.test(word) && !word.endsWith('js')) return false;
+  // A hyphenated name with a short last part ("date-fns") is not a plural either.
+  if (options.mayLookPlural !== true && /[^siuo'’]s$/u.test(word) && !word.endsWith('js') && !/-\p{L}{1,3}$/u.test(word)) return false;
   for (const common of words.commonWord) {
     // A preposition takes a noun, not an adverb or an adjective, for its object ("through kamal").
     if (options.mayEndLikeAdverb === true && (common === '-ly' || common === '-al')) continue;
@@ -478,7 +481,7 @@ const NARRATION = /(?:^|\s)I(?:['’]ve| have| just)?\s+(?!(?:picked|chose|opted
 const OWN_CHOICE = /^(?:(?:also|and|so|then|now|finally)[,]?\s+)*I(?:['’]ve| have| just| also)?\s+(?:\w+ed|made|wrote|put|took|kept|left|set|built|chose)\b/iu;
 // The speaker's own choice or placement of something, leading the sentence: "I put …", "went with …",
 // "we moved … onto", "picked …". Verbs of looking or editing are not among them.
-const PLACED_CHOICE = /^(?:(?:also|and|so|then|finally)[,]?\s+)*(?:(?:I|we)(?:['’]ve| have| just| also)?\s+)?(?:put|moved|went with|go with|picked|selected|chose|switched|settled on|opted for|standardi[sz]ed on|based|built|kept|left|pointed|routed|wired)\b/iu;
+const PLACED_CHOICE = /^(?:(?:also|and|so|then|finally)[,]?\s+)*(?:(?:I|we)(?:['’]ve| have| just| also)?\s+)?(?:put|moved|went with|go with|picked|selected|chose|switched|swapped|settled on|opted for|standardi[sz]ed on|based|built|kept|left|pointed|routed|wired)\b/iu;
 // A capitalised name as the object of a placing preposition: "… onto Temporal", "… behind Caddy".
 const NAME_IN_SLOT = /\b(?:on|onto|with|through|behind|to)\s+[A-Z][\p{L}\p{N}]*\p{Ll}[\p{L}\p{N}.-]*(?=\s+for\b|[\s,.;:]*$|[,;:]\s)/u;
 // The speaker's own action given as the consequence of what was said before it.
@@ -499,7 +502,7 @@ const LOG_LINE = /^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}|^\[?\d{2}:\d{2}:\d{2}[\].
 // A report that leads with what was done ("Added …", "Improved …") narrates finished work.
 const PAST_LEAD = /^(?:\*\*)?[A-Z][a-z]+ed\b/u;
 // "Shared constants are kept in …": the participle describes the subject of a statement.
-const ADJECTIVE_LEAD = /^(?:\*\*)?[A-Z][a-z]+ed\s+(?:[\p{L}-]+\s+(?:are|is)|[\p{L}-]+s\s+(?:live|go|sit|belong|stay|must|should|need|use))\b/u;
+const ADJECTIVE_LEAD = /^(?:\*\*)?[A-Z][a-z]+ed\s+(?:[\p{L}-]+\s+(?:are|is|runs|lives|goes|sits|stays)|[\p{L}-]+s\s+(?:live|go|sit|belong|stay|must|should|need|use))\b/u;
 const CODE_SUBJECT = /^(?:`[^`]+`|[a-z]+[A-Z]\w*|[\w.-]+\/[\w./-]+)/u;
 const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:I|I['’](?:m|ve|ll|d)|me|my)(?![\p{L}\p{N}_'’])/u;
 const FILE_PATH = /(?:[\w.-]+\/)+[\w.-]+\.\w{1,5}\b|\b[\w-]+\.(?:ts|tsx|js|jsx|py|go|rs|java|rb|sql|json|ya?ml|toml|md|css)\b/u;
@@ -520,7 +523,7 @@ const ARROW_NAME = /(?:^|\s)(?:->|→)\s+(\p{Ll}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?=
 const IRREGULAR_PARTICIPLES: Readonly<Record<string, string>> = { runs: 'run', builds: 'built', sends: 'sent', drives: 'driven', owns: 'owned' };
 const CONJUNCTION = /^(?:because|since|unless|until|while|though|although|whereas)$/u;
 // Slot words that are prepositions, whose object is a noun and never an adverb.
-const AFTER_PREPOSITION = /^(?:with|via|through|to|onto|on|by|over|of|into)$/u;
+const AFTER_PREPOSITION = /^(?:with|via|through|to|onto|on|by|over|of|into|in|for)$/u;
 // A word leading the sentence, a verb in the third person, and the first word of its object.
 const LEADING_AGENT = /^([\p{L}][\p{L}\p{N}.+-]*[\p{L}\p{N}])\s+(?:is\s+what\s+)?(\p{Ll}{3,}s)\s+([\p{L}]+)/u;
 const ADJECTIVE_ENDING = /^-(?:ly|al|ive|ous|able|ible|ful|less)$/u;
@@ -530,6 +533,7 @@ const OBJECT_DETERMINER = /^(?:the|a|an|our|every|each|all|its|their|any)$/u;
 const COPULA_NAME_KIND = /(?<![\p{L}\p{N}_-])(is|are|as)\s+(?:now\s+|all\s+)?(?:a\s+|an\s+)?(\p{Ll}[\p{Ll}\p{N}.+-]*[\p{Ll}\p{N}])(?=\s+(\p{Ll}+)(?![\p{L}\p{N}_-]))/gu;
 // "<label of one to three words>: <name>" then the end or the role it fills ("… for metrics").
 const LABELLED_NAME = /^((?:\p{L}[\p{L}-]*\s+){0,2}\p{L}[\p{L}-]*):\s+(\p{L}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?=\s*(?:[.;!)]|$)|\s+(?:for|across|everywhere|throughout)\b)/u;
+const DASH_LEAD_IN = /^(?:\p{L}+\s+){0,3}\p{L}+\s+[-—–]\s+/u;
 const LOWER_WORD_BEFORE_AS = /(?<![\p{L}\p{N}_`-])(\p{Ll}[\p{L}\p{N}_.-]{1,30})\s+(?=as\s)/gu;
 const PLACE_OF_KIND = /\b(?:lives?|live|belongs?|goes|go|sits?|(?:is|are)\s+(?:kept|stored|placed|grouped|collected))\s+(?:in|under|inside)\s+(?:the\s+)?(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*/u;
 const PLACEHOLDER_SHAPE = /(?:[\w.$-]<|<)[\p{L}_-]{2,20}>(?:[\w.$-]|<[\p{L}_-]{2,20}>)/u;

@@ -836,7 +836,8 @@ export const englishPatterns: PatternPack = {
     'routed … through', 'wired … to', 'based … on', 'built … on', 'goes to', 'go to',
     // Where a kind of thing is kept or done: "summaries are kept in valkey", "index the catalogue in typesense".
     'kept in', 'keep … in', 'stored in', 'store … in', 'live in', 'lives in', 'index … in',
-    'indexed in', 'shipped to', 'ship … to', 'done by', 'selected', 'push … into',
+    'indexed in', 'shipped to', 'ship … to', 'done by', 'selected', 'push … into', 'swap … for',
+    'swapped … for',
     // A tool proposed in a question: "how about dbmate for the migrations?", "why not valkey?".
     'how about', 'what about', 'why not', 'thoughts on', 'think of', 'try',
   ],
