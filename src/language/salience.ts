@@ -467,8 +467,8 @@ const QUESTION = /\?\s*["')\]]*$/u;
 // "Is it possible to keep the old links working?" asks for an outcome as well.
 // "Could the export also carry a `tenant` column?" asks for how a thing should behave.
 const REQUEST = /^(?:(?:and|also|so|ok(?:ay)?|oh)[,\s]+)*(?:(?:can|could|would|will) you|(?:would|do) you mind|(?:can|could) we|(?:is|would) it (?:be )?possible|is there a way|(?:could|can|would|should) (?:the|our|this|these|every|each|all) (?:[\p{L}-]+ ){1,2}(?:also |always )?(?!be\b|have\b)\p{L}{3,})\b|^please\b/iu;
-// At most one more word, then the end of the clause: what follows a name given after a colon.
-const SHORT_TAIL = /^(?:\s+[\p{L}-]+)?\s*(?:[,.;!)]|$)/u;
+// At most two more words, then the end of the clause: what follows a name given after a colon.
+const SHORT_TAIL = /^(?:\s+[\p{L}-]+){0,2}\s*(?:[,.;!)]|$)/u;
 // Agreement leading the sentence, then the option named and a closing "… then" / "… it is".
 const AGREED_CHOICE = /^(?:ok(?:ay)?|agreed|fine|sure|yes|yeah|yep|alright|deal)\b[,!.]?\s+(?:\S+\s+){0,6}?\S+\s+(?:then|it\s+is)(?=\s*(?:[,.!]|$))/iu;
 // A plan the user makes for the team: "we'll …", "we're going to …", "the plan is to …".
