@@ -21,6 +21,7 @@ export function isCauseAndFix(sentence: string): boolean {
   // Two sentences joined by the caller: what was wrong, then what changed.
   if (isJoinedCauseAndFix(sentence)) return true;
   // Each break is tried in turn: a lead-in ("Found it on my side: …") may come before the cause.
+  const isSpecific = SPECIFIC.test(sentence);
   let start = 0;
   for (const match of text.matchAll(CLAUSE_BREAKS)) {
     // The clause right before the break, after any earlier break.
@@ -34,9 +35,11 @@ export function isCauseAndFix(sentence: string): boolean {
       if (FAULT.test(after) && !hasChange(after)) return true;
       continue;
     }
-    // A comma joins a fix only after a fault, and when what follows is the speaker's change or a
-    // new state that is not merely a pass ("…, it passes now").
-    if (match[0].trim() === ',' && (SUCCESS.test(after) || !(FAULT.test(before) || FAILED_STATE.test(before)) || !(CHANGE_LEAD.test(after) || NEW_STATE.test(after)))) continue;
+    // A comma joins a fix only after a fault (a failure, or a plain "was" with something named:
+    // "the 403s were CORS, I put the origin in `ALLOWED_ORIGINS`", not "the build was slow, I
+    // grabbed a coffee"), and when what follows is the speaker's change or a new state that is not
+    // merely a pass ("…, it passes now").
+    if (match[0].trim() === ',' && (SUCCESS.test(after) || !(FAILED_STATE.test(before) || (FAULT.test(before) && isSpecific)) || !(CHANGE_LEAD.test(after) || NEW_STATE.test(after)))) continue;
     if (hasChange(after) || FIX_RESULT.test(after)) return true;
   }
   return false;
@@ -112,6 +115,8 @@ const HOPE = /\b(?:should|might|may|could|hopefully|probably|let me|let['’]s|i
 // ("…was stripping the header, I added it to the allowlist", "…dropped it, it's allowed now").
 const CLAUSE_BREAK = /;\s+|\s+[-—–]{1,2}\s+|:\s+(?=\p{Ll})|,\s+so\s+(?=(?:I|we)\b)/u;
 const CLAUSE_BREAKS = /;\s+|\s+[-—–]{1,2}\s+|:\s+(?=\p{Ll})|,\s+so\s+(?=(?:I|we)\b)|,\s+(?=(?:I|we|it|they)\b)/gu;
+// Something named: a code span, a path, a setting, a number, an acronym, a dotted name.
+const SPECIFIC = /`|[=/\\]|\d|\b[A-Z]{2,}\b|\w\.\w/u;
 // A means, then a verb of fixing and what it fixed: "running the migration first fixed it",
 // "code sorted it", "sorting the ids before locking removed the deadlock".
 const FIX_RESULT = /^(?!(?:I|we|it|that|this|which|nothing|something)\b)\S[^;:]*?\s(?:fixed|solved|resolved|sorted|cured|removed|eliminated|stopped|prevented|got rid of|did away with)\s+(?:it|that|this|them|both|the\s+[\p{L}-]+)\b/iu;
