@@ -57,7 +57,11 @@ export function scoreSalience(
   const kindNames = toolKindNames(prose, matcher);
   // An acronym named for a role ("the broker is NATS") is a name, not half of one.
   const slotNames = lowerCaseNames(prose, matcher, { known: kindNames.lowerCase, statement: withoutAttribution(text).replace(CODE_SPAN, '`…`'), sentence: text.replace(CODE_SPAN, '`…`') });
-  const specifics = specificsOf(text, { role, identifiers, words: wordSetsFor(matcher.pack) }) + slotNames + kindNames.acronyms * 0.5;
+  // A name given right after a colon counts when choice wording leads up to the colon ("let's go
+  // with option B: Postgres advisory locks"); after other lead-ins the capital opens a list item.
+  const colon = prose.indexOf(': ');
+  const isChoiceBeforeColon = colon > 0 && matcher.test('decision', prose.slice(0, colon));
+  const specifics = specificsOf(text, { role, identifiers, ...(isChoiceBeforeColon ? { words: wordSetsFor(matcher.pack) } : {}) }) + slotNames + kindNames.acronyms * 0.5;
   // A choice reported with its reason or its alternative ("I left the SDK on 3.x, since the next
   // major breaks checkout", "I moved the export onto pg-boss so it retries") is a decision said in
   // the past tense; narration of an edit to a named file stays narration.
@@ -186,8 +190,9 @@ function specificsOf(text: string, options: { role: SalienceRole; identifiers: r
       values += 0.5;
       continue;
     }
-    // After a colon inside the sentence, a capitalised word that is no ordinary word names
-    // something ("the second option: Redis streams"); a label's first word is any word.
+    // After a colon inside the sentence that choice wording leads up to (the caller passes the
+    // pack's words then), a capitalised word that is no ordinary word names something ("the
+    // second option: Redis streams").
     const isNameAfterColon = before.endsWith(':') && /\s/u.test(before) && SHORT_TAIL.test(withoutCode.slice(match.index + name.length)) && options.words !== undefined && !/(?:ed|ing)$/u.test(name) && isNameLike(name.toLowerCase(), options.words, { mayLookPlural: true });
     if ((before.length === 0 || /[.!?:;—–-]$/u.test(before) || covered.includes(name)) && !(isNameAfterColon && !covered.includes(name))) continue;
     values += /^[A-Z]{2,6}s?$/u.test(name) ? 0.5 : 1;
@@ -468,7 +473,7 @@ const QUESTION = /\?\s*["')\]]*$/u;
 // "Could the export also carry a `tenant` column?" asks for how a thing should behave.
 const REQUEST = /^(?:(?:and|also|so|ok(?:ay)?|oh)[,\s]+)*(?:(?:can|could|would|will) you|(?:would|do) you mind|(?:can|could) we|(?:is|would) it (?:be )?possible|is there a way|(?:could|can|would|should) (?:the|our|this|these|every|each|all) (?:[\p{L}-]+ ){1,2}(?:also |always )?(?!be\b|have\b)\p{L}{3,})\b|^please\b/iu;
 // At most two more words, then the end of the clause: what follows a name given after a colon.
-const SHORT_TAIL = /^(?:\s+[\p{L}-]+){0,2}\s*(?:[,.;!)]|$)/u;
+const SHORT_TAIL = /^(?:\s+[\p{L}-]+){0,2}\s*(?:[,.;!)](?=\s|$)|$)/u;
 // Agreement leading the sentence, then the option named and a closing "… then" / "… it is".
 const AGREED_CHOICE = /^(?:ok(?:ay)?|agreed|fine|sure|yes|yeah|yep|alright|deal)\b[,!.]?\s+(?:\S+\s+){0,6}?\S+\s+(?:then|it\s+is)(?=\s*(?:[,.!]|$))/iu;
 // A plan the user makes for the team: "we'll …", "we're going to …", "the plan is to …".
