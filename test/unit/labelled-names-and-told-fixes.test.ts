@@ -46,6 +46,25 @@ describe('a choice told by its shape', () => {
   });
 });
 
+describe('the user taking up an option put to them', () => {
+  it.each([
+    "let's take your second suggestion, a queue per tenant.",
+    'an hourly digest email sounds good, go with that',
+    'the soft-delete column looks best, do that',
+    'ok, a weekly snapshot table it is.',
+    'going with the other option: signed upload URLs from the API',
+  ])('is a decision: %s', (sentence) => {
+    expect(retentionOf(sentence, 'user')).toBe('decision');
+  });
+
+  it.each(['sounds good, do that', 'the plan sounds good, do it', 'ok, the usual way it is', 'should we take your first suggestion, the cron job?'])(
+    'is not: %s',
+    (sentence) => {
+      expect(retentionOf(sentence, 'user')).not.toBe('decision');
+    },
+  );
+});
+
 describe('a fault and its fix told in one sentence, by either speaker', () => {
   it.each<[string, Role]>([
     ['The gateway was rewriting `Host`, I pinned it in the upstream block.', 'user'],
