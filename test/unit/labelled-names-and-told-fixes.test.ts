@@ -52,7 +52,6 @@ describe('the user taking up an option put to them', () => {
     'an hourly digest email sounds good, go with that',
     'the soft-delete column looks best, do that',
     'ok, a weekly snapshot table it is.',
-    'going with the other option: signed upload URLs from the API',
   ])('is a decision: %s', (sentence) => {
     expect(retentionOf(sentence, 'user')).toBe('decision');
   });
