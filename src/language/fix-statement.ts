@@ -27,7 +27,8 @@ export function isCauseAndFix(sentence: string): boolean {
     // The clause right before the break, after any earlier break.
     const before = text.slice(start, match.index);
     const after = text.slice(match.index + match[0].length);
-    start = match.index + match[0].length;
+    // A bare comma does not end the clause before it for the breaks after it ("For the record, we …; …").
+    if (match[0].trim() !== ',') start = match.index + match[0].length;
     if (!PAST.test(before) || FIRST_PERSON_LEAD.test(before)) continue;
     // The fix first, then what was wrong: "Bumped the pool to 20; the timeouts were requests queueing".
     // A change and then its new state ("Switched over: carts now hold stock for 20 minutes") is an update.
