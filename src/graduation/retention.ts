@@ -5,6 +5,7 @@ import { extractIdentifiers } from '../language/identifiers.js';
 import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
 import { isActionResponse, isBehaviourStatement, isConditionalRule, isDeferenceToRule, isFollowingPractice, isObligationStatement, isProductDescription, isRefusalOrScope, isStandingRule, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
 import { hasFixOutcome, isCauseAndFix, isJoinedCauseAndFix, isLabelledFix, isSplitCauseAndFix } from '../language/fix-statement.js';
+import { isAcceptedOption } from '../language/accepted-option.js';
 import { isStatedPreference } from '../language/preference-statement.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
 
@@ -582,6 +583,11 @@ function analyzeWhole(
   }
   // A liking about how the work is done, weighed against an alternative or attributed to the
   // listener, is durable with or without names in it ("I kept the imports sorted the way you like them").
+  // The user taking up an option put to them, restated ("a nightly rollup table sounds right, do
+  // that"), decides it.
+  if (role === 'user' && !isDeadEnd && !isQuestion && !salience.isOutput && isAcceptedOption(text) && topicWords(prose, { patterns: matcher.pack }).length >= 2) {
+    return { ...rest, retention: 'decision', salience: Math.max(salience.score, DURABLE_SCORE) };
+  }
   if (!isDeadEnd && !isQuestion && !isIntention && !salience.isOutput && isStatedPreference(text, { role })) {
     return { ...rest, retention: 'preference', salience: Math.max(salience.score, DURABLE_SCORE) };
   }

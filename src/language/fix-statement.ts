@@ -15,20 +15,35 @@
  */
 export function isCauseAndFix(sentence: string): boolean {
   const text = sentence.replace(CODE_SPAN, 'code').replace(/\s+/gu, ' ').trim();
-  if (text.length === 0 || QUESTION_END.test(text) || HOPE.test(text)) return false;
+  if (text.length === 0 || QUESTION_END.test(text) || HOPE.test(text) || /:\**$/u.test(text)) return false;
   if ((hasChange(text) && OUTCOME.test(text)) || GONE_AFTER.test(text)) return true;
   if (isLabelledFix(text)) return true;
   // Two sentences joined by the caller: what was wrong, then what changed.
   if (isJoinedCauseAndFix(sentence)) return true;
-  const match = CLAUSE_BREAK.exec(text);
-  if (match === null) return false;
-  const before = text.slice(0, match.index);
-  const after = text.slice(match.index + match[0].length);
-  if (!PAST.test(before) || FIRST_PERSON_LEAD.test(before)) return false;
-  // The fix first, then what was wrong: "Bumped the pool to 20; the timeouts were requests queueing".
-  // A change and then its new state ("Switched over: carts now hold stock for 20 minutes") is an update.
-  if (CHANGE_LEAD.test(before)) return FAULT.test(after) && !hasChange(after);
-  return hasChange(after);
+  // Each break is tried in turn: a lead-in ("Found it on my side: …") may come before the cause.
+  const isSpecific = SPECIFIC.test(sentence);
+  let start = 0;
+  for (const match of text.matchAll(CLAUSE_BREAKS)) {
+    // The clause right before the break, after any earlier break.
+    const before = text.slice(start, match.index);
+    const after = text.slice(match.index + match[0].length);
+    // A bare comma does not end the clause before it for the breaks after it ("For the record, we …; …").
+    if (match[0].trim() !== ',') start = match.index + match[0].length;
+    if (!PAST.test(before) || FIRST_PERSON_LEAD.test(before)) continue;
+    // The fix first, then what was wrong: "Bumped the pool to 20; the timeouts were requests queueing".
+    // A change and then its new state ("Switched over: carts now hold stock for 20 minutes") is an update.
+    if (CHANGE_LEAD.test(before)) {
+      if (FAULT.test(after) && !hasChange(after)) return true;
+      continue;
+    }
+    // A comma joins a fix only after a fault (a failure, or a plain "was" with something named:
+    // "the 403s were CORS, I put the origin in `ALLOWED_ORIGINS`", not "the build was slow, I
+    // grabbed a coffee"), and when what follows is the speaker's change or a new state that is not
+    // merely a pass ("…, it passes now").
+    if (match[0].trim() === ',' && (SUCCESS.test(after) || !(FAILED_STATE.test(before) || (FAULT.test(before) && isSpecific)) || !(CHANGE_LEAD.test(after) || NEW_STATE.test(after)))) continue;
+    if (hasChange(after) || FIX_RESULT.test(after)) return true;
+  }
+  return false;
 }
 
 /**
@@ -53,8 +68,9 @@ export function isSplitCauseAndFix(previous: string, sentence: string): boolean 
   if (isLabelledFix(fix)) return true;
   // "the whole suite is green again now" reports an outcome, not the change that brought it.
   if (SUCCESS.test(fix)) return false;
-  // The new state ("Both are UTC-aware now") or a change made ("Bumped it to 20").
-  return NEW_STATE.test(fix) || CHANGE_LEAD.test(fix);
+  // The new state ("Both are UTC-aware now"), a change made ("Bumped it to 20") or a means that
+  // did the fixing ("Running the migrations first fixed it").
+  return NEW_STATE.test(fix) || CHANGE_LEAD.test(fix) || FIX_RESULT.test(fix);
 }
 
 /**
@@ -96,26 +112,33 @@ const CODE_SPAN = /`[^`\n]*`/gu;
 const QUESTION_END = /\?\s*["')\]]*$/u;
 // A hope or a plan about the change, not a report of it: "this should pass now", "let me try …".
 const HOPE = /\b(?:should|might|may|could|hopefully|probably|let me|let['’]s|i['’]ll|going to)\b/iu;
-// The first break between two clauses.
+// A break between two clauses; a bare comma only before the speaker's own act or a new state
+// ("…was stripping the header, I added it to the allowlist", "…dropped it, it's allowed now").
 const CLAUSE_BREAK = /;\s+|\s+[-—–]{1,2}\s+|:\s+(?=\p{Ll})|,\s+so\s+(?=(?:I|we)\b)/u;
+const CLAUSE_BREAKS = /;\s+|\s+[-—–]{1,2}\s+|:\s+(?=\p{Ll})|,\s+so\s+(?=(?:I|we)\b)|,\s+(?=(?:I|we|it|they)\b)/gu;
+// Something named: a code span, a path, a setting, a number, an acronym, a dotted name.
+const SPECIFIC = /`|[=/\\]|\d|\b[A-Z]{2,}\b|\w\.\w/u;
+// A means, then a verb of fixing and what it fixed: "running the migration first fixed it",
+// "code sorted it", "sorting the ids before locking removed the deadlock".
+const FIX_RESULT = /^(?!(?:I|we|it|that|this|which|nothing|something)\b)\S[^;:]*?\s(?:fixed|solved|resolved|sorted|cured|removed|eliminated|stopped|prevented|got rid of|did away with)\s+(?:it|that|this|them|both|the\s+[\p{L}-]+)\b/iu;
 // A past tense in the clause: "was", "had", "ran", a regular "-ed" form.
 const PAST = /\b(?:was|were|had|hadn['’]t|wasn['’]t|weren['’]t|did|didn['’]t|ran|read|kept|left|went|came|got|took|sent|lacked|never)\b|\b\p{L}{2,}ed\b/iu;
 // A clause led by the speaker's own act ("I checked the logs - nothing") reports an attempt.
 const FIRST_PERSON_LEAD = /^(?:\p{L}+,\s+)?(?:I|we)\b/iu;
 // What was wrong, said after the fix: "the timeouts were requests queueing", "it had no upper bound".
-const FAULT = /\b(?:was|were|had|wasn['’]t|weren['’]t|hadn['’]t|came from|caused by|broke|failed|crashed|hung|stalled|leaked|threw|timed out)\b/iu;
+const FAULT = /\b(?:was|were|had|wasn['’]t|weren['’]t|hadn['’]t|came from|caused by|broke|failed|crashed|hung|stalled|leaked|threw|dropped|stripped|swallowed|rejected|timed out)\b/iu;
 // A failure gone with the change that removed it: "the leak is gone after unsubscribing".
 const GONE_AFTER = /\b(?:is|are|went)\s+(?:gone|away)\s+(?:after|since|once|with|by)\s+\p{L}/iu;
 // A fix given under its label, with a few words of its own.
 const FIX_LABEL = /^(?:the\s+)?(?:fix|solution|workaround|remedy|resolution)\s*:\s+\S+(?:\s+\S+){2,}/iu;
 const NOW = /\bnow\b/iu;
 // A report that something went well names no failure: "the tests passed", "that worked".
-const SUCCESS = /\b(?:pass(?:ed|es)?|worked|succeeded|went through|was fine|were fine|looked (?:fine|good|right)|green)\b/iu;
+const SUCCESS = /\b(?:pass(?:ed|es)?(?!-)|worked|succeeded|went through|was fine|were fine|looked (?:fine|good|right)|green)\b/iu;
 // "now" giving the new state; "for now" and "until now" give a time, "now that" a reason.
 const NEW_STATE = /(?<!\b(?:for|until|till|right|just|by)\s)\bnow\b(?!\s+that\b)/iu;
 // A failure or a faulty state, told in the past: "the export ran out of memory", "the timestamps
 // were naive", "the counter was never reset", "the handler returned 500".
-const FAILED_STATE = /\b(?:came from|caused by|broke|failed|crashed|hung|stalled|leaked|threw|timed out|ran out|collided|overflowed|deadlocked|drifted|doubled|overwrote|mismatched|returned (?:\d{3}|null|undefined|nothing|an? (?:error|empty))|(?:was|were|had been)\s+(?:\p{L}+\s+)?(?:wrong|missing|broken|stale|naive|null|empty|undefined|unbounded|duplicated|off by|too\s+\p{L}+|not|capped|swallowed|ignored|dropped|leaking|blocking|racing|lost|corrupt(?:ed)?|truncated|reused|shared)|wasn['’]t|weren['’]t|hadn['’]t|didn['’]t|never\s+(?!an?\b|the\b|been\b)\p{L}+)\b/iu;
+const FAILED_STATE = /\b(?:came from|caused by|hence the|kept (?:the|a|an) (?:first|old|stale|previous|initial|original)\b|came back (?:without|empty|as)|(?:in|into) (?:the )?(?:wrong|different|opposite|reverse) orders?|hit (?:the|a|its|our) (?:[\p{L}-]+ )?(?:cap|limit|ceiling|quota)|broke|failed|crashed|hung|stalled|leaked|threw|timed out|ran out|collided|overflowed|deadlocked|drifted|doubled|overwrote|mismatched|returned (?:\d{3}|null|undefined|nothing|an? (?:error|empty))|(?:was|were|had been)\s+(?:[\p{L}-]+\s+){0,3}?(?:off|wrong|missing|broken|stale|naive|null|empty|undefined|unbounded|duplicated|off by|too\s+\p{L}+|not|capped|swallowed|ignored|dropped|leaking|blocking|racing|lost|corrupt(?:ed)?|truncated|reused|shared)|wasn['’]t|weren['’]t|hadn['’]t|didn['’]t|never\s+(?!an?\b|the\b|been\b)\p{L}+)\b/iu;
 // A change reported in the passive is the fix, not the fault: "the script has been updated".
 const REPORTED_CHANGE = /\b(?:has|have)\s+been\s+\p{L}+ed\b/iu;
 // A full stop between two sentences a caller joined.

@@ -56,8 +56,12 @@ export function scoreSalience(
   const identifiers = extractIdentifiers(text);
   const kindNames = toolKindNames(prose, matcher);
   // An acronym named for a role ("the broker is NATS") is a name, not half of one.
-  const slotNames = lowerCaseNames(prose, matcher, { known: kindNames.lowerCase, statement: withoutAttribution(text).replace(CODE_SPAN, '`…`') });
-  const specifics = specificsOf(text, { role, identifiers }) + slotNames + kindNames.acronyms * 0.5;
+  const slotNames = lowerCaseNames(prose, matcher, { known: kindNames.lowerCase, statement: withoutAttribution(text).replace(CODE_SPAN, '`…`'), sentence: text.replace(CODE_SPAN, '`…`') });
+  // A name given right after a colon counts when choice wording leads up to the colon ("let's go
+  // with option B: Postgres advisory locks"); after other lead-ins the capital opens a list item.
+  const colon = prose.indexOf(': ');
+  const isChoiceBeforeColon = colon > 0 && matcher.test('decision', prose.slice(0, colon));
+  const specifics = specificsOf(text, { role, identifiers, ...(isChoiceBeforeColon ? { words: wordSetsFor(matcher.pack) } : {}) }) + slotNames + kindNames.acronyms * 0.5;
   // A choice reported with its reason or its alternative ("I left the SDK on 3.x, since the next
   // major breaks checkout", "I moved the export onto pg-boss so it retries") is a decision said in
   // the past tense; narration of an edit to a named file stays narration.
@@ -74,7 +78,9 @@ export function scoreSalience(
   // So does a statement that names the tool something is done with or built on ("the partner
   // client is built on undici", "render the invoices with pdfkit"), unless it narrates an edit.
   const isNamedMeans = slotNames > 0 && !isQuestion && !NARRATION.test(text) && !(role !== 'user' && FIRST_PERSON.test(text));
-  const isChoice = isReasonedChoice || isPlacedChoice || kindNames.count > 0 || isProposal || isNamedMeans;
+  // The user agreeing to a named option ("agreed, Redis streams then", "fine, Kafka it is") chooses it.
+  const isAgreedChoice = role === 'user' && !isQuestion && specifics >= 1 && AGREED_CHOICE.test(prose);
+  const isChoice = isReasonedChoice || isPlacedChoice || kindNames.count > 0 || isProposal || isNamedMeans || isAgreedChoice;
   const cues = CUE_WEIGHTS.map(({ group, weight }) => {
     const count = Math.min(2, matcher.count(group, prose));
     return { group, value: (group === 'decision' && isChoice ? Math.max(1, count) : count) * weight };
@@ -91,8 +97,11 @@ export function scoreSalience(
   if (isQuestion && !isRequest && !isProposal) penalty += 3;
   // An announced step that also names a tool and states a choice ("I'll build the HTTP layer on
   // Hono") is a decision said as a plan: it loses only part of the weight.
+  // So is the user's plan for the team that names the tool it is done with ("we'll index the
+  // catalogue in meilisearch"): a shared plan, not the speaker's next look at something.
   const isChoiceAsPlan = specifics >= 1 && matcher.count('decision', prose) >= 2;
-  if (matcher.test('intention', prose) || (role !== 'user' && ASSISTANT_NEXT_STEP.test(prose))) penalty += isChoiceAsPlan ? 1 : 3;
+  const isSharedPlan = role === 'user' && isNamedMeans && SHARED_PLAN.test(prose);
+  if (matcher.test('intention', prose) || (role !== 'user' && ASSISTANT_NEXT_STEP.test(prose))) penalty += isSharedPlan ? 0 : isChoiceAsPlan ? 1 : 3;
   if (matcher.test('deadEnd', prose)) penalty += 3;
   // The speakers' own habits and mishaps ("I always forget where the logs go", "we never got the
   // staging box working") use the words of a rule without stating one.
@@ -117,7 +126,8 @@ export function scoreSalience(
     matcher.test('traceContinuation', text) || looksLikeCode(said);
   if (isOutput) penalty += 3;
   if (/:\**\s*$/u.test(text)) penalty += 2;
-  if (isHeading(text)) penalty += 3;
+  // "Traces: Tempo" names what fills a role; it is not a heading for being short and capitalised.
+  if (isHeading(text) && labelledName(text.replace(CODE_SPAN, '`…`'), wordSetsFor(matcher.pack)) === undefined) penalty += 3;
   // A short label before a new value ("Changed as requested: the formats become CSV and XLSX")
   // leads a setting; it does not narrate it.
   if (role !== 'user' && PAST_LEAD.test(text) && !ADJECTIVE_LEAD.test(text) && !isFix && !isPlacedChoice && !isLabelledSetting(text)) penalty += 1;
@@ -159,7 +169,7 @@ export function countSpecifics(text: string, options: { role: SalienceRole }): n
 
 // --- Internal helpers ---
 
-function specificsOf(text: string, options: { role: SalienceRole; identifiers: readonly string[] }): number {
+function specificsOf(text: string, options: { role: SalienceRole; identifiers: readonly string[]; words?: WordSets }): number {
   const { identifiers } = options;
   const covered = identifiers.join(' ');
   let values = 0;
@@ -183,7 +193,11 @@ function specificsOf(text: string, options: { role: SalienceRole; identifiers: r
       values += 0.5;
       continue;
     }
-    if (before.length === 0 || /[.!?:;—–-]$/u.test(before) || covered.includes(name)) continue;
+    // After a colon inside the sentence that choice wording leads up to (the caller passes the
+    // pack's words then), a capitalised word that is no ordinary word names something ("the
+    // second option: Redis streams").
+    const isNameAfterColon = before.endsWith(':') && /\s/u.test(before) && SHORT_TAIL.test(withoutCode.slice(match.index + name.length)) && options.words !== undefined && !/(?:ed|ing)$/u.test(name) && isNameLike(name.toLowerCase(), options.words, { mayLookPlural: true });
+    if ((before.length === 0 || /[.!?:;—–-]$/u.test(before) || covered.includes(name)) && !(isNameAfterColon && !covered.includes(name))) continue;
     values += /^[A-Z]{2,6}s?$/u.test(name) ? 0.5 : 1;
   }
   for (const match of withoutCode.matchAll(NUMBER)) {
@@ -211,7 +225,7 @@ function specificsOf(text: string, options: { role: SalienceRole; identifiers: r
  * an ordinary word of the pack ("with care", "using caching", "switch to the next step"), a word
  * that leads the statement as the doer of a tool's work and one that names what things are made with.
  */
-function lowerCaseNames(prose: string, matcher: PatternMatcher, options: { known: readonly string[]; statement: string }): number {
+function lowerCaseNames(prose: string, matcher: PatternMatcher, options: { known: readonly string[]; statement: string; sentence: string }): number {
   const words = wordSetsFor(matcher.pack);
   const names = new Set<string>(options.known);
   for (const match of prose.matchAll(LOWER_WORD_BEFORE_AS)) {
@@ -225,6 +239,9 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher, options: { known
     const word = (match[1] ?? '').toLowerCase();
     if (isNameLike(word, words)) names.add(word);
   }
+  // A short label and the name that fills it: "traces: jaeger", "background jobs: graphile-worker".
+  const labelled = labelledName(options.sentence, words);
+  if (labelled !== undefined) names.add(labelled);
   // The statement without its lead-in ("For the record, …") says who does the work.
   const agent = leadingAgentName(options.statement, words);
   if (agent !== undefined) names.add(agent);
@@ -289,6 +306,22 @@ function leadingAgentName(prose: string, words: WordSets): string | undefined {
   // write …", "nightly builds fail"), and only a verb takes an object.
   if (!words.determiner.has(object) && !OBJECT_DETERMINER.test(object)) return undefined;
   return isNameLike(name, words, { mayLookPlural: true, isSubject: true }) ? name : undefined;
+}
+
+/**
+ * The name a short label is given: "<one to three words>: <name>", the name ending the sentence or
+ * followed by the role it plays ("decision: influxdb for metrics", "Request schemas: valibot").
+ * The label must be words of prose and the name no ordinary word of the pack, so "Status: done"
+ * and "Next: the routes" are not names.
+ */
+function labelledName(statement: string, words: WordSets): string | undefined {
+  // The label may follow a lead-in set apart by a dash ("one more thing - traces: tempo").
+  const match = LABELLED_NAME.exec(statement.trim()) ?? LABELLED_NAME.exec(statement.trim().replace(DASH_LEAD_IN, ''));
+  if (match === null) return undefined;
+  const label = (match[1] ?? '').toLowerCase().split(/\s+/u);
+  const name = (match[2] ?? '').toLowerCase();
+  if (label.some((word) => words.stopword.has(word) && !words.determiner.has(word)) || /(?:ed|ing)$/u.test(name)) return undefined;
+  return isNameLike(name, words, { mayLookPlural: true, mayEndLikeAdverb: true }) ? name : undefined;
 }
 
 /**
@@ -393,7 +426,8 @@ function isNameLike(word: string, words: WordSets, options: { mayLookPlural?: bo
   if (word.length < 2 || /[\d_.'’]/u.test(word)) return false;
   if (words.stopword.has(word) || words.numberWord.has(word) || words.unitWord.has(word) || words.commonWord.has(word)) return false;
   // A regular plural ("with retries", "using hooks") names things of a kind; "redis", "axios" keep their s.
-  if (options.mayLookPlural !== true && /[^siuo'’]s$/u.test(word) && !word.endsWith('js')) return false;
+  // A hyphenated name with a short last part ("date-fns") is not a plural either.
+  if (options.mayLookPlural !== true && /[^siuo'’]s$/u.test(word) && !word.endsWith('js') && !/-\p{L}{1,3}$/u.test(word)) return false;
   for (const common of words.commonWord) {
     // A preposition takes a noun, not an adverb or an adjective, for its object ("through kamal").
     if (options.mayEndLikeAdverb === true && (common === '-ly' || common === '-al')) continue;
@@ -441,6 +475,12 @@ const QUESTION = /\?\s*["')\]]*$/u;
 // "Is it possible to keep the old links working?" asks for an outcome as well.
 // "Could the export also carry a `tenant` column?" asks for how a thing should behave.
 const REQUEST = /^(?:(?:and|also|so|ok(?:ay)?|oh)[,\s]+)*(?:(?:can|could|would|will) you|(?:would|do) you mind|(?:can|could) we|(?:is|would) it (?:be )?possible|is there a way|(?:could|can|would|should) (?:the|our|this|these|every|each|all) (?:[\p{L}-]+ ){1,2}(?:also |always )?(?!be\b|have\b)\p{L}{3,})\b|^please\b/iu;
+// At most two more words, then the end of the clause: what follows a name given after a colon.
+const SHORT_TAIL = /^(?:\s+[\p{L}-]+){0,2}\s*(?:[,.;!)](?=\s|$)|$)/u;
+// Agreement leading the sentence, then the option named and a closing "… then" / "… it is".
+const AGREED_CHOICE = /^(?:ok(?:ay)?|agreed|fine|sure|yes|yeah|yep|alright|deal)\b[,!.]?\s+(?:\S+\s+){0,6}?\S+\s+(?:then|it\s+is)(?=\s*(?:[,.!]|$))/iu;
+// A plan the user makes for the team: "we'll …", "we're going to …", "the plan is to …".
+const SHARED_PLAN = /^(?:(?:so|and|ok(?:ay)?)[,]?\s+)?(?:we['’]ll|we will|we['’]re going to|we are going to|(?:the\s+)?plan is to)\b/iu;
 const TAG_QUESTION = /(?:,\s*|\b)(?:right|correct|ok|okay|yes|yeah|agreed|fine)\s*\?\s*["')\]]*$/iu;
 // First person reporting one's own finished edit: "I added …", "I've renamed …".
 // A choice reported in the past ("I picked Kysely", "I settled on …") is a decision, not narration.
@@ -449,7 +489,7 @@ const NARRATION = /(?:^|\s)I(?:['’]ve| have| just)?\s+(?!(?:picked|chose|opted
 const OWN_CHOICE = /^(?:(?:also|and|so|then|now|finally)[,]?\s+)*I(?:['’]ve| have| just| also)?\s+(?:\w+ed|made|wrote|put|took|kept|left|set|built|chose)\b/iu;
 // The speaker's own choice or placement of something, leading the sentence: "I put …", "went with …",
 // "we moved … onto", "picked …". Verbs of looking or editing are not among them.
-const PLACED_CHOICE = /^(?:(?:also|and|so|then|finally)[,]?\s+)*(?:(?:I|we)(?:['’]ve| have| just| also)?\s+)?(?:put|moved|went with|go with|picked|chose|switched|settled on|opted for|standardi[sz]ed on|based|built|kept|left|pointed|routed|wired)\b/iu;
+const PLACED_CHOICE = /^(?:(?:also|and|so|then|finally)[,]?\s+)*(?:(?:I|we)(?:['’]ve| have| just| also)?\s+)?(?:put|moved|went with|go with|picked|selected|chose|switched|swapped|settled on|opted for|standardi[sz]ed on|based|built|kept|left|pointed|routed|wired)\b/iu;
 // A capitalised name as the object of a placing preposition: "… onto Temporal", "… behind Caddy".
 const NAME_IN_SLOT = /\b(?:on|onto|with|through|behind|to)\s+[A-Z][\p{L}\p{N}]*\p{Ll}[\p{L}\p{N}.-]*(?=\s+for\b|[\s,.;:]*$|[,;:]\s)/u;
 // The speaker's own action given as the consequence of what was said before it.
@@ -472,7 +512,7 @@ const LOG_LINE = /^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}|^\[?\d{2}:\d{2}:\d{2}[\].
 // A report that leads with what was done ("Added …", "Improved …") narrates finished work.
 const PAST_LEAD = /^(?:\*\*)?[A-Z][a-z]+ed\b/u;
 // "Shared constants are kept in …": the participle describes the subject of a statement.
-const ADJECTIVE_LEAD = /^(?:\*\*)?[A-Z][a-z]+ed\s+(?:[\p{L}-]+\s+(?:are|is)|[\p{L}-]+s\s+(?:live|go|sit|belong|stay|must|should|need|use))\b/u;
+const ADJECTIVE_LEAD = /^(?:\*\*)?[A-Z][a-z]+ed\s+(?:[\p{L}-]+\s+(?:are|is|runs|lives|goes|sits|stays)|[\p{L}-]+s\s+(?:live|go|sit|belong|stay|must|should|need|use))\b/u;
 const CODE_SUBJECT = /^(?:`[^`]+`|[a-z]+[A-Z]\w*|[\w.-]+\/[\w./-]+)/u;
 const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:I|I['’](?:m|ve|ll|d)|me|my)(?![\p{L}\p{N}_'’])/u;
 const FILE_PATH = /(?:[\w.-]+\/)+[\w.-]+\.\w{1,5}\b|\b[\w-]+\.(?:ts|tsx|js|jsx|py|go|rs|java|rb|sql|json|ya?ml|toml|md|css)\b/u;
@@ -493,7 +533,7 @@ const ARROW_NAME = /(?:^|\s)(?:->|→)\s+(\p{Ll}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?=
 const IRREGULAR_PARTICIPLES: Readonly<Record<string, string>> = { runs: 'run', builds: 'built', sends: 'sent', drives: 'driven', owns: 'owned' };
 const CONJUNCTION = /^(?:because|since|unless|until|while|though|although|whereas)$/u;
 // Slot words that are prepositions, whose object is a noun and never an adverb.
-const AFTER_PREPOSITION = /^(?:with|via|through|to|onto|on|by|over|of|into)$/u;
+const AFTER_PREPOSITION = /^(?:with|via|through|to|onto|on|by|over|of|into|in|for)$/u;
 // A word leading the sentence, a verb in the third person, and the first word of its object.
 const LEADING_AGENT = /^([\p{L}][\p{L}\p{N}.+-]*[\p{L}\p{N}])\s+(?:is\s+what\s+)?(\p{Ll}{3,}s)\s+([\p{L}]+)/u;
 const ADJECTIVE_ENDING = /^-(?:ly|al|ive|ous|able|ible|ful|less)$/u;
@@ -501,6 +541,9 @@ const OBJECT_DETERMINER = /^(?:the|a|an|our|every|each|all|its|their|any)$/u;
 // "<copula> [now] <word> <kind>" or "as <word> <kind>": the word names the tool the things of
 // that kind are made with ("written as mjml templates").
 const COPULA_NAME_KIND = /(?<![\p{L}\p{N}_-])(is|are|as)\s+(?:now\s+|all\s+)?(?:a\s+|an\s+)?(\p{Ll}[\p{Ll}\p{N}.+-]*[\p{Ll}\p{N}])(?=\s+(\p{Ll}+)(?![\p{L}\p{N}_-]))/gu;
+// "<label of one to three words>: <name>" then the end or the role it fills ("… for metrics").
+const LABELLED_NAME = /^((?:\p{L}[\p{L}-]*\s+){0,2}\p{L}[\p{L}-]*):\s+(\p{L}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?=\s*(?:[.;!)]|$)|\s+(?:for|across|everywhere|throughout)\b)/u;
+const DASH_LEAD_IN = /^(?:\p{L}+\s+){0,3}\p{L}+\s+[-—–]\s+/u;
 const LOWER_WORD_BEFORE_AS = /(?<![\p{L}\p{N}_`-])(\p{Ll}[\p{L}\p{N}_.-]{1,30})\s+(?=as\s)/gu;
 const PLACE_OF_KIND = /\b(?:lives?|live|belongs?|goes|go|sits?|(?:is|are)\s+(?:kept|stored|placed|grouped|collected))\s+(?:in|under|inside)\s+(?:the\s+)?(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*/u;
 const PLACEHOLDER_SHAPE = /(?:[\w.$-]<|<)[\p{L}_-]{2,20}>(?:[\w.$-]|<[\p{L}_-]{2,20}>)/u;

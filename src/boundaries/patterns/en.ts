@@ -836,6 +836,10 @@ export const englishPatterns: PatternPack = {
     'over to', 'over onto', 'come from', 'comes from', 'keep … on', 'kept … on', 'keeping … on',
     'stay on', 'stays on', 'stayed on', 'put … on', 'put … onto', 'put … behind', 'pointed … at',
     'routed … through', 'wired … to', 'based … on', 'built … on', 'goes to', 'go to',
+    // Where a kind of thing is kept or done: "summaries are kept in valkey", "index the catalogue in typesense".
+    'kept in', 'keep … in', 'stored in', 'store … in', 'live in', 'lives in', 'index … in',
+    'indexed in', 'shipped to', 'ship … to', 'done by', 'selected', 'push … into', 'swap … for',
+    'swapped … for',
     // A tool proposed in a question: "how about dbmate for the migrations?", "why not valkey?".
     'how about', 'what about', 'why not', 'thoughts on', 'think of', 'try',
   ],
