@@ -117,7 +117,8 @@ function countEditedBlock(options: { text: string; block: string; start: number;
   if (!isCountedWhole(options.block) || !isCountedWhole(oldBlock)) return undefined;
   // The last line start at or before the shared start where both texts are cut (the block's own
   // start always is): lines before it lie in the shared start, the same in both.
-  let from = Math.max(start, before.lastIndexOf('\n', Math.min(options.shared.prefix, before.length) - 1) + 1);
+  const prefix = Math.min(options.shared.prefix, before.length);
+  let from = prefix === 0 ? 0 : Math.max(start, before.lastIndexOf('\n', prefix - 1) + 1);
   while (from > start && !(isCutAt(text, from) && isCutAt(before, from))) from = from < 2 ? 0 : before.lastIndexOf('\n', from - 2) + 1;
   if (from < start) from = start;
   // The first line start in the shared end where both are cut (after a line break in the shared
