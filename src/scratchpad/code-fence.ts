@@ -27,6 +27,8 @@ export function fenceAfterEdit(options: { before: string; previous: string; cont
   let widened = 0;
   while (end + widened < content.length && content.charCodeAt(end + widened) === BACKTICK) widened += 1;
   end += widened;
+  // A rewrite (most lines changed) is looked at whole at once.
+  if ((end - start) * 2 > content.length) return fenceFor(content);
   const added = longestRun(content, start, end);
   if (previous.length === MIN_FENCE) return fenceOfLongest(added);
   // The earlier longest run, known from its fence, is still outside the edit when none in the
