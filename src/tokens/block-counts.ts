@@ -130,7 +130,8 @@ function countEditedBlock(options: { text: string; block: string; start: number;
       break;
     }
   }
-  if (to < from) return undefined;
+  // Worth it only when the changed lines of both are shorter than the block (else count it).
+  if (to < from || to - from + (to - shift - from) >= options.block.length) return undefined;
   const removed = before.slice(from, to - shift);
   const added = text.slice(from, to);
   return (previous.tokens[index] as number) - (removed === '' ? 0 : options.countBlock(removed)) + (added === '' ? 0 : options.countBlock(added));
