@@ -181,8 +181,15 @@ export function createReplayer(manager: ContextManager, options: ReplayerOptions
 
 // Some transcripts (aider) log local times without a zone; Mobius wants ISO-8601 with one.
 function withZone(ts: string): string {
-  return /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(ts) ? `${ts}Z` : ts;
+  // The calls of one line share its timestamp: the same string is handed out again, so that the
+  // manager's check of the last timestamp compares it by identity.
+  if (ts === lastStamp) return lastZoned;
+  lastStamp = ts;
+  lastZoned = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(ts) ? `${ts}Z` : ts;
+  return lastZoned;
 }
+let lastStamp: string | undefined;
+let lastZoned = '';
 
 function editInput(line: SessionLine, path: string): Record<string, JsonValue> {
   return {

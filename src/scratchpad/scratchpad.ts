@@ -14,6 +14,7 @@ import {
 } from './diff-record.js';
 import type { DiffRecord } from './diff-record.js';
 import { formatCount } from '../format.js';
+import { fenceAfterEdit, fenceFor } from './code-fence.js';
 import { sharedBodyEnds } from './counted-body.js';
 import type { CountedBody } from './counted-body.js';
 import { filePathKey, normalizeFilePath } from './file-path.js';
@@ -835,7 +836,12 @@ function buildSection(input: SectionInput): Section {
   const previous = input.previousBody;
   // A touch re-renders the same content under a new header: its code block is the one counted.
   const isSameContent = previous !== undefined && previous.content === content;
-  const closing = isSameContent ? previous.closing : fenceFor(content);
+  // An edit looks for backtick runs in the changed lines only (the rest is as it was).
+  const closing = isSameContent
+    ? previous.closing
+    : previous !== undefined && input.shared !== undefined
+      ? fenceAfterEdit({ before: previous.content, previous: previous.closing, content, shared: input.shared })
+      : fenceFor(content);
   const opening = isSameContent ? previous.opening : `${closing}${languageFor(path)}\n`;
   const body = isSameContent ? previous.body : `${opening}${withFinalNewline(content)}${closing}`;
   const full = `${header}${body}`;
@@ -885,21 +891,6 @@ function buildSection(input: SectionInput): Section {
   const text = renderWindow(frame, { head: 0, tail: 0 });
   return withBody({ text, tokens: counter.count(text), isWindowed: true, fullTokens: tokens });
 }
-
-// A fence longer than any backtick run in the content, so the content cannot close it.
-function fenceFor(content: string): string {
-  let longest = 0;
-  // indexOf, not a RegExp: no match object per run, several times faster on a large file.
-  for (let start = content.indexOf('`'); start !== -1; ) {
-    let end = start + 1;
-    while (content.charCodeAt(end) === BACKTICK) end += 1;
-    longest = Math.max(longest, end - start);
-    start = content.indexOf('`', end);
-  }
-  return '`'.repeat(Math.max(3, longest + 1));
-}
-
-const BACKTICK = 96;
 
 function languageFor(path: string): string {
   const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);

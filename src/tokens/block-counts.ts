@@ -1,5 +1,5 @@
-import { BLOCK_SPLIT_MIN, blockCounterOf, isBlockEnd } from './token-counter.js';
-import type { TokenCounter } from './token-counter.js';
+import { BLOCK_SPLIT_MIN, blockCounterOf, isBlockEnd, isCountedWhole, isCutAt } from './token-counter.js';
+import type { CountBlock, TokenCounter } from './token-counter.js';
 
 /**
  * A text's token count kept block by block, as a counter from `createTokenCounter` cuts it, so
@@ -72,11 +72,20 @@ export function countBlocks(counter: TokenCounter, text: string, shared?: Shared
   // start there or later, the same lines in both, so the earlier ends from there on are the same.
   const shift = previous === undefined ? 0 : text.length - previous.text.length;
   const sameFrom = previous === undefined || shared === undefined ? Number.POSITIVE_INFINITY : text.length - shared.suffix;
+  // The first block cut here starts where the earlier block `kept` started: when it also ends
+  // where that block ended (shifted), it holds the whole edit, and its count is derived from
+  // that block's (see countEditedBlock).
+  const editStart = blockStart;
+  const countNew = (end: number): number => {
+    const block = blockStart === 0 && end === text.length ? text : text.slice(blockStart, end);
+    if (previous === undefined || shared === undefined || blockStart !== editStart || end < sameFrom || previous.ends[kept] !== end - shift) return countBlock(block);
+    return countBlock(block, () => countEditedBlock({ text, block, start: blockStart, end, previous, index: kept, shared, countBlock }));
+  };
   let lineStart = blockStart;
   for (let lineBreak = text.indexOf('\n', blockStart); lineBreak !== -1; lineBreak = text.indexOf('\n', lineBreak + 1)) {
     const next = lineBreak + 1;
     if (isBlockEnd(text, lineStart, next)) {
-      push(next, countBlock(text.slice(blockStart, next)));
+      push(next, countNew(next));
       blockStart = next;
       if (next >= sameFrom && previous !== undefined) {
         const index = indexOf(previous.ends, next - shift, kept);
@@ -88,11 +97,45 @@ export function countBlocks(counter: TokenCounter, text: string, shared?: Shared
     }
     lineStart = next;
   }
-  if (blockStart < text.length) push(text.length, countBlock(blockStart === 0 ? text : text.slice(blockStart)));
+  if (blockStart < text.length) push(text.length, countNew(text.length));
   return { text, ends, tokens, total };
 }
 
 // --- Internal helpers ---
+
+// The count of `block`, the new text's [start, end), from the count of the earlier block `index`
+// that spans the same shared text around the edit: minus the earlier text's changed lines, plus
+// this text's. The changed lines run from a cut at or before the shared start to a cut in the
+// shared end (cuts the tokenizer always makes, see isCutAt), so the parts before and after them
+// are the same text in both blocks, counted the same. `undefined` (count the block itself) when
+// either block is not counted in one piece (a long run is counted in slices, which do not add up).
+function countEditedBlock(options: { text: string; block: string; start: number; end: number; previous: BlockCounts; index: number; shared: SharedEnds; countBlock: CountBlock }): number | undefined {
+  const { text, start, end, previous, index } = options;
+  const before = previous.text;
+  const shift = text.length - before.length;
+  const oldBlock = before.slice(start, end - shift);
+  if (!isCountedWhole(options.block) || !isCountedWhole(oldBlock)) return undefined;
+  // The last line start at or before the shared start where both texts are cut (the block's own
+  // start always is): lines before it lie in the shared start, the same in both.
+  const prefix = Math.min(options.shared.prefix, before.length);
+  let from = prefix === 0 ? 0 : Math.max(start, before.lastIndexOf('\n', prefix - 1) + 1);
+  while (from > start && !(isCutAt(text, from) && isCutAt(before, from))) from = from < 2 ? 0 : before.lastIndexOf('\n', from - 2) + 1;
+  if (from < start) from = start;
+  // The first line start in the shared end where both are cut (after a line break in the shared
+  // end, so a line start in both), else the block's end, which ends the earlier block too.
+  let to = end;
+  for (let lineBreak = text.indexOf('\n', text.length - options.shared.suffix); lineBreak !== -1 && lineBreak + 1 < end; lineBreak = text.indexOf('\n', lineBreak + 1)) {
+    if (isCutAt(text, lineBreak + 1)) {
+      to = lineBreak + 1;
+      break;
+    }
+  }
+  // Worth it only when the changed lines of both are shorter than the block (else count it).
+  if (to < from || to - from + (to - shift - from) >= options.block.length) return undefined;
+  const removed = before.slice(from, to - shift);
+  const added = text.slice(from, to);
+  return (previous.tokens[index] as number) - (removed === '' ? 0 : options.countBlock(removed)) + (added === '' ? 0 : options.countBlock(added));
+}
 
 // Binary search for `value` in the increasing `values`, from `from` on; -1 when absent.
 function indexOf(values: readonly number[], value: number, from: number): number {

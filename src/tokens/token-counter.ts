@@ -41,10 +41,10 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
   const encoding = parsed.encoding ?? encodingForModel(parsed.model);
   const countRaw = exactCounter(encoding);
   const cache = createCountCache();
-  const countBlock = (block: string): number => {
+  const countBlock = (block: string, countMissing?: (() => number | undefined) | undefined): number => {
     const known = cache.get(block);
     if (known !== undefined) return known;
-    const tokens = countLinear(block, countRaw);
+    const tokens = countMissing?.() ?? countLinear(block, countRaw);
     cache.set(block, tokens);
     return tokens;
   };
@@ -87,13 +87,40 @@ export function countJoined(counter: TokenCounter, parts: readonly string[], cou
 }
 
 /**
+ * Counts one block through the cache of a counter from {@link createTokenCounter}. A block not
+ * cached is counted by `countMissing` when it is given and returns a count (the caller's way to a
+ * count it can derive exactly, see {@link isCountedWhole}), and otherwise by the tokenizer.
+ * @internal
+ */
+export type CountBlock = (block: string, countMissing?: (() => number | undefined) | undefined) => number;
+
+/**
  * The function that counts one block through the cache of a counter from
  * {@link createTokenCounter} (the count of a text of at least {@link BLOCK_SPLIT_MIN} characters
  * is the sum of its blocks' counts, see {@link isBlockEnd}); `undefined` for any other counter.
  * @internal
  */
-export function blockCounterOf(counter: TokenCounter): ((block: string) => number) | undefined {
+export function blockCounterOf(counter: TokenCounter): CountBlock | undefined {
   return blockCounters.get(counter);
+}
+
+/**
+ * Whether a counter from {@link createTokenCounter} counts `text` with the tokenizer in one
+ * piece (it is short enough and has no long run to count in slices), so that its count is the sum
+ * of the counts of its parts between cuts the tokenizer always makes (see {@link isBlockEnd}).
+ * @internal
+ */
+export function isCountedWhole(text: string): boolean {
+  return text.length <= LONG_RUN || (text.length <= PIECE && !hasLongRun(text));
+}
+
+/**
+ * Whether the tokenizers always cut a text at `start`, a position right after a line break (see
+ * {@link isBlockEnd}).
+ * @internal
+ */
+export function isCutAt(text: string, start: number): boolean {
+  return isBlockStart(text, start);
 }
 
 /** Texts of at least this many characters are counted block by block. @internal */
@@ -147,7 +174,7 @@ const CARRIAGE_RETURN = 13;
  * Counters whose count of a text is the sum of the counts of its blocks (see {@link countJoined}),
  * with the function that counts one block through their cache.
  */
-const blockCounters = new WeakMap<TokenCounter, (block: string) => number>();
+const blockCounters = new WeakMap<TokenCounter, CountBlock>();
 
 /** A map from text to token count that forgets the texts not used for longest, bounded by characters and entries. */
 interface CountCache {

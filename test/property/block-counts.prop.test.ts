@@ -63,6 +63,56 @@ describe('countBlocks()', () => {
   });
 });
 
+describe('countBlocks() on an edit inside one block', () => {
+  // Lines of a long text, some with runs the counter counts in slices (no whitespace for 300
+  // characters), so that a block holding one is not derived from its earlier count.
+  const codeLine = fc.oneof(
+    { weight: 12, arbitrary: line },
+    { weight: 1, arbitrary: fc.constantFrom('x'.repeat(300), `  ${'ab'.repeat(160)};`, ' '.repeat(290)) },
+  );
+  const longLines = fc.array(codeLine, { minLength: 150, maxLength: 400 });
+  // A change of a few characters inside one line, or a line replaced, inserted or removed.
+  const change = fc.record({
+    at: fc.nat(),
+    column: fc.nat(),
+    removed: fc.nat({ max: 6 }),
+    inserted: fc.oneof(fc.constantFrom('', 'y', ' = 2', '//', '\t', '`', 'é'), line),
+    kind: fc.constantFrom('chars' as const, 'replace' as const, 'insert' as const, 'remove' as const),
+  });
+
+  it('counts the edited block from its earlier count as a fresh count does, the same blocks and counts', () => {
+    fc.assert(
+      fc.property(encoding, longLines, fc.array(change, { minLength: 1, maxLength: 4 }), (name, parts, changes) => {
+        const counter = createTokenCounter({ encoding: name });
+        let current = parts.join('\n');
+        let previous = countBlocks(counter, current);
+        for (const step of changes) {
+          const lines = current.split('\n');
+          const at = step.at % lines.length;
+          const text = lines[at] ?? '';
+          const column = step.column % (text.length + 1);
+          if (step.kind === 'chars') lines[at] = text.slice(0, column) + step.inserted + text.slice(column + step.removed);
+          else if (step.kind === 'replace') lines[at] = step.inserted;
+          else if (step.kind === 'insert') lines.splice(at, 0, step.inserted);
+          else if (lines.length > 1) lines.splice(at, 1);
+          const next = lines.join('\n');
+          if (previous === undefined) throw new Error('the default counter counts by blocks');
+          const shared = { previous, ...sharedEnds(current, next) };
+          const edited = countBlocks(counter, next, shared);
+          const fresh = countBlocks(createTokenCounter({ encoding: name }), next);
+          expect(edited?.ends).toEqual(fresh?.ends);
+          expect(edited?.tokens).toEqual(fresh?.tokens);
+          // Slices of a long run count a little more than the tokenizer does.
+          if (!/\S{256}|\s{256}/.test(next)) expect(edited?.total).toBe(RAW[name](next));
+          current = next;
+          previous = edited;
+        }
+      }),
+      { numRuns: Math.max(30, Math.floor(PROPERTY_RUNS / 4)) },
+    );
+  });
+});
+
 describe('Scratchpad sections counted block by block', () => {
   it('keep a count equal to a whole count of the rendered section through edits, rewrites, touches, fence changes and final line breaks', () => {
     const edit = fc.record({

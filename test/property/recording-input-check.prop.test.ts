@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validateInputWithSchema } from '../../src/context-manager-inputs.js';
+import { isTimestamp, validateInputWithSchema } from '../../src/context-manager-inputs.js';
 import type { ValidatedInputs } from '../../src/context-manager-inputs.js';
 import { checkRecordingInput } from '../../src/recording-input-check.js';
 import { PROPERTY_RUNS } from '../helpers.js';
@@ -109,3 +109,33 @@ function keyOrder(value: unknown, path = ''): string[] {
   if (typeof value !== 'object' || value === null) return [];
   return Object.keys(value).flatMap((key) => [`${path}/${key}`, ...keyOrder((value as Record<string, unknown>)[key], `${path}/${key}`)]);
 }
+
+describe('isTimestamp()', () => {
+  // Timestamps put together from parts each valid or just out of range: dates (leap days
+  // included), times with and without seconds and fractions, `Z`, offsets, separators, spaces.
+  const digits = (length: number): fc.Arbitrary<string> => fc.stringMatching(new RegExp(`^\\d{${length}}$`));
+  const datePart = fc.oneof(
+    fc.constantFrom('2024-02-29', '2023-02-29', '2000-02-29', '1900-02-29', '2026-04-31', '2026-12-31', '2026-00-10', '0000-01-01', '2026-1-02'),
+    fc.tuple(digits(4), digits(2), digits(2)).map(([year, month, day]) => `${year}-${month}-${day}`),
+  );
+  const timePart = fc.oneof(
+    fc.constantFrom('23:59:59', '24:00:00', '00:00', '12:60:00', '12:00:60', '3:04:05'),
+    fc.tuple(digits(2), digits(2), fc.option(digits(2)), fc.option(fc.stringMatching(/^\.\d{0,9}$/))).map(([hour, minute, second, fraction]) => `${hour}:${minute}${second === null ? '' : `:${second}`}${fraction ?? ''}`),
+  );
+  const zone = fc.constantFrom('', 'Z', 'z', '+02:00', '-23:59', '+24:00', '+0200', '+02', ' Z', 'Z ');
+  const separator = fc.constantFrom('T', 'T', 'T', ' ', 't');
+  const candidate = fc.oneof(
+    { weight: 8, arbitrary: fc.tuple(datePart, separator, timePart, zone).map((parts) => parts.join('')) },
+    { weight: 1, arbitrary: fc.date({ noInvalidDate: true }).map((date) => date.toISOString()) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 30 }) },
+  );
+
+  it('answers as the `at` schema does', () => {
+    fc.assert(
+      fc.property(candidate, (value) => {
+        expect(isTimestamp(value)).toBe(isTimestampBySchema(value));
+      }),
+      { numRuns: PROPERTY_RUNS * 4 },
+    );
+  });
+});
