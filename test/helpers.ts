@@ -60,3 +60,13 @@ export function makeEntries(inputs: readonly EntryInput[], firstSeq = 1): Entry[
     ...input,
   }));
 }
+
+/** Characters two texts share at their start and at their end, the end not overlapping the start. */
+export function sharedEnds(before: string, after: string): { prefix: number; suffix: number } {
+  const shorter = Math.min(before.length, after.length);
+  let prefix = 0;
+  while (prefix < shorter && before[prefix] === after[prefix]) prefix += 1;
+  let suffix = 0;
+  while (suffix < shorter - prefix && before[before.length - 1 - suffix] === after[after.length - 1 - suffix]) suffix += 1;
+  return { prefix, suffix };
+}

@@ -115,7 +115,7 @@ const HOPE = /\b(?:should|might|may|could|hopefully|probably|let me|let['’]s|i
 // A break between two clauses; a bare comma only before the speaker's own act or a new state
 // ("…was stripping the header, I added it to the allowlist", "…dropped it, it's allowed now").
 const CLAUSE_BREAK = /;\s+|\s+[-—–]{1,2}\s+|:\s+(?=\p{Ll})|,\s+so\s+(?=(?:I|we)\b)/u;
-const CLAUSE_BREAKS = /;\s+|\s+[-—–]{1,2}\s+|:\s+(?=\p{Ll})|,\s+so\s+(?=(?:I|we)\b)|,\s+(?=(?:I|we|it|they)\b)/gu;
+const CLAUSE_BREAKS = new RegExp(`${CLAUSE_BREAK.source}|,\\s+(?=(?:I|we|it|they)\\b)`, 'gu');
 // Something named: a code span, a path, a setting, a number, an acronym, a dotted name.
 const SPECIFIC = /`|[=/\\]|\d|\b[A-Z]{2,}\b|\w\.\w/u;
 // A means, then a verb of fixing and what it fixed: "running the migration first fixed it",

@@ -1,4 +1,4 @@
-import { BLOCK_SPLIT_MIN, blockCounterOf, isBlockEnd, isCountedWhole, isCutAt } from './token-counter.js';
+import { BLOCK_SPLIT_MIN, blockCounterOf, isBlockEnd, isBlockStart, isCountedWhole } from './token-counter.js';
 import type { CountBlock, TokenCounter } from './token-counter.js';
 
 /**
@@ -106,7 +106,7 @@ export function countBlocks(counter: TokenCounter, text: string, shared?: Shared
 // The count of `block`, the new text's [start, end), from the count of the earlier block `index`
 // that spans the same shared text around the edit: minus the earlier text's changed lines, plus
 // this text's. The changed lines run from a cut at or before the shared start to a cut in the
-// shared end (cuts the tokenizer always makes, see isCutAt), so the parts before and after them
+// shared end (cuts the tokenizer always makes, see isBlockStart), so the parts before and after them
 // are the same text in both blocks, counted the same. `undefined` (count the block itself) when
 // either block is not counted in one piece (a long run is counted in slices, which do not add up).
 function countEditedBlock(options: { text: string; block: string; start: number; end: number; previous: BlockCounts; index: number; shared: SharedEnds; countBlock: CountBlock }): number | undefined {
@@ -119,13 +119,13 @@ function countEditedBlock(options: { text: string; block: string; start: number;
   // start always is): lines before it lie in the shared start, the same in both.
   const prefix = Math.min(options.shared.prefix, before.length);
   let from = prefix === 0 ? 0 : Math.max(start, before.lastIndexOf('\n', prefix - 1) + 1);
-  while (from > start && !(isCutAt(text, from) && isCutAt(before, from))) from = from < 2 ? 0 : before.lastIndexOf('\n', from - 2) + 1;
+  while (from > start && !(isBlockStart(text, from) && isBlockStart(before, from))) from = from < 2 ? 0 : before.lastIndexOf('\n', from - 2) + 1;
   if (from < start) from = start;
   // The first line start in the shared end where both are cut (after a line break in the shared
   // end, so a line start in both), else the block's end, which ends the earlier block too.
   let to = end;
   for (let lineBreak = text.indexOf('\n', text.length - options.shared.suffix); lineBreak !== -1 && lineBreak + 1 < end; lineBreak = text.indexOf('\n', lineBreak + 1)) {
-    if (isCutAt(text, lineBreak + 1)) {
+    if (isBlockStart(text, lineBreak + 1)) {
       to = lineBreak + 1;
       break;
     }

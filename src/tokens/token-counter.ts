@@ -114,15 +114,6 @@ export function isCountedWhole(text: string): boolean {
   return text.length <= LONG_RUN || (text.length <= PIECE && !hasLongRun(text));
 }
 
-/**
- * Whether the tokenizers always cut a text at `start`, a position right after a line break (see
- * {@link isBlockEnd}).
- * @internal
- */
-export function isCutAt(text: string, start: number): boolean {
-  return isBlockStart(text, start);
-}
-
 /** Texts of at least this many characters are counted block by block. @internal */
 export const BLOCK_SPLIT_MIN = 2_048;
 
@@ -255,11 +246,14 @@ function lineDigest(text: string, start: number, end: number): number {
   return hash >>> 0;
 }
 
-// Whether the tokenizers' pre-tokenization of o200k and cl100k always cuts at `start`, the start
-// of a line, whatever came before: the line break before it ends its pre-token when the line goes
-// on (after any indentation) with a character that is not a line break, and does not start with
-// `/` (which o200k appends to a punctuation run ending in line breaks, as in `;\n//`).
-function isBlockStart(text: string, start: number): boolean {
+/**
+ * Whether the tokenizers' pre-tokenization of o200k and cl100k always cuts at `start`, the start
+ * of a line, whatever came before: the line break before it ends its pre-token when the line goes
+ * on (after any indentation) with a character that is not a line break, and does not start with
+ * `/` (which o200k appends to a punctuation run ending in line breaks, as in `;\n//`).
+ * @internal
+ */
+export function isBlockStart(text: string, start: number): boolean {
   let index = start;
   while (index < text.length) {
     const code = text.charCodeAt(index);

@@ -6,7 +6,7 @@ import { createTokenCounter } from '../../src/index.js';
 import type { EncodingName } from '../../src/index.js';
 import { createScratchpad } from '../../src/scratchpad/scratchpad.js';
 import { countBlocks } from '../../src/tokens/block-counts.js';
-import { PROPERTY_RUNS } from '../helpers.js';
+import { PROPERTY_RUNS, sharedEnds } from '../helpers.js';
 
 const NO_SPECIAL = { disallowedSpecial: new Set<string>() };
 const RAW: Record<EncodingName, (text: string) => number> = {
@@ -22,16 +22,6 @@ const lines = (minLength: number, maxLength: number): fc.Arbitrary<string> => fc
 // Around the size where counting goes block by block (2,048 characters), above and below.
 const text = fc.oneof(lines(0, 60), lines(150, 600));
 const encoding = fc.constantFrom<EncodingName>('o200k_base', 'cl100k_base');
-
-// Characters two texts share at their start and at their end, the end not overlapping the start.
-function sharedEnds(before: string, after: string): { prefix: number; suffix: number } {
-  const shorter = Math.min(before.length, after.length);
-  let prefix = 0;
-  while (prefix < shorter && before[prefix] === after[prefix]) prefix += 1;
-  let suffix = 0;
-  while (suffix < shorter - prefix && before[before.length - 1 - suffix] === after[after.length - 1 - suffix]) suffix += 1;
-  return { prefix, suffix };
-}
 
 describe('countBlocks()', () => {
   it('gives an edited text the blocks and counts of a fresh count, taking the shared ends from the earlier counts', () => {

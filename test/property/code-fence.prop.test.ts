@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fenceAfterEdit, fenceFor } from '../../src/scratchpad/code-fence.js';
-import { PROPERTY_RUNS } from '../helpers.js';
+import { PROPERTY_RUNS, sharedEnds } from '../helpers.js';
 
 // Texts dense in backtick runs of every length around the fence's minimum, with line breaks.
 const part = fc.constantFrom('`', '``', '```', '````', '`````', 'x', 'code', ' ', '\n', '\n```ts\n', 'a`b');
@@ -9,16 +9,6 @@ const text = fc.array(part, { maxLength: 40 }).map((parts) => parts.join(''));
 // Longer contents with short edits, so that most edits look at the changed part only.
 const content = fc.oneof(text, fc.array(part, { minLength: 40, maxLength: 160 }).map((parts) => parts.join('')));
 const insertion = fc.oneof(text, fc.array(part, { maxLength: 4 }).map((parts) => parts.join('')));
-
-// Characters two texts share at their start and at their end, the end not overlapping the start.
-function sharedEnds(before: string, after: string): { prefix: number; suffix: number } {
-  const shorter = Math.min(before.length, after.length);
-  let prefix = 0;
-  while (prefix < shorter && before[prefix] === after[prefix]) prefix += 1;
-  let suffix = 0;
-  while (suffix < shorter - prefix && before[before.length - 1 - suffix] === after[after.length - 1 - suffix]) suffix += 1;
-  return { prefix, suffix };
-}
 
 describe('fenceAfterEdit()', () => {
   it('gives an edited content the fence a scan of the whole content gives, for any part of the shared ends', () => {
