@@ -39,7 +39,8 @@ export function answeredQuestion(options: {
   const reply = options.reply.replace(/\s+/gu, ' ').trim();
   if (reply.length === 0 || /\n/u.test(options.reply.trim()) || QUESTION_END.test(reply)) return undefined;
   const replyWords = reply.match(WORD)?.length ?? 0;
-  if (replyWords === 0 || replyWords > MAX_REPLY_WORDS || DECLINE.test(reply)) return undefined;
+  if (replyWords === 0 || replyWords > MAX_REPLY_WORDS || DECLINE.test(reply) || ASKS_BACK.test(reply) || LEAD_IN_END.test(reply)) return undefined;
+  if (matcher.test('intention', reply) || matcher.test('greeting', reply)) return undefined;
   const question = questionOf(options.sentences, topicWords);
   if (question === undefined) return undefined;
   const questionRole: SalienceRole = options.replyRole === 'user' ? 'assistant' : 'user';
@@ -48,7 +49,7 @@ export function answeredQuestion(options: {
     return countSpecifics(question, { role: questionRole }) >= 1 ? { question, reply } : undefined;
   }
   if (topicWords(question).length < MIN_SUBJECT_WORDS) return undefined;
-  return carriesAnswer(reply, { matcher, topicWords, role: options.replyRole }) ? { question, reply } : undefined;
+  return carriesAnswer(reply, { question, matcher, topicWords, role: options.replyRole }) ? { question, reply } : undefined;
 }
 
 // --- Internal helpers ---
@@ -64,6 +65,15 @@ const DECLINE = /^(?:no|nope|nah|not|never mind|nevermind|none|dunno|unsure|mayb
 const AGREEMENT = /^(?:yes|yep|yeah|yup|sure|ok(?:ay)?|please|absolutely|definitely|agreed|go ahead|do it|do that|sounds good)\b/iu;
 // A pick among options put in the question: "the first one", "the second", "the latter", "option 2".
 const PICK = /^(?:(?:let['’]s (?:go with|take|use)|go with|take)\s+)?(?:the\s+)?(?:first|second|third|last|latter|former|other)(?:\s+(?:one|option|choice))?\b|^option\s+\p{N}\b/iu;
+// A reply that asks back or proposes something else: "can we do a full export first".
+const ASKS_BACK = /^(?:can|could|would|should|shall|will|do|does|did|is|are|what|why|how|where|when|which|who)\b/iu;
+// A reply that announces what follows ("To launch it, you need to:") rather than answering.
+const LEAD_IN_END = /:\s*$/u;
+// A question that puts options: "dayjs or luxon?", "debug, warn, or error?".
+const OPTIONS_PUT = /\S\s+or\s+\S/iu;
+// Words sharing this many leading letters are one word for telling an echo ("continue", "continuing").
+const ECHO_PREFIX = 5;
+const MAX_PICKED_WORDS = 2;
 const VALUE = /\p{N}|`[^`]+`|\p{L}[\p{L}\p{N}]*[-_./]\p{L}/u;
 
 // The question sentence at the end of the asking message; with the sentence before it when the
@@ -78,8 +88,18 @@ function questionOf(sentences: readonly string[], topicWords: (text: string) => 
 }
 
 // Whether a reply gives something: a value (number, code, a hyphenated or dotted name), a name, a
-// pick among options, or a content word that is not an acknowledgement ("tailwind please").
-function carriesAnswer(reply: string, options: { matcher: PatternMatcher; topicWords: (text: string) => readonly string[]; role: SalienceRole }): boolean {
+// pick among options, or a content word that is not an acknowledgement ("tailwind please"). A
+// reply that only repeats the question's words agrees to it ("shall we go on?" → "let's go on"),
+// unless the question put options and the reply names one of them in a word or two ("dayjs").
+function carriesAnswer(
+  reply: string,
+  options: { question: string; matcher: PatternMatcher; topicWords: (text: string) => readonly string[]; role: SalienceRole },
+): boolean {
   if (PICK.test(reply) || VALUE.test(reply) || countSpecifics(reply, { role: options.role }) > 0) return true;
-  return options.topicWords(reply).some((word) => !options.matcher.test('acknowledgement', word) && !options.matcher.test('chitChat', word));
+  const content = options.topicWords(reply).filter((word) => !options.matcher.test('acknowledgement', word) && !options.matcher.test('chitChat', word));
+  if (content.length === 0) return false;
+  const asked = options.topicWords(options.question).map((word) => word.slice(0, ECHO_PREFIX));
+  const isEcho = (word: string): boolean => asked.includes(word.slice(0, ECHO_PREFIX));
+  if (content.some((word) => !isEcho(word))) return true;
+  return OPTIONS_PUT.test(options.question) && content.length <= MAX_PICKED_WORDS;
 }

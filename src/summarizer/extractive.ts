@@ -239,9 +239,12 @@ function summarizeChunk(request: SummarizeRequest, language: Language): Summariz
   entries.forEach((entry, order) => {
     for (const call of entry.toolCalls ?? []) state.calls.set(call.id, call);
     if (entry.kind === 'user' || entry.kind === 'assistant' || entry.kind === 'note') {
+      const factsBefore = state.facts.length;
       readMessage({ entry, order, state, language });
       if (entry.kind !== 'note' && entry.text.trim().length > 0) {
-        if (asked !== undefined && asked.role !== entry.role) readAnswer({ asked: asked.text, entry, state, language });
+        // A reply that states a fact of its own is kept as that fact.
+        const isStatement = state.facts.length > factsBefore;
+        if (asked !== undefined && asked.role !== entry.role && !isStatement) readAnswer({ asked: asked.text, entry, state, language });
         asked = { role: entry.role, text: entry.text };
       }
     } else if (entry.kind === 'tool-result') {
