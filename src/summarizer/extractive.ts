@@ -363,6 +363,8 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
 // subject (see `answeredQuestion`).
 function readAnswer(options: { asked: string; entry: Entry; state: ChunkState; language: Language }): void {
   const { entry, state, language } = options;
+  // Only a message that ends in a question is answered.
+  if (!/\?\s*["')\]*_`]*\s*$/u.test(options.asked)) return;
   const pack = language.matcher.pack;
   const pair = answeredQuestion({
     sentences: splitSentences(options.asked, { patterns: pack }),
