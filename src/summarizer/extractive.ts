@@ -28,6 +28,7 @@ import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fa
 import { markFactsJudged } from '../graduation/fact-admission.js';
 import { isCauseAndFix, isSplitCauseAndFix } from '../language/fix-statement.js';
 import { countSpecifics } from '../language/salience.js';
+import { answeredQuestion } from '../language/answered-question.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
 import { uniqueProseShares, uniqueWordShares } from './note-novelty.js';
 
@@ -233,10 +234,19 @@ function summarizeChunk(request: SummarizeRequest, language: Language): Summariz
     lastRun: undefined,
     lastOrder: Math.max(0, entries.length - 1),
   };
+  // The last message with words in it, so a short reply can be read with the question it answers.
+  let asked: { readonly role: Entry['role']; readonly text: string } | undefined;
   entries.forEach((entry, order) => {
     for (const call of entry.toolCalls ?? []) state.calls.set(call.id, call);
     if (entry.kind === 'user' || entry.kind === 'assistant' || entry.kind === 'note') {
+      const factsBefore = state.facts.length;
       readMessage({ entry, order, state, language });
+      if (entry.kind !== 'note' && entry.text.trim().length > 0) {
+        // A reply that states a fact of its own is kept as that fact.
+        const isStatement = state.facts.length > factsBefore;
+        if (asked !== undefined && asked.role !== entry.role && !isStatement) readAnswer({ asked: asked.text, entry, state, language });
+        asked = { role: entry.role, text: entry.text };
+      }
     } else if (entry.kind === 'tool-result') {
       readToolResult({ entry, order, state, language });
     } else {
@@ -346,6 +356,24 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   if (completion !== undefined) recordCompletion(state, { completion, order });
   const commit = COMMIT_NOTE.exec(entry.text);
   if (commit?.[1] !== undefined && role === 'assistant') addCompleted(state, { text: `Committed "${commit[1]}"`, order });
+}
+
+// A short reply to the question the other party just asked ("Which broker for the job queue?" →
+// "NATS, please") is kept as one statement, question and reply together: the reply alone names no
+// subject (see `answeredQuestion`).
+function readAnswer(options: { asked: string; entry: Entry; state: ChunkState; language: Language }): void {
+  const { entry, state, language } = options;
+  // Only a message that ends in a question is answered.
+  if (!/\?\s*["')\]*_`]*\s*$/u.test(options.asked)) return;
+  const pack = language.matcher.pack;
+  const pair = answeredQuestion({
+    sentences: splitSentences(options.asked, { patterns: pack }),
+    reply: entry.text,
+    replyRole: entry.role,
+    matcher: language.matcher,
+    topicWords: (text) => topicWords(text, { patterns: pack }),
+  });
+  if (pair !== undefined) state.facts.push({ category: 'decisions', value: `${clip(pair.question)} → ${pair.reply}`, salience: ANSWER_SALIENCE });
 }
 
 /**
