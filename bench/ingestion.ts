@@ -20,6 +20,11 @@
 // young generation start small again every time), which no application sees. Each side keeps the
 // best of INGESTION_ROUNDS rounds (5; 3 left the per-session ratios of small sessions noisy), a
 // session under 0.5 MB of more (up to 25), so that every session is timed on about as many bytes.
+// Garbage-collection pauses (perf_hooks `gc` entries) that overlap recording calls are reported
+// beside the ratio, with the ratio that leaves their wall time out: most of what a replay allocates
+// is allocated in settle() (graduation), so a collection inside a recording call is often started
+// by that garbage. An untimed minor collection after every settle() was tried instead, and made
+// the recording calls slower (docs/benchmark.md, section 13).
 // Measures; asserts nothing.
 //   npm run bench:ingest                        bundled sessions (bench/fixtures)
 //   npm run bench:ingest -- path/to/session.jsonl[.gz] ...
