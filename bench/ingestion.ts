@@ -20,12 +20,18 @@
 // young generation start small again every time), which no application sees. Each side keeps the
 // best of INGESTION_ROUNDS rounds (5; 3 left the per-session ratios of small sessions noisy), a
 // session under 0.5 MB of more (up to 25), so that every session is timed on about as many bytes.
+// Garbage-collection pauses (perf_hooks `gc` entries) that overlap recording calls are reported
+// beside the ratio, with the ratio that leaves their wall time out: most of what a replay allocates
+// is allocated in settle() (graduation), so a collection inside a recording call is often started
+// by that garbage. An untimed minor collection after every settle() was tried instead, and made
+// the recording calls slower (docs/benchmark.md, section 13).
 // Measures; asserts nothing.
 //   npm run bench:ingest                        bundled sessions (bench/fixtures)
 //   npm run bench:ingest -- path/to/session.jsonl[.gz] ...
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { ContextManager } from '../src/index.js';
 import { createReplayer } from '../examples/replay.js';
@@ -55,6 +61,10 @@ export interface IngestionResult {
   readonly tokenizerSeconds: number;
   /** CPU seconds of the recording calls. */
   readonly recordingSeconds: number;
+  /** Wall seconds of V8's garbage-collection pauses that fell inside recording calls (best round): collections there are often started by garbage made in `settle()`. */
+  readonly recordingGcPauseSeconds: number;
+  /** Garbage-collection pauses inside recording calls, all rounds of the session: how many, and how many rounds. */
+  readonly recordingGcPauses: { readonly count: number; readonly rounds: number };
   /** CPU seconds of the graduation runs (from `graduation-start` to `graduation-end` or `graduation-error`). */
   readonly graduationSeconds: number;
   /** CPU seconds spent in `settle()` outside graduation runs: the preparation of the next build() and other queued work, moved off the recording path. */
@@ -107,11 +117,15 @@ export async function measureIngestion(options: {
   const roundsOf = captured.map((texts) => roundsFor(texts, rounds));
   const tokenizerBest = options.sessions.map(() => Number.POSITIVE_INFINITY);
   const replayedBest: (Replayed | undefined)[] = options.sessions.map(() => undefined);
+  const pausesOf = options.sessions.map(() => ({ count: 0, rounds: 0 }));
   for (let round = 0; round < Math.max(...roundsOf); round += 1) {
     for (const [index, session] of options.sessions.entries()) {
       if (round >= (roundsOf[index] as number)) continue;
       tokenizerBest[index] = Math.min(tokenizerBest[index] as number, countRaw(captured[index] as string[]));
       const replayed = await ingest(session, options.budget, false);
+      const pauses = pausesOf[index] as { count: number; rounds: number };
+      pauses.count += replayed.gcPauses;
+      pauses.rounds += 1;
       // The round with the fastest recording calls, its settle() work with it.
       const best = replayedBest[index];
       if (best === undefined || replayed.api < best.api) replayedBest[index] = replayed;
@@ -123,7 +137,7 @@ export async function measureIngestion(options: {
     const tokenizerSeconds = tokenizerBest[index] as number;
     const best = replayedBest[index];
     const methods = (await ingest(session, options.budget, true)).methods;
-    const { api, total, graduation } = best as Replayed;
+    const { api, total, graduation, gcPause } = best as Replayed;
     const megabytes = bytes / 1_000_000;
     results.push({
       name: session.name,
@@ -137,6 +151,8 @@ export async function measureIngestion(options: {
       tokenizerSeconds,
       recordingSeconds: api,
       graduationSeconds: graduation,
+      recordingGcPauseSeconds: gcPause,
+      recordingGcPauses: pausesOf[index] as { count: number; rounds: number },
       movedToSettleSeconds: Math.max(0, total - api - graduation),
       totalSeconds: total,
       methods,
@@ -155,7 +171,7 @@ export function renderIngestionTable(results: readonly IngestionResult[]): strin
   const row = (name: string, result: Omit<IngestionResult, 'name' | 'methods' | 'mobiusMegabytesPerSecond' | 'recordingMegabytesPerSecond' | 'tokenizerMegabytesPerSecond' | 'ratio' | 'recordingRatio'>): string => {
     const megabytes = result.bytes / 1_000_000;
     const tokenizer = result.tokenizerSeconds;
-    return `| ${name} | ${result.calls} | ${megabytes.toFixed(2)} | ${(megabytes / tokenizer).toFixed(2)} | ${(megabytes / result.recordingSeconds).toFixed(2)} | **${percent(tokenizer / result.recordingSeconds)}** | ${times(result.movedToSettleSeconds, tokenizer)} | ${times(result.graduationSeconds, tokenizer)} | ${(megabytes / result.totalSeconds).toFixed(2)} | ${percent(tokenizer / result.totalSeconds)} | ${((result.totalSeconds * 1_000) / megabytes).toFixed(0)} |`;
+    return `| ${name} | ${result.calls} | ${megabytes.toFixed(2)} | ${(megabytes / tokenizer).toFixed(2)} | ${(megabytes / result.recordingSeconds).toFixed(2)} | **${percent(tokenizer / result.recordingSeconds)}** | ${(result.recordingGcPauseSeconds * 1_000).toFixed(1)} | ${result.recordingGcPauses.count} in ${result.recordingGcPauses.rounds} | ${percent(tokenizer / Math.max(1e-9, result.recordingSeconds - result.recordingGcPauseSeconds))} | ${times(result.movedToSettleSeconds, tokenizer)} | ${times(result.graduationSeconds, tokenizer)} | ${(megabytes / result.totalSeconds).toFixed(2)} | ${percent(tokenizer / result.totalSeconds)} | ${((result.totalSeconds * 1_000) / megabytes).toFixed(0)} |`;
   };
   const sum = (pick: (result: IngestionResult) => number): number => results.reduce((total, result) => total + pick(result), 0);
   const recordingSeconds = sum((result) => result.recordingSeconds);
@@ -168,6 +184,8 @@ export function renderIngestionTable(results: readonly IngestionResult[]): strin
     recordingSeconds,
     graduationSeconds: sum((result) => result.graduationSeconds),
     movedToSettleSeconds: sum((result) => result.movedToSettleSeconds),
+    recordingGcPauseSeconds: sum((result) => result.recordingGcPauseSeconds),
+    recordingGcPauses: { count: sum((result) => result.recordingGcPauses.count), rounds: sum((result) => result.recordingGcPauses.rounds) },
     totalSeconds: sum((result) => result.totalSeconds),
   };
   const methodNames = [...new Set(results.flatMap((result) => Object.keys(result.methods)))].sort();
@@ -178,10 +196,12 @@ export function renderIngestionTable(results: readonly IngestionResult[]): strin
     return `| ${method} | ${calls} | ${(seconds * 1_000).toFixed(0)} | ${percent(seconds / methodSeconds)} | ${times(seconds, tokenizerSeconds)} |`;
   });
   return [
-    '| session | API calls | MB | countTokens MB/s | recording MB/s | recording ÷ countTokens | moved to settle() ÷ countTokens time | graduation ÷ countTokens time | everything MB/s | everything ÷ countTokens | everything CPU ms per MB |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| session | API calls | MB | countTokens MB/s | recording MB/s | recording ÷ countTokens | GC pauses in recording, ms | GC pauses in recording calls, all rounds | recording without GC pauses ÷ countTokens | moved to settle() ÷ countTokens time | graduation ÷ countTokens time | everything MB/s | everything ÷ countTokens | everything CPU ms per MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...results.map((result) => row(result.name, result)),
     row(`**all** (worst recording ${percent(worst)})`, all),
+    '',
+    'GC pauses: wall time of V8 collection pauses (perf_hooks `gc` entries) that overlap recording calls in the best round, and how many pauses overlapped a recording call over all rounds; "without GC pauses" takes that wall time off the recording CPU time (a lower bound on the GC cost, which parallel scavenging spreads over helper threads).',
     '',
     'Recording time per method, all sessions, measured in a round of its own (CPU ms; ÷ the countTokens time of all texts):',
     '',
@@ -235,6 +255,9 @@ function countRaw(texts: readonly string[]): number {
 /** CPU seconds of one replay: the recording calls, graduation runs, everything; per method when wrapped. */
 interface Replayed {
   readonly api: number;
+  /** Wall seconds of garbage-collection pauses overlapping the recording calls, and how many pauses. */
+  readonly gcPause: number;
+  readonly gcPauses: number;
   readonly graduation: number;
   readonly total: number;
   readonly methods: Record<string, { calls: number; seconds: number }>;
@@ -274,16 +297,47 @@ async function ingest(session: BenchSession, budget: number, isPerMethod: boolea
   });
   manager.on('graduation-end', graduationEnd);
   manager.on('graduation-error', graduationEnd);
+  const pauses: { start: number; end: number }[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) pauses.push({ start: entry.startTime, end: entry.startTime + entry.duration });
+  });
+  observer.observe({ entryTypes: ['gc'] });
   const start = cpuNow();
-  const api = await replay(manager, session);
-  return { total: (cpuNow() - start) / 1_000, api, graduation: graduationMilliseconds / 1_000, methods };
+  const { api, calls } = await replay(manager, session);
+  const total = (cpuNow() - start) / 1_000;
+  // The observer is told of collections asynchronously, after the task that ran them.
+  await new Promise((resolve) => setTimeout(resolve, 1));
+  observer.disconnect();
+  const overlap = pauseOverlap(calls, pauses);
+  return { total, api, gcPause: overlap.milliseconds / 1_000, gcPauses: overlap.count, graduation: graduationMilliseconds / 1_000, methods };
 }
 
-async function replay(manager: ContextManager, session: BenchSession): Promise<number> {
+// Wall milliseconds of the pauses that overlap the calls, and how many pauses overlap any call.
+// `calls` holds start and end times, in order, as [start0, end0, start1, end1, ...].
+function pauseOverlap(calls: readonly number[], pauses: readonly { start: number; end: number }[]): { milliseconds: number; count: number } {
+  let milliseconds = 0;
+  let count = 0;
+  let first = 0;
+  for (const pause of [...pauses].sort((left, right) => left.start - right.start)) {
+    while (first < calls.length && (calls[first + 1] as number) < pause.start) first += 2;
+    let overlap = 0;
+    for (let index = first; index < calls.length && (calls[index] as number) < pause.end; index += 2) {
+      overlap += Math.max(0, Math.min(pause.end, calls[index + 1] as number) - Math.max(pause.start, calls[index] as number));
+    }
+    if (overlap > 0) count += 1;
+    milliseconds += overlap;
+  }
+  return { milliseconds, count };
+}
+
+// CPU seconds of the recording calls, and their wall-clock start and end times (for the pauses).
+async function replay(manager: ContextManager, session: BenchSession): Promise<{ api: number; calls: number[] }> {
   const replayer = createReplayer(manager);
   let apiMilliseconds = 0;
+  const calls: number[] = [];
   for (const line of session.lines) {
     if (HARNESS_ONLY.has(line.type)) continue;
+    const wallStart = performance.now();
     const start = cpuNow();
     try {
       replayer.apply(line);
@@ -291,9 +345,10 @@ async function replay(manager: ContextManager, session: BenchSession): Promise<n
       // Rejections are reported by the main benchmark; here only speed matters.
     }
     apiMilliseconds += cpuNow() - start;
+    calls.push(wallStart, performance.now());
     await manager.settle();
   }
-  return apiMilliseconds / 1_000;
+  return { api: apiMilliseconds / 1_000, calls };
 }
 
 const NO_SPECIAL = { disallowedSpecial: new Set<string>() };

@@ -656,18 +656,21 @@ function selectNotes(
   };
   for (const item of items) cover(item.text);
   for (const fact of state.facts) cover(fact.value);
-  const remaining = state.notes.filter((note) => note.text.length > 0);
+  // A note's word count and the weight of each of its identifiers do not change from round to
+  // round: they are computed once, so the rounds allocate nothing per note.
+  const remaining = state.notes
+    .filter((note) => note.text.length > 0)
+    .map((note) => ({ note, words: wordCount(note.text), weights: note.identifiers.map((identifier) => (COUNTED.test(identifier) ? 1 : 3)) }));
   const picked: Item[] = [];
   const seenTexts = new Set<string>();
   for (let round = 0; round < 40 && remaining.length > 0; round += 1) {
     let bestIndex = -1;
     let bestScore = Number.NEGATIVE_INFINITY;
-    remaining.forEach((note, index) => {
+    for (let index = 0; index < remaining.length; index += 1) {
+      const { note, words, weights } = remaining[index] as (typeof remaining)[number];
       // Counted numbers ("10 references") weigh less than names, paths and error codes.
-      const fresh = note.identifiers
-        .filter((identifier) => !covered.has(identifier))
-        .reduce((sum, identifier) => sum + (COUNTED.test(identifier) ? 1 : 3), 0);
-      const words = wordCount(note.text);
+      let fresh = 0;
+      for (let position = 0; position < weights.length; position += 1) if (!covered.has(note.identifiers[position] as string)) fresh += weights[position] as number;
       // The user's statements (what they want, how it should behave) are rare next to narration:
       // they rank above a narrated sentence that adds one fresh identifier.
       const userBonus = note.isUser && (words >= 5 || note.identifiers.length > 0) ? (note.isIntention ? 2 : USER_STATEMENT_BONUS) : 0;
@@ -675,22 +678,23 @@ function selectNotes(
       const productBonus = note.isProductStatement === true ? PRODUCT_STATEMENT_BONUS : 0;
       const score = fresh + userBonus + productBonus + note.salience - words / 12 - (note.isIntention ? 3 : 0);
       // Sentences that add no identifier are kept only for the user's own words or what they carry.
-      if (fresh === 0 && userBonus === 0 && note.salience < 1) return;
+      if (fresh === 0 && userBonus === 0 && note.salience < 1) continue;
       if (score > bestScore) {
         bestScore = score;
         bestIndex = index;
       }
-    });
+    }
     if (bestIndex === -1) break;
-    const [note] = remaining.splice(bestIndex, 1);
-    if (note === undefined) break;
+    const [candidate] = remaining.splice(bestIndex, 1);
+    if (candidate === undefined) break;
+    const { note } = candidate;
     const key = note.text.toLowerCase();
     if (seenTexts.has(key)) continue;
     seenTexts.add(key);
     cover(note.text);
     picked.push(noteItem(note, range, 4 + round / 100));
   }
-  return [...picked, ...namingNotes({ notes: remaining, seenTexts, range })];
+  return [...picked, ...namingNotes({ notes: remaining.map((candidate) => candidate.note), seenTexts, range })];
 }
 
 /**

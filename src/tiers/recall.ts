@@ -1,5 +1,6 @@
 import MiniSearch from 'minisearch';
 import type { Awaitable, ArchivedItem, SequenceRange } from '../types.js';
+import { termsOf } from './recall-terms.js';
 
 /** One archived item found by `recall()`. */
 export interface RecallHit {
@@ -95,27 +96,4 @@ export function recallDocumentOf(item: ArchivedItem): RecallDocument & { readonl
     case 'pin':
       return { id: item.pin.id, text: item.pin.text, source: { from: item.pin.seq, to: item.pin.seq } };
   }
-}
-
-// --- Internal helpers ---
-
-const STOPWORDS = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'is', 'it', 'be', 'with', 'that', 'this', 'as', 'at', 'by', 'we', 'i', 'you', 'was', 'are', 'what', 'did', 'do', 'how', 'which']);
-
-function termsOf(text: string): string[] {
-  const terms: string[] = [];
-  for (const match of text.matchAll(/[\p{L}\p{N}_]+/gu)) {
-    const word = match[0];
-    // Very long runs are not words (minified code, base64); skipping them keeps indexing linear.
-    if (word.length > 40) continue;
-    const lower = word.toLowerCase();
-    if (!STOPWORDS.has(lower)) terms.push(lower);
-    // Identifier parts: snake_case and camelCase pieces are searchable on their own.
-    const parts = word.includes('_') ? word.split('_') : (word.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? []);
-    if (parts.length < 2) continue;
-    for (const part of parts) {
-      const piece = part.toLowerCase();
-      if (piece.length > 2 && !STOPWORDS.has(piece)) terms.push(piece);
-    }
-  }
-  return terms;
 }

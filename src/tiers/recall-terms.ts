@@ -1,0 +1,32 @@
+// Index terms of the default recall retriever (BM25 over words and identifier parts).
+
+const STOPWORDS = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'is', 'it', 'be', 'with', 'that', 'this', 'as', 'at', 'by', 'we', 'i', 'you', 'was', 'are', 'what', 'did', 'do', 'how', 'which']);
+
+/**
+ * The index terms of a text: its words (letters, digits, `_`) lower-cased, without stopwords and
+ * runs over 40 characters, each followed by its snake_case or camelCase parts of three or more
+ * characters when it has two or more.
+ */
+export function termsOf(text: string): string[] {
+  const terms: string[] = [];
+  for (const word of text.match(WORD) ?? []) {
+    // Very long runs are not words (minified code, base64); skipping them keeps indexing linear.
+    if (word.length > 40) continue;
+    const lower = word.toLowerCase();
+    if (!STOPWORDS.has(lower)) terms.push(lower);
+    // A word of lower-case ASCII letters only is one part: nothing more to split.
+    if (LOWER_ASCII_WORD.test(word)) continue;
+    // Identifier parts: snake_case and camelCase pieces are searchable on their own.
+    const parts = word.includes('_') ? word.split('_') : (word.match(IDENTIFIER_PART) ?? []);
+    if (parts.length < 2) continue;
+    for (const part of parts) {
+      const piece = part.toLowerCase();
+      if (piece.length > 2 && !STOPWORDS.has(piece)) terms.push(piece);
+    }
+  }
+  return terms;
+}
+
+const WORD = /[\p{L}\p{N}_]+/gu;
+const LOWER_ASCII_WORD = /^[a-z]+$/;
+const IDENTIFIER_PART = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g;
