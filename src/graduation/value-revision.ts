@@ -43,15 +43,30 @@ export function valueWords(text: string, options: WordListOptions = {}): string[
 
 /**
  * The clauses of a statement: a slot and its subject are read within one clause, so that what the
- * rest of a sentence mentions ("…, separate from the gateway") does not count as its subject.
+ * rest of a sentence mentions ("…, separate from the gateway") does not count as its subject. A
+ * short opening phrase on a qualifying preposition and a comma ("In production, …", "For the
+ * billing client, …") says what the next clause is about, and stays with it.
  */
-function clausesOf(text: string): string[] {
+function clausesOf(text: string, options: WordListOptions): string[] {
   const spans: string[] = [];
   const masked = text.replace(/`[^`\n]*`/gu, (span) => `\u0001${spans.push(span) - 1}\u0001`);
-  return masked
-    .split(CLAUSE_BREAK)
-    .map((clause) => clause.replace(/\u0001(\d+)\u0001/gu, (_, index: string) => spans[Number(index)] ?? '').trim())
-    .filter((clause) => clause.length > 0);
+  const pieces = masked.split(CLAUSE_BREAK_KEPT);
+  const { qualifier } = wordSetsFor(options.patterns ?? defaultPatterns);
+  const clauses: string[] = [];
+  let lead = '';
+  for (let index = 0; index < pieces.length; index += 2) {
+    const clause = (pieces[index] ?? '').replace(/\u0001(\d+)\u0001/gu, (_, at: string) => spans[Number(at)] ?? '').trim();
+    if (clause.length === 0) continue;
+    const words = clause.split(/\s+/u);
+    const isLead = pieces[index + 1] === ',' && words.length <= MAX_LEAD_WORDS && qualifier.has((words[0] ?? '').toLowerCase());
+    if (isLead) lead = `${lead}${clause} `;
+    else {
+      clauses.push(`${lead}${clause}`);
+      lead = '';
+    }
+  }
+  if (lead.length > 0) clauses.push(lead.trim());
+  return clauses;
 }
 
 /** A clause with what revisesClause() reads in it. */
@@ -75,7 +90,7 @@ function readingsOf(text: string, options: WordListOptions): readonly ClauseRead
   }
   let readings = cache.get(text);
   if (readings === undefined) {
-    readings = clausesOf(text).map((clause) => ({ text: clause, values: readValues(clause, options), sequence: topicSequence(clause, options) }));
+    readings = clausesOf(text, options).map((clause) => ({ text: clause, values: readValues(clause, options), sequence: topicSequence(clause, options) }));
     if (cache.size >= MAX_CACHED_READINGS) cache.clear();
     cache.set(text, readings);
   }
@@ -132,13 +147,20 @@ const MIN_COVERAGE = 0.5;
 /** Topic words a clause must keep when only a name in it changes. */
 const MIN_SWAP_SHARED = 3;
 const PLAIN_NAME = /^\p{L}+$/u;
-const TOKEN = /`[^`\n]+`|[\p{L}\p{N}][\p{L}\p{N}_'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
-const NUMBER = /^\d+(?:[.,]\d+)*$/u;
+const PATH_SEPARATOR = /^[/\\]$/u;
+const TOKEN = /`[^`\n]+`|\d{1,2}:\d{2}(?![\p{N}:])|[\p{L}\p{N}][\p{L}\p{N}_'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
+/** A count or measure ("4", "2,000", "3.5") or a time of day ("02:00"). */
+const NUMBER = /^(?:\d+(?:[.,]\d+)*|\d{1,2}:\d{2})$/u;
 const SENTENCE_BREAK = /[.!?:;\n]\s*$/u;
 const GAP = '';
-const CLAUSE_BREAK = /[;:()\n]+|[,.!?](?=\s|$)|\s[—–-]{1,2}\s/u;
+/** Where a clause ends; the colon of a time of day ("02:00") is no break. */
+const CLAUSE_BREAK = /[;()\n]+|(?<!\d):|:(?!\d)|[,.!?](?=\s|$)|\s[—–-]{1,2}\s/u;
+/** {@link CLAUSE_BREAK} captured, so that a comma after an opening phrase can be told from other breaks. */
+const CLAUSE_BREAK_KEPT = new RegExp(`(${CLAUSE_BREAK.source})`, 'u');
 /** A count joined to what it counts by a hyphen ("four-space", "3-node"). */
 const JOINED_COUNT = /^([\p{L}\p{N}]+)-(\p{L}+)$/u;
+/** Words of an opening phrase that stays with the clause after it ("In production, …"). */
+const MAX_LEAD_WORDS = 4;
 /** Stopwords a number may stand behind and still belong to the word before them ("port is 8081"). */
 const MAX_SKIPPED = 2;
 
@@ -248,8 +270,13 @@ function anchorOf(options: { tokens: readonly Token[]; index: number; text: stri
   return undefined;
 }
 
-/** A capitalised word inside a sentence ("runs on Drizzle") or a mixed-case one anywhere ("RabbitMQ"). */
+/**
+ * A capitalised word inside a sentence ("runs on Drizzle") or a mixed-case one anywhere ("RabbitMQ"),
+ * but not a part of a path ("Assets/Scripts/Core/ItemData.cs"): another path is another file, not
+ * a new value.
+ */
 function isName(word: string, text: string, index: number): boolean {
+  if (PATH_SEPARATOR.test(text.charAt(index - 1)) || PATH_SEPARATOR.test(text.charAt(index + word.length))) return false;
   if (/^\p{Lu}/u.test(word) === false) return /\p{Ll}\p{Lu}/u.test(word);
   if (/\p{Lu}/u.test(word.slice(1))) return true;
   if (word === 'I' || /['’]/u.test(word)) return false;
