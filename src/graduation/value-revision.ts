@@ -1,5 +1,6 @@
-import { wordSetsFor, type WordSets } from '../boundaries/pattern-pack.js';
+import { matcherFor, wordSetsFor, type WordSets } from '../boundaries/pattern-pack.js';
 import { defaultPatterns } from '../boundaries/patterns/default.js';
+import { lowerCaseToolNames } from '../language/salience.js';
 import { qualifierWords, stemWord, topicSequence, type WordListOptions } from './retention.js';
 
 /**
@@ -59,7 +60,11 @@ function clausesOf(text: string, options: WordListOptions): string[] {
     if (clause.length === 0) continue;
     const words = clause.split(/\s+/u);
     const isLead = pieces[index + 1] === ',' && words.length <= MAX_LEAD_WORDS && qualifier.has((words[0] ?? '').toLowerCase());
+    // A bare figure after a colon is the value of what the colon follows ("how often webhooks
+    // retry: 3 times").
+    const isBareValue = lead.length === 0 && clauses.length > 0 && pieces[index - 1] === ':' && words.length <= MAX_BARE_VALUE_WORDS && /\p{N}/u.test(clause);
     if (isLead) lead = `${lead}${clause} `;
+    else if (isBareValue) clauses[clauses.length - 1] = `${clauses[clauses.length - 1] ?? ''} ${clause}`;
     else {
       clauses.push(`${lead}${clause}`);
       lead = '';
@@ -101,7 +106,7 @@ function revisesClause(older: ClauseReading, newer: ClauseReading, options: Word
   const before = older.values;
   const after = newer.values;
   const slot = numberSlot(before, after);
-  if (slot === undefined) return isNameSwap({ older, newer });
+  if (slot === undefined) return isNameSwap({ older, newer }) || isToolSwap({ older, newer, options });
   // The slot's words stay in the sequences as gaps, so that no word seems to stand next to another
   // across a value.
   const left = older.sequence.map((word) => (slot.ignored.has(word) ? GAP : word));
@@ -161,6 +166,8 @@ const CLAUSE_BREAK_KEPT = new RegExp(`(${CLAUSE_BREAK.source})`, 'u');
 const JOINED_COUNT = /^([\p{L}\p{N}]+)-(\p{L}+)$/u;
 /** Words of an opening phrase that stays with the clause after it ("In production, …"). */
 const MAX_LEAD_WORDS = 4;
+/** Words of a value that follows a colon on its own ("… retry: 3 times"). */
+const MAX_BARE_VALUE_WORDS = 3;
 /** Stopwords a number may stand behind and still belong to the word before them ("port is 8081"). */
 const MAX_SKIPPED = 2;
 
@@ -183,6 +190,46 @@ function isNameSwap(options: { older: ClauseReading; newer: ClauseReading }): bo
   if (left.size < MIN_SWAP_SHARED || left.size !== right.size) return false;
   for (const word of left) if (!right.has(word)) return false;
   return true;
+}
+
+/**
+ * One tool put in the place of another for the same work: each clause names one tool the other
+ * lacks, they share a topic word, and the newer adds no topic word but the verb of the swap
+ * ("Schema migrations run through sqitch" / "Switch the migrations to atlas", "application logs
+ * go through bunyan" / "log with pino instead"). A newer clause about anything else ("lint runs
+ * with eslint" after "tests run with vitest") keeps both.
+ */
+function isToolSwap(options: { older: ClauseReading; newer: ClauseReading; options: WordListOptions }): boolean {
+  const before = options.older.values;
+  const after = options.newer.values;
+  if (before.names.size !== 1 || after.names.size !== 1 || before.figures > 0 || after.figures > 0 || before.spans.size > 0 || after.spans.size > 0) return false;
+  const [oldName] = [...before.names].map(stemWord);
+  const [newName] = [...after.names].map(stemWord);
+  if (oldName === newName) return false;
+  const left = new Set(options.older.sequence.filter((word) => word !== oldName));
+  const right = new Set(options.newer.sequence.filter((word) => word !== newName));
+  if (left.has(newName as string) || right.has(oldName as string)) return false;
+  let shared = 0;
+  for (const word of right) {
+    if (left.has(word)) shared += 1;
+    else if (!swapVerbsOf(options.options).has(word)) return false;
+  }
+  if (shared === 0) return false;
+  const qualifiers = qualifierWords(options.newer.text, options.options);
+  return qualifiers.every((word) => left.has(word) === right.has(word));
+}
+
+const swapVerbs = new WeakMap<object, ReadonlySet<string>>();
+
+/** The verbs of the pack's name slots ("switch … to", "use", "move to"), in topic-word form. */
+function swapVerbsOf(options: WordListOptions): ReadonlySet<string> {
+  const pack = options.patterns ?? defaultPatterns;
+  let verbs = swapVerbs.get(pack);
+  if (verbs === undefined) {
+    verbs = new Set([...wordSetsFor(pack).nameSlot].map((slot) => stemWord((slot.split(' ')[0] ?? '').toLowerCase())));
+    swapVerbs.set(pack, verbs);
+  }
+  return verbs;
 }
 
 function numberSlot(before: StatedValues, after: StatedValues): Slot | undefined {
@@ -235,6 +282,8 @@ function readValues(text: string, options: WordListOptions): StatedValues {
     if (anchorToken === undefined) return;
     add({ value: token.text.replace(/,/gu, ''), anchor: stemWord(anchorToken.text.toLowerCase()) });
   });
+  // Lower-case tools given a role ("use pnpm for this repo", "switch the migrations to atlas").
+  for (const name of lowerCaseToolNames(text, matcherFor(options.patterns ?? defaultPatterns))) names.add(name);
   const figures = tokens.filter((token) => /\p{N}/u.test(token.text)).length + counted.size - [...counted].filter((word) => /\p{N}/u.test(word)).length;
   return { numbers, byAnchor, names, spans, counted, figures };
 }
