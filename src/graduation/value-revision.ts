@@ -24,8 +24,8 @@ import { qualifierWords, stemWord, topicSequence, type WordListOptions } from '.
  * collapse into one.
  */
 export function isValueRevision(older: string, newer: string, options: WordListOptions = {}): boolean {
-  // Only a clause with one figure or with a name can give a new value.
-  const newerClauses = readingsOf(newer, options).filter((reading) => reading.values.figures === 1 || reading.values.names.size > 0);
+  // Only a clause with one figure or with a name (or a lower-case tool) can give a new value.
+  const newerClauses = readingsOf(newer, options).filter((reading) => reading.values.figures === 1 || reading.values.names.size > 0 || reading.values.tools.size > 0);
   if (newerClauses.length === 0) return false;
   for (const a of readingsOf(older, options)) for (const b of newerClauses) if (revisesClause(a, b, options)) return true;
   return false;
@@ -33,11 +33,11 @@ export function isValueRevision(older: string, newer: string, options: WordListO
 
 /**
  * The words of a statement that are values rather than what it is about, in the form fact keys
- * use: names ("RabbitMQ" → `rabbitmq`) and hyphenated counts (`four-space`).
+ * use: names ("RabbitMQ" → `rabbitmq`, "use pnpm for …" → `pnpm`) and hyphenated counts (`four-space`).
  */
 export function valueWords(text: string, options: WordListOptions = {}): string[] {
   const values = readValues(text, options);
-  return [...[...values.names].map(stemWord), ...values.counted];
+  return [...[...values.names, ...values.tools].map(stemWord), ...values.counted];
 }
 
 // --- Internal helpers ---
@@ -140,6 +140,8 @@ interface StatedValues {
   readonly spans: ReadonlySet<string>;
   /** Lower-cased names (capitalised or mixed-case words inside a sentence). */
   readonly names: ReadonlySet<string>;
+  /** Lower-case names of tools given a role ("use pnpm for …"), besides {@link StatedValues.names}. */
+  readonly tools: ReadonlySet<string>;
 }
 
 interface Slot {
@@ -202,9 +204,13 @@ function isNameSwap(options: { older: ClauseReading; newer: ClauseReading }): bo
 function isToolSwap(options: { older: ClauseReading; newer: ClauseReading; options: WordListOptions }): boolean {
   const before = options.older.values;
   const after = options.newer.values;
-  if (before.names.size !== 1 || after.names.size !== 1 || before.figures > 0 || after.figures > 0 || before.spans.size > 0 || after.spans.size > 0) return false;
-  const [oldName] = [...before.names].map(stemWord);
-  const [newName] = [...after.names].map(stemWord);
+  const oldNames = [...before.names, ...before.tools];
+  const newNames = [...after.names, ...after.tools];
+  // At least one side names its tool in lower case: two capitalised names are isNameSwap()'s.
+  if (oldNames.length !== 1 || newNames.length !== 1 || before.tools.size + after.tools.size === 0) return false;
+  if (before.figures > 0 || after.figures > 0 || before.spans.size > 0 || after.spans.size > 0) return false;
+  const [oldName] = oldNames.map(stemWord);
+  const [newName] = newNames.map(stemWord);
   if (oldName === newName) return false;
   const left = new Set(options.older.sequence.filter((word) => word !== oldName));
   const right = new Set(options.newer.sequence.filter((word) => word !== newName));
@@ -283,9 +289,9 @@ function readValues(text: string, options: WordListOptions): StatedValues {
     add({ value: token.text.replace(/,/gu, ''), anchor: stemWord(anchorToken.text.toLowerCase()) });
   });
   // Lower-case tools given a role ("use pnpm for this repo", "switch the migrations to atlas").
-  for (const name of lowerCaseToolNames(text, matcherFor(options.patterns ?? defaultPatterns))) names.add(name);
+  const tools = new Set([...lowerCaseToolNames(text, matcherFor(options.patterns ?? defaultPatterns))].filter((name) => !names.has(name)));
   const figures = tokens.filter((token) => /\p{N}/u.test(token.text)).length + counted.size - [...counted].filter((word) => /\p{N}/u.test(word)).length;
-  return { numbers, byAnchor, names, spans, counted, figures };
+  return { numbers, byAnchor, names, tools, spans, counted, figures };
 }
 
 interface Token {
