@@ -20,8 +20,9 @@ import { qualifierWords, stemWord, topicSequence, type WordListOptions } from '.
  *   ("staging keeps …" / "production keeps …").
  * A clause said again with one plain name swapped and no other topic word changed (three or more
  * kept, no figures, the same code spans) is a revision too ("the api service deploys on Thursday
- * mornings" / "… on Tuesday mornings"). It is deliberately strict: two distinct facts must never
- * collapse into one.
+ * mornings" / "… on Tuesday mornings"), and so is one tool put in another's place for the same work
+ * ("log with pino instead" after "application logs go through bunyan"). It is deliberately strict:
+ * two distinct facts must never collapse into one.
  */
 export function isValueRevision(older: string, newer: string, options: WordListOptions = {}): boolean {
   // Only a clause with one figure or with a name (or a lower-case tool) can give a new value.
@@ -197,7 +198,7 @@ function isNameSwap(options: { older: ClauseReading; newer: ClauseReading }): bo
 /**
  * One tool put in the place of another for the same work: each clause names one tool the other
  * lacks, they share a topic word, and the newer adds no topic word but the verb of the swap
- * ("Schema migrations run through sqitch" / "Switch the migrations to atlas", "application logs
+ * ("Schema migrations run through sqitch" / "Switch the migrations to dbmate", "application logs
  * go through bunyan" / "log with pino instead"). A newer clause about anything else ("lint runs
  * with eslint" after "tests run with vitest") keeps both.
  */
