@@ -64,8 +64,9 @@ export interface FactStore {
   /** Finds a fact by key. */
   get(key: string): Fact | undefined;
   /**
-   * The newest fact whose subject `statement` gives a new value, however plainly worded (see
-   * isValueRevision in `graduation/value-revision.ts`), if any.
+   * The newest fact stating a setting (not an error resolution or a pattern) whose subject
+   * `statement` gives a new value, however plainly worded (see isValueRevision in
+   * `graduation/value-revision.ts`), if any.
    */
   revisedBy(statement: string): Fact | undefined;
   /** Renders the YAML block within `maxTokens`, cached while nothing changes. */
@@ -303,7 +304,8 @@ export function createFactStore(options: {
       for (const key of candidates) {
         const fact = facts.get(key);
         const order = orderOf.get(key) ?? 0;
-        if (fact === undefined || order < matchOrder || !isValueRevision(fact.value, statement)) continue;
+        // A value said in passing revises a setting; another error's cause or fix is not a new value of a held one.
+        if (fact === undefined || order < matchOrder || !VALUED_CATEGORIES.has(fact.category) || !isValueRevision(fact.value, statement)) continue;
         match = fact;
         matchOrder = order;
       }
