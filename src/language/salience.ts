@@ -62,7 +62,8 @@ export function scoreSalience(
   const colon = prose.indexOf(': ');
   const isChoiceBeforeColon = colon > 0 && matcher.test('decision', prose.slice(0, colon));
   const leadingName = (word: string): boolean => !wordSetsFor(matcher.pack).stopword.has(word) && !/(?:ing|ed)$/u.test(word);
-  const specifics = specificsOf(text, { role, identifiers, leadingName, ...(isChoiceBeforeColon ? { words: wordSetsFor(matcher.pack) } : {}) }) + slotNames + kindNames.acronyms * 0.5;
+  const isStopword = (word: string): boolean => wordSetsFor(matcher.pack).stopword.has(word);
+  const specifics = specificsOf(text, { role, identifiers, leadingName, isStopword, ...(isChoiceBeforeColon ? { words: wordSetsFor(matcher.pack) } : {}) }) + slotNames + kindNames.acronyms * 0.5;
   // A choice reported with its reason or its alternative ("I left the SDK on 3.x, since the next
   // major breaks checkout", "I moved the export onto pg-boss so it retries") is a decision said in
   // the past tense; narration of an edit to a named file stays narration.
@@ -123,7 +124,7 @@ export function scoreSalience(
   // Table rows, pasted prompts, log lines and code are output, not statements; a line that ends
   // in a colon introduces what follows rather than stating something.
   const isOutput =
-    TABLE_ROW.test(text) || text.includes('\t') || SHELL_PROMPT.test(text) || LOG_LINE.test(text) ||
+    TABLE_ROW.test(text) || TREE_LINE.test(text) || text.includes('\t') || SHELL_PROMPT.test(text) || LOG_LINE.test(text) ||
     matcher.test('traceContinuation', text) || looksLikeCode(said);
   if (isOutput) penalty += 3;
   if (/:\**\s*$/u.test(text)) penalty += 2;
@@ -170,18 +171,21 @@ export function countSpecifics(text: string, options: { role: SalienceRole }): n
 
 // --- Internal helpers ---
 
-function specificsOf(text: string, options: { role: SalienceRole; identifiers: readonly string[]; words?: WordSets; leadingName?: (word: string) => boolean }): number {
+function specificsOf(text: string, options: { role: SalienceRole; identifiers: readonly string[]; words?: WordSets; leadingName?: (word: string) => boolean; isStopword?: (word: string) => boolean }): number {
   const { identifiers } = options;
   const covered = identifiers.join(' ');
   let values = 0;
   let references = 0;
+  const withoutCode = text.replace(CODE_SPAN, ' ');
   for (const identifier of identifiers) {
     // A service or package name (`ledger-core`) or a name in parentheses names a thing, like a
     // capitalised name; code symbols only point at the code.
-    if (VALUE_LIKE.test(identifier) || HYPHENATED_NAME.test(identifier) || text.includes(`(${identifier})`)) values += 1;
+    // A hyphenated word before a noun modifies it ("the test-connections page"): no name.
+    const isHyphenated = HYPHENATED_NAME.test(identifier);
+    if (isHyphenated && modifiesNoun(withoutCode, identifier, options.isStopword)) continue;
+    if (VALUE_LIKE.test(identifier) || isHyphenated || text.includes(`(${identifier})`)) values += 1;
     else references += 1;
   }
-  const withoutCode = text.replace(CODE_SPAN, ' ');
   // In a Title Case heading every word looks like a name.
   const wordsOf = withoutCode.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
   const capitalised = wordsOf.filter((word) => /^\p{Lu}/u.test(word)).length;
@@ -223,6 +227,14 @@ function specificsOf(text: string, options: { role: SalienceRole; identifiers: r
   return values + references * (options.role === 'user' ? 0.75 : CODE_REFERENCE_WEIGHT);
 }
 
+
+/** Whether a hyphenated word is directly followed by a lower-case word that is no function word. */
+function modifiesNoun(text: string, name: string, isStopword: ((word: string) => boolean) | undefined): boolean {
+  const index = text.indexOf(name);
+  if (index < 0) return false;
+  const next = /^\s+(\p{Ll}+)\b/u.exec(text.slice(index + name.length))?.[1];
+  return next !== undefined && isStopword?.(next) !== true;
+}
 
 /**
  * Counts lower-case names of libraries and tools, which a capitalised-name rule misses ("we render
@@ -507,6 +519,8 @@ const WORK_OBJECT = /\b(?:tests?|specs?|suites?|assertions?|snapshots?|fixtures?
 // A reason or an alternative given for what was done: "since …", "so that …", "so it retries",
 // "rather than …". "so" must open a clause with a subject of its own ("so I" continues the narration).
 const REASONED = /\b(?:since|because(?! of\b)|so that|rather than|instead of)\s|,\s+(?:the|its|their|our)\s+(?:[\p{L}-]+(?:['’]s)?\s+){0,3}(?:limit|cap|ceiling|maximum|minimum|quota)\b|,?\s+so\s+(?:the|a|an|it|they|each|every|all|nothing|no|clients?|callers?|users?|people|requests?|jobs?)\s/iu;
+// A line of a drawn directory tree: "├─ ts-node-dev", "│   └── src/".
+const TREE_LINE = /^[\s│|]*[├└]/u;
 const TABLE_ROW = /^\|.*\|$|^\|?\s*:?-{3,}/u;
 const SHELL_PROMPT = /^(?:\(\S+\)\s*)?\S+@\S+:\S*[$#]|^[$#>]\s|^>>>\s|^PS [A-Z]:\\/u;
 // A bold span of three or more words with a lowercase word in it: a claim, not a Title Case heading.
