@@ -42,7 +42,7 @@ export function extractIdentifiers(text: string): string[] {
 // --- Internal helpers ---
 
 // Lower-case words joined by hyphens: service and package names (`ledger-core`, `fx-rates-sync`).
-const HYPHENATED_NAME = /(?<![\w./@#$=-])([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?![\w/=-]|\.\w)/gu;
+const HYPHENATED_NAME = /(?<![\w./@#$=-])([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?![\w/=@-]|\.\w)/gu;
 // A single lower-case word in parentheses right after a word: "the pooler (pgbouncer)".
 const NAME_IN_PARENTHESES = /(?<=\p{L}\s\()(\p{Ll}[\p{Ll}\p{N}.+-]{2,30})(?=\))/gu;
 
