@@ -37,26 +37,76 @@ export function restoreIdentifiers(options: {
     ...(options.result.tasks ?? []).map((task) => task.title),
   ].join('\n');
   const missing = ranked.flat().filter((identifier) => !haystack.includes(identifier));
-  if (missing.length === 0) return options.result;
+  // A name in a shape that says nothing without its sentence (`#pay-alerts`, `ledger-core`,
+  // `zod@3.22.4`) keeps the sentence that carried it rather than a bare mention.
+  const statements = namedStatements(options.entries, haystack);
+  if (missing.length === 0 && statements.length === 0) return options.result;
+  const lines: string[] = [];
+  let used = 0;
+  for (const statement of statements) {
+    const candidate = `Notes: ${clip(statement)}`;
+    const cost = options.countTokens(candidate) + 1;
+    if (used + cost > options.maxTokens) break;
+    lines.push(candidate);
+    used += cost;
+  }
   const kept: string[] = [];
   let line = '';
   for (const identifier of missing) {
     const candidate = `Notes: also mentioned ${[...kept, `\`${identifier}\``].join(', ')}`;
-    if (options.countTokens(candidate) > options.maxTokens) break;
+    if (used + options.countTokens(candidate) > options.maxTokens) break;
     kept.push(`\`${identifier}\``);
     line = candidate;
   }
-  if (line.length === 0) return options.result;
-  const summary = `${options.result.summary.trimEnd()}\n${line}`;
+  if (line.length > 0) lines.push(line);
+  if (lines.length === 0) return options.result;
+  const summary = `${options.result.summary.trimEnd()}\n${lines.join('\n')}`;
   if (options.result.sections === undefined) return { ...options.result, summary };
   // The line renders as a section of its own after the others, exactly as appended to the text.
   const seqs = options.entries.map((entry) => entry.seq);
   const source = { from: Math.min(...seqs), to: Math.max(...seqs) };
-  const added: SummarySectionData = { name: 'Notes', items: [{ text: line.slice('Notes: '.length), source }] };
+  const added: SummarySectionData = { name: 'Notes', items: lines.map((text) => ({ text: text.slice('Notes: '.length), source })) };
   return { ...options.result, summary, sections: [...options.result.sections, added] };
 }
 
 // --- Internal helpers ---
+
+/**
+ * The sentences of the chunk's messages that carry a name the summary lost (a chat channel, a
+ * hyphenated service or package name that ends its clause, a version pin), each once, in order.
+ */
+function namedStatements(entries: readonly Entry[], haystack: string): string[] {
+  const statements: string[] = [];
+  const named = new Set<string>();
+  for (const entry of entries) {
+    if (entry.kind !== 'user' && entry.kind !== 'assistant') continue;
+    for (const sentence of entry.text.split(SENTENCE_BREAK)) {
+      const names = extractIdentifiers(sentence).filter((identifier) => isNameShape(identifier, sentence) && !haystack.includes(identifier) && !named.has(identifier));
+      if (names.length === 0 || sentence.length > MAX_STATEMENT_CHARS || sentence.includes('`')) continue;
+      for (const name of names) named.add(name);
+      statements.push(sentence.trim());
+    }
+  }
+  return statements;
+}
+
+function isNameShape(identifier: string, sentence: string): boolean {
+  if (IS_CHANNEL.test(identifier) || IS_PIN.test(identifier)) return true;
+  if (!IS_HYPHENATED.test(identifier)) return false;
+  // Followed by a word it modifies a noun ("the bulk-actions toolbar"); a name ends its clause.
+  const after = sentence.slice(sentence.indexOf(identifier) + identifier.length);
+  return /^\s*(?:[.,;:!?)]|$)/u.test(after);
+}
+
+function clip(text: string): string {
+  return text.length <= MAX_STATEMENT_CHARS ? text : `${text.slice(0, MAX_STATEMENT_CHARS - 1)}…`;
+}
+
+const SENTENCE_BREAK = /(?<=[.!?])\s+|\n+/u;
+const MAX_STATEMENT_CHARS = 240;
+const IS_CHANNEL = /^#[a-z]/u;
+const IS_PIN = /^(?:@[\w.-]+\/)?[a-z][\w.-]*@[\^~]?\d/u;
+const IS_HYPHENATED = /^[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+$/u;
 
 const ERROR_NAME = /\b(?:[A-Z][A-Za-z]*(?:Error|Exception)|E[A-Z]{3,})\b/g;
 const IS_ERROR_NAME = /^(?:[A-Z][A-Za-z]*(?:Error|Exception)|E[A-Z]{3,})$/;

@@ -4,8 +4,12 @@
  * (`TypeError`, `ECONNRESET`), symbols with a case change, an underscore, a dot call or a digit
  * (`camelCase`, `snake_case`, `PascalCase`, `pool.close()`, `UUIDv7`), ticket keys (`ABC-142`),
  * dotted names (`ff.checkout.retry`), language tags (`pt-BR`), inline settings (`TZ=UTC`), casts and
- * scoped names (`::jsonb`, `std::string`), media types (`problem+json`), versions (`Node 18.19`) and numbers with units (`5s`, `250ms`, `4GB`, `12 retries`,
- * `30 requests per minute`). Overlapping matches keep the earliest, longest one.
+ * scoped names (`::jsonb`, `std::string`), media types (`problem+json`), versions (`Node 18.19`),
+ * chat channels (`#deploy-alerts`), version pins (`zod@3.22.4`), hyphenated lower-case names of
+ * services and packages (`ledger-core`, `npm-check-updates`; not compound words such as
+ * `hard-coded` or `client-side`), a lower-case name in parentheses after a noun (`the pooler
+ * (pgbouncer)`) and numbers with units (`5s`, `250ms`, `4GB`, `12 retries`, `30 requests per
+ * minute`). Overlapping matches keep the earliest, longest one.
  */
 export function extractIdentifiers(text: string): string[] {
   const found: { start: number; end: number; value: string }[] = [];
@@ -15,6 +19,8 @@ export function extractIdentifiers(text: string): string[] {
       const offset = match[0].indexOf(raw);
       const value = trimIdentifier(raw);
       if (value.length < 2 || value.length > 120) continue;
+      if (regex === HYPHENATED_NAME && isCompoundWord(value)) continue;
+      if (regex === NAME_IN_PARENTHESES && !isNameInParentheses(value)) continue;
       const start = match.index + Math.max(offset, 0);
       found.push({ start, end: start + value.length, value });
     }
@@ -35,6 +41,11 @@ export function extractIdentifiers(text: string): string[] {
 
 // --- Internal helpers ---
 
+// Lower-case words joined by hyphens: service and package names (`ledger-core`, `fx-rates-sync`).
+const HYPHENATED_NAME = /(?<![\w./@#$=-])([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?![\w/=@-]|\.\w)/gu;
+// A single lower-case word in parentheses right after a word: "the pooler (pgbouncer)".
+const NAME_IN_PARENTHESES = /(?<=\p{L}\s\()(\p{Ll}[\p{Ll}\p{N}.+-]{2,30})(?=\))/gu;
+
 const IDENTIFIER_PATTERNS: readonly { regex: RegExp; group: number }[] = [
   // `code spans`
   { regex: /`([^`\n]{1,120})`/gu, group: 1 },
@@ -46,6 +57,12 @@ const IDENTIFIER_PATTERNS: readonly { regex: RegExp; group: number }[] = [
   },
   // --flags
   { regex: /(?<![\w-])(--[A-Za-z][\w-]*(?:=[^\s,;`'"]+)?)/gu, group: 1 },
+  // chat channels: `#deploy-alerts`, `#ops` (a heading's `#` is followed by a space)
+  { regex: /(?<![\w&#/])(#[a-z][a-z0-9_]*(?:-[a-z0-9_]+)*)(?![\w-])/gu, group: 1 },
+  // version pins of packages: `zod@3.22.4`, `@scope/pkg@^2.1`
+  { regex: /(?<![\w@/.-])((?:@[\w.-]+\/)?[a-z][\w.-]*@[\^~]?\d+(?:\.\d+){0,2}(?:-[\w.]+)?)(?![\w])/gu, group: 1 },
+  { regex: HYPHENATED_NAME, group: 1 },
+  { regex: NAME_IN_PARENTHESES, group: 1 },
   // error names
   { regex: /\b([A-Z][A-Za-z]*(?:Error|Exception)|E[A-Z]{3,})\b/gu, group: 1 },
   // hyphenated names with a capital in every part: header and product names (`X-Request-Id`, `Content-Type`)
@@ -90,6 +107,30 @@ const IDENTIFIER_PATTERNS: readonly { regex: RegExp; group: number }[] = [
     group: 1,
   },
 ];
+
+/**
+ * Whether hyphenated lower-case words make an English compound rather than a name: a part that is
+ * a short particle (`built-in`, `end-to-end`, `follow-up`) or a participle or adverb (`hard-coded`,
+ * `long-running`, `read-only`), or a common compound head or modifier (`client-side`, `non-empty`).
+ */
+function isCompoundWord(value: string): boolean {
+  const parts = value.split('-');
+  if (parts.some((part) => part.length <= 3 && !/\d/u.test(part) && COMPOUND_PARTICLE.test(part))) return true;
+  if (parts.some((part) => /(?:ed|ing|ly|en|ful|less|ish|ward)$/u.test(part))) return true;
+  return COMPOUND_HEAD.test(parts[0] ?? '') || COMPOUND_TAIL.test(parts[parts.length - 1] ?? '');
+}
+
+/** Whether a word in parentheses names something rather than qualifying what precedes it. */
+function isNameInParentheses(value: string): boolean {
+  return !/(?:ed|ing|ly|al|ive|ible|able|ary|ory)$/u.test(value) && !PARENTHESISED_WORD.test(value);
+}
+
+// English particles and short words that join compounds (`built-in`, `up-to-date`, `e-mail`).
+const COMPOUND_PARTICLE = /^(?:a|an|as|at|by|de|e|in|is|it|of|off|on|or|out|to|up|the|and|per|pre|re|co|non|x|y|z|one|two|ten|all|day|end|top|low|few|new|old|big|so|its|own|way|how|via)$/u;
+const COMPOUND_HEAD = /^(?:self|multi|semi|anti|cross|well|sub|inter|over|under|high|real|first|second|third|single|double|full|half|open|hard|soft|long|short|read|write|case|side|step|opt|sign|log|check|follow|set|clean|back|front|near|last|next|fast|slow|left|right|same|auto|ever|never|must|would|nice|good|bad|best|worst|human|machine|time|zero|three|four|five|six|seven|eight|nine|quasi|post|ultra|mid|out|non|pre|extra|catch|free|easy|hand|rule|brand)$/u;
+const COMPOUND_TAIL = /^(?:side|level|time|class|party|only|based|like|free|safe|wide|aware|friendly|specific|sensitive|insensitive|proof|ready|style|tier|grade|scale|term|range|point|sized|size|step|date|case|way|hoc|versa|fi|ish|hand|first|last|body|page|thing|ever|related|critical|heavy|light|bound|facing|agnostic|native|compatible|oriented|driven|enabled)$/u;
+// Words that qualify what precedes them rather than name it: "(optional)", "(sic)", "(again)".
+const PARENTHESISED_WORD = /^(?:optional|required|default|again|too|also|sic|etc|maybe|see|note|mostly|now|here|there|yet|still|twice|once|both|all|none|each|new|old|same|above|below|later|soon|hopefully|probably|obviously|roughly|approx|ish|todo|wip|thanks|lol|yes|no|ok|okay|sorry|please|deprecated|legacy|unused|untested|recommended|preferred|experimental|beta|alpha|stable|internal|private|public|global|local|temporary|temp|manual|automatic|inclusive|exclusive|seconds|minutes|hours|days|bytes|tokens|lines|rows|items|times|per|via|plural|singular|sorted|nullable|readonly|async|sync|trailing|leading|index|kinda|sorta|hmm)$/u;
 
 function trimIdentifier(value: string): string {
   let text = value.replace(/^[([{<"']+/u, '').replace(/[\]}>"',;:!?]+$/u, '').replace(/\.+$/u, '');

@@ -61,7 +61,9 @@ export function scoreSalience(
   // with option B: Postgres advisory locks"); after other lead-ins the capital opens a list item.
   const colon = prose.indexOf(': ');
   const isChoiceBeforeColon = colon > 0 && matcher.test('decision', prose.slice(0, colon));
-  const specifics = specificsOf(text, { role, identifiers, ...(isChoiceBeforeColon ? { words: wordSetsFor(matcher.pack) } : {}) }) + slotNames + kindNames.acronyms * 0.5;
+  const leadingName = (word: string): boolean => !wordSetsFor(matcher.pack).stopword.has(word) && !/(?:ing|ed)$/u.test(word);
+  const isStopword = (word: string): boolean => wordSetsFor(matcher.pack).stopword.has(word);
+  const specifics = specificsOf(text, { role, identifiers, leadingName, isStopword, ...(isChoiceBeforeColon ? { words: wordSetsFor(matcher.pack) } : {}) }) + slotNames + kindNames.acronyms * 0.5;
   // A choice reported with its reason or its alternative ("I left the SDK on 3.x, since the next
   // major breaks checkout", "I moved the export onto pg-boss so it retries") is a decision said in
   // the past tense; narration of an edit to a named file stays narration.
@@ -122,7 +124,7 @@ export function scoreSalience(
   // Table rows, pasted prompts, log lines and code are output, not statements; a line that ends
   // in a colon introduces what follows rather than stating something.
   const isOutput =
-    TABLE_ROW.test(text) || text.includes('\t') || SHELL_PROMPT.test(text) || LOG_LINE.test(text) ||
+    TABLE_ROW.test(text) || TREE_LINE.test(text) || text.includes('\t') || SHELL_PROMPT.test(text) || LOG_LINE.test(text) ||
     matcher.test('traceContinuation', text) || looksLikeCode(said);
   if (isOutput) penalty += 3;
   if (/:\**\s*$/u.test(text)) penalty += 2;
@@ -169,16 +171,21 @@ export function countSpecifics(text: string, options: { role: SalienceRole }): n
 
 // --- Internal helpers ---
 
-function specificsOf(text: string, options: { role: SalienceRole; identifiers: readonly string[]; words?: WordSets }): number {
+function specificsOf(text: string, options: { role: SalienceRole; identifiers: readonly string[]; words?: WordSets; leadingName?: (word: string) => boolean; isStopword?: (word: string) => boolean }): number {
   const { identifiers } = options;
   const covered = identifiers.join(' ');
   let values = 0;
   let references = 0;
+  const withoutCode = text.replace(CODE_SPAN, ' ');
   for (const identifier of identifiers) {
-    if (VALUE_LIKE.test(identifier)) values += 1;
+    // A service or package name (`ledger-core`) or a name in parentheses names a thing, like a
+    // capitalised name; code symbols only point at the code.
+    // A hyphenated word before a noun modifies it ("the test-connections page"): no name.
+    const isHyphenated = HYPHENATED_NAME.test(identifier);
+    if (isHyphenated && modifiesNoun(withoutCode, identifier, options.isStopword)) continue;
+    if (VALUE_LIKE.test(identifier) || isHyphenated || text.includes(`(${identifier})`)) values += 1;
     else references += 1;
   }
-  const withoutCode = text.replace(CODE_SPAN, ' ');
   // In a Title Case heading every word looks like a name.
   const wordsOf = withoutCode.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
   const capitalised = wordsOf.filter((word) => /^\p{Lu}/u.test(word)).length;
@@ -200,6 +207,10 @@ function specificsOf(text: string, options: { role: SalienceRole; identifiers: r
     if ((before.length === 0 || /[.!?:;—–-]$/u.test(before) || covered.includes(name)) && !(isNameAfterColon && !covered.includes(name))) continue;
     values += /^[A-Z]{2,6}s?$/u.test(name) ? 0.5 : 1;
   }
+  // A capitalised word leading the sentence is a name when the sentence says what it is for:
+  // "Doppler is where the secrets live", "Reversible is my favourite for …".
+  const leading = LEADING_NAME_IDENTIFIED.exec(withoutCode)?.[1];
+  if (leading !== undefined && options.leadingName?.(leading.toLowerCase()) === true && !covered.includes(leading)) values += 1;
   for (const match of withoutCode.matchAll(NUMBER)) {
     if (!covered.includes(match[0])) values += 1;
   }
@@ -216,6 +227,14 @@ function specificsOf(text: string, options: { role: SalienceRole; identifiers: r
   return values + references * (options.role === 'user' ? 0.75 : CODE_REFERENCE_WEIGHT);
 }
 
+
+/** Whether a hyphenated word is directly followed by a lower-case word that is no function word. */
+function modifiesNoun(text: string, name: string, isStopword: ((word: string) => boolean) | undefined): boolean {
+  const index = text.indexOf(name);
+  if (index < 0) return false;
+  const next = /^\s+(\p{Ll}+)\b/u.exec(text.slice(index + name.length))?.[1];
+  return next !== undefined && isStopword?.(next) !== true;
+}
 
 /**
  * The lower-case names of libraries and tools a sentence gives a role, as {@link scoreSalience}
@@ -512,6 +531,8 @@ const WORK_OBJECT = /\b(?:tests?|specs?|suites?|assertions?|snapshots?|fixtures?
 // A reason or an alternative given for what was done: "since …", "so that …", "so it retries",
 // "rather than …". "so" must open a clause with a subject of its own ("so I" continues the narration).
 const REASONED = /\b(?:since|because(?! of\b)|so that|rather than|instead of)\s|,\s+(?:the|its|their|our)\s+(?:[\p{L}-]+(?:['’]s)?\s+){0,3}(?:limit|cap|ceiling|maximum|minimum|quota)\b|,?\s+so\s+(?:the|a|an|it|they|each|every|all|nothing|no|clients?|callers?|users?|people|requests?|jobs?)\s/iu;
+// A line of a drawn directory tree: "├─ ts-node-dev", "│   └── src/".
+const TREE_LINE = /^[\s│|]*[├└]/u;
 const TABLE_ROW = /^\|.*\|$|^\|?\s*:?-{3,}/u;
 const SHELL_PROMPT = /^(?:\(\S+\)\s*)?\S+@\S+:\S*[$#]|^[$#>]\s|^>>>\s|^PS [A-Z]:\\/u;
 // A bold span of three or more words with a lowercase word in it: a claim, not a Title Case heading.
@@ -532,6 +553,9 @@ const FILE_PATH = /(?:[\w.-]+\/)+[\w.-]+\.\w{1,5}\b|\b[\w-]+\.(?:ts|tsx|js|jsx|p
 const NAME = /(?<![\p{L}\p{N}_$.'’-])(?:[A-Z][a-z]+(?:[A-Z][a-z0-9]*)*(?:\.[a-z]+)?|[A-Z]{2,6}s?)(?![\p{L}\p{N}_$'’-])/gu;
 // Identifiers that state a value rather than point at code.
 const VALUE_LIKE = /\d|^--|^[A-Z~@#]|[="'\s]/u;
+// "<Name> is where / what / my …": the sentence says what the leading word is for.
+const LEADING_NAME_IDENTIFIED = /^([A-Z][a-z]*[a-z])\s+(?:is|are)\s+(?:where|what|how|my|our|the\s+(?:one|tool|place|service|thing))\s/u;
+const HYPHENATED_NAME = /^\p{Ll}[\p{Ll}\p{N}]*(?:-\p{Ll}[\p{Ll}\p{N}]*)+$/u;
 const CODE_REFERENCE_WEIGHT = 0.4;
 const UNIT_QUANTITY = /(?<![\p{L}\p{N}_.])\d+(?:[.,]\d+)?\s?(?:ms|s|sec|secs|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|[kKMGT]i?B|%|px)(?![\p{L}\p{N}_])/u;
 // What ends a clause or a list item after a word.
@@ -554,7 +578,7 @@ const OBJECT_DETERMINER = /^(?:the|a|an|our|every|each|all|its|their|any)$/u;
 // that kind are made with ("written as mjml templates").
 const COPULA_NAME_KIND = /(?<![\p{L}\p{N}_-])(is|are|as)\s+(?:now\s+|all\s+)?(?:a\s+|an\s+)?(\p{Ll}[\p{Ll}\p{N}.+-]*[\p{Ll}\p{N}])(?=\s+(\p{Ll}+)(?![\p{L}\p{N}_-]))/gu;
 // "<label of one to three words>: <name>" then the end or the role it fills ("… for metrics").
-const LABELLED_NAME = /^((?:\p{L}[\p{L}-]*\s+){0,2}\p{L}[\p{L}-]*):\s+(\p{L}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?=\s*(?:[.;!)]|$)|\s+(?:for|across|everywhere|throughout)\b)/u;
+const LABELLED_NAME = /^((?:\p{L}[\p{L}-]*\s+){0,2}\p{L}[\p{L}-]*):\s+((?:@[\p{Ll}\p{N}-]+\/)?\p{L}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?=\s*(?:[.;!)]|$)|\s+(?:for|across|everywhere|throughout)\b)/u;
 const DASH_LEAD_IN = /^(?:\p{L}+\s+){0,3}\p{L}+\s+[-—–]\s+/u;
 const LOWER_WORD_BEFORE_AS = /(?<![\p{L}\p{N}_`-])(\p{Ll}[\p{L}\p{N}_.-]{1,30})\s+(?=as\s)/gu;
 const PLACE_OF_KIND = /\b(?:lives?|live|belongs?|goes|go|sits?|(?:is|are)\s+(?:kept|stored|placed|grouped|collected))\s+(?:in|under|inside)\s+(?:the\s+)?(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*/u;

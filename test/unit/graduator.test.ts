@@ -132,6 +132,22 @@ describe('restoreIdentifiers()', () => {
     expect(result.summary).toContain('250ms');
   });
 
+  it('keeps the sentence that carried a name the summary lost, not a bare mention', () => {
+    const text = 'Looked at the retry loop again. Failed syncs are reported in #billing-watch now. The loop itself is fine.';
+    const chunk = [createEntry({ seq: 1, kind: 'assistant', role: 'assistant', text, counter, maxEntryTokens: 2_000, exchange: 1 })];
+    const result = restoreIdentifiers({ entries: chunk, result: { summary: 'Looked at the retry loop.' }, countTokens: (value) => counter.count(value), maxTokens: 100 });
+    expect(result.summary).toContain('Notes: Failed syncs are reported in #billing-watch now.');
+    expect(result.summary).not.toContain('The loop itself is fine');
+  });
+
+  it('restores a service name only where it ends its clause, not where it modifies a noun', () => {
+    const text = 'Moved the button to the bulk-actions toolbar. Exports are rendered by sheet-builder.';
+    const chunk = [createEntry({ seq: 1, kind: 'user', role: 'user', text, counter, maxEntryTokens: 2_000, exchange: 1 })];
+    const result = restoreIdentifiers({ entries: chunk, result: { summary: 'Worked on exports.' }, countTokens: (value) => counter.count(value), maxTokens: 100 });
+    expect(result.summary).toContain('Notes: Exports are rendered by sheet-builder.');
+    expect(result.summary).not.toContain('toolbar');
+  });
+
   it('leaves a summary that kept its identifiers unchanged', () => {
     const chunk = [createEntry({ seq: 1, kind: 'user', role: 'user', text: 'fix src/a.ts', counter, maxEntryTokens: 2_000, exchange: 1 })];
     const original = { summary: 'Fixed src/a.ts.' };
