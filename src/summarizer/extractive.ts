@@ -26,8 +26,8 @@ import { isProse, wordCount } from '../language/prose.js';
 import { isProductNarration, turnShapeOf } from '../language/behaviour-statement.js';
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
-import { isCauseAndFix, isSplitCauseAndFix } from '../language/fix-statement.js';
-import { countSpecifics } from '../language/salience.js';
+import { isCauseAndFix, isChangeReport, isSplitCauseAndFix, tellsFault } from '../language/fix-statement.js';
+import { countSpecifics, DURABLE_SCORE } from '../language/salience.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
 import { uniqueProseShares, uniqueWordShares } from './note-novelty.js';
 
@@ -176,6 +176,10 @@ interface ChunkState {
   readonly commands: Map<string, CommandStat>;
   readonly calls: Map<string, ToolCall>;
   episode: Episode | undefined;
+  /** A failure whose run just turned green: the next message may tell what fixed it. */
+  isJustFixed: boolean;
+  /** A fault, a cause or a dead end was told with no failing run in the chunk (the run fell in the chunk before). */
+  isDebugging: boolean;
   lastRun: RunStatus | undefined;
   /** Position of the last entry of the chunk. */
   readonly lastOrder: number;
@@ -209,6 +213,10 @@ const PRODUCT_STATEMENT_BONUS = 3;
 const PRODUCT_NARRATION_SALIENCE = 2.5;
 /** Fewest words of a user's note read as a statement. */
 const MIN_STATEMENT_WORDS = 6;
+/** Fixes told in the message right after a failure turned green that become facts. */
+const MAX_TOLD_FIXES = 2;
+/** Topic words a told fix that names nothing needs. */
+const MIN_FIX_TOPIC_WORDS = 3;
 /** Priority of a leftover note that names something: last, into the room every other item left. */
 const NAMING_NOTE_PRIORITY = 7;
 // The speakers themselves ("I think …", "you could …"): about the conversation, not the work.
@@ -230,6 +238,8 @@ function summarizeChunk(request: SummarizeRequest, language: Language): Summariz
     commands: new Map(),
     calls: new Map(),
     episode: undefined,
+    isJustFixed: false,
+    isDebugging: false,
     lastRun: undefined,
     lastOrder: Math.max(0, entries.length - 1),
   };
@@ -272,12 +282,17 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   const consumed = new Set(completion?.consumed ?? []);
   let lastFact = -1;
   const firstFact = state.facts.length;
+  // The first message after a failing run turned green tells what fixed it, if it reports a change.
+  const isAfterFix = state.isJustFixed;
+  state.isJustFixed = false;
+  let toldFixes = 0;
   // Only the shape of the text can tell a plan step or a heading from a statement (see judgeFact).
   let layout: MessageLayout | undefined;
   const isWorthAFact = (sentence: string): boolean =>
     judgeFact({ sentence, role, layout: (layout ??= readMessageLayout(spoken, { toolInputFrom: entry.text.length })) }) === undefined;
   analyses.forEach((analysis, position) => {
     const episode = state.episode;
+    if (episode === undefined && role !== 'user' && (analysis.isDeadEnd || analysis.isDiagnosis || tellsFault(analysis.text))) state.isDebugging = true;
     if (analysis.isDeadEnd) {
       if (episode !== undefined) episode.firstLive = episode.causes.length;
       return;
@@ -299,6 +314,12 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       });
       lastFact = state.facts.length - 1;
       if (episode !== undefined && category === 'error-resolutions') episode.hasFact = true;
+      return;
+    }
+    if (isAfterFix && toldFixes < MAX_TOLD_FIXES && isToldFix(analysis, sentences[position] ?? analysis.text, language.matcher)) {
+      state.facts.push({ category: 'error-resolutions', value: analysis.text, salience: Math.max(analysis.salience, DURABLE_SCORE) });
+      lastFact = state.facts.length - 1;
+      toldFixes += 1;
       return;
     }
     if (analysis.isTaskRequest) {
@@ -346,6 +367,17 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   if (completion !== undefined) recordCompletion(state, { completion, order });
   const commit = COMMIT_NOTE.exec(entry.text);
   if (commit?.[1] !== undefined && role === 'assistant') addCompleted(state, { text: `Committed "${commit[1]}"`, order });
+}
+
+/**
+ * Whether a sentence read right after a failing run turned green tells the fix: it reports a
+ * change or the new state ("Pinned the parser to 2.11.", "the claim query takes a row lock now")
+ * and names something or says enough to stand alone.
+ */
+function isToldFix(analysis: SentenceAnalysis, sentence: string, matcher: PatternMatcher): boolean {
+  if (analysis.isDeadEnd || analysis.isQuestion || analysis.isIntention || analysis.retention === 'chit-chat') return false;
+  const hasSubstance = analysis.specifics > 0 || topicWords(analysis.text, { patterns: matcher.pack }).length >= MIN_FIX_TOPIC_WORDS;
+  return hasSubstance && isChangeReport(sentence);
 }
 
 /**
@@ -520,7 +552,11 @@ function readToolResult(options: { entry: Entry; order: number; state: ChunkStat
   if (digest.status === 'pass' && state.episode !== undefined) {
     closeEpisode(state, { episode: state.episode, order });
     state.episode = undefined;
+    state.isJustFixed = true;
+  } else if (digest.status === 'pass' && state.isDebugging) {
+    state.isJustFixed = true;
   }
+  if (digest.status !== 'neutral') state.isDebugging = false;
   const commit = GIT_COMMIT.exec(command);
   if (commit?.[1] !== undefined && digest.status !== 'fail') addCompleted(state, { text: `Committed "${commit[1]}"`, order });
 }
