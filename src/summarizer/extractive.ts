@@ -297,6 +297,13 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       if (episode !== undefined) episode.firstLive = episode.causes.length;
       return;
     }
+    // A told fix is a fact even when a completion report also lists it.
+    if (isAfterFix && toldFixes < MAX_TOLD_FIXES && factCategoryFor(analysis.retention) === undefined && isToldFix(analysis, sentences[position] ?? analysis.text, language.matcher)) {
+      state.facts.push({ category: 'error-resolutions', value: analysis.text, salience: Math.max(analysis.salience, DURABLE_SCORE) });
+      lastFact = state.facts.length - 1;
+      toldFixes += 1;
+      return;
+    }
     if (consumed.has(position)) return;
     if (analysis.isUpdate && analysis.retention === 'routine' && topicWords(analysis.text, { patterns: language.matcher.pack }).length === 0) {
       // "which overrides my earlier note": the update wording belongs to the previous fact.
@@ -314,12 +321,6 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       });
       lastFact = state.facts.length - 1;
       if (episode !== undefined && category === 'error-resolutions') episode.hasFact = true;
-      return;
-    }
-    if (isAfterFix && toldFixes < MAX_TOLD_FIXES && isToldFix(analysis, sentences[position] ?? analysis.text, language.matcher)) {
-      state.facts.push({ category: 'error-resolutions', value: analysis.text, salience: Math.max(analysis.salience, DURABLE_SCORE) });
-      lastFact = state.facts.length - 1;
-      toldFixes += 1;
       return;
     }
     if (analysis.isTaskRequest) {
