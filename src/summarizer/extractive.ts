@@ -27,7 +27,7 @@ import { isProductNarration, turnShapeOf } from '../language/behaviour-statement
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
 import { isCauseAndFix, isChangeReport, isSplitCauseAndFix, tellsFault } from '../language/fix-statement.js';
-import { countSpecifics, DURABLE_SCORE } from '../language/salience.js';
+import { countSpecifics } from '../language/salience.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
 import { uniqueProseShares, uniqueWordShares } from './note-novelty.js';
 
@@ -215,6 +215,8 @@ const PRODUCT_NARRATION_SALIENCE = 2.5;
 const MIN_STATEMENT_WORDS = 6;
 /** Fixes told in the message right after a failure turned green that become facts. */
 const MAX_TOLD_FIXES = 2;
+/** Salience of a fix told right after a failing run turned green: kept in T2 like a named statement. */
+const TOLD_FIX_SALIENCE = 4;
 /** Topic words a told fix that names nothing needs. */
 const MIN_FIX_TOPIC_WORDS = 3;
 /** Priority of a leftover note that names something: last, into the room every other item left. */
@@ -299,7 +301,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     }
     // A told fix is a fact even when a completion report also lists it.
     if (isAfterFix && toldFixes < MAX_TOLD_FIXES && factCategoryFor(analysis.retention) === undefined && isToldFix(analysis, sentences[position] ?? analysis.text, language.matcher)) {
-      state.facts.push({ category: 'error-resolutions', value: analysis.text, salience: Math.max(analysis.salience, DURABLE_SCORE) });
+      state.facts.push({ category: 'error-resolutions', value: analysis.text, salience: Math.max(analysis.salience, TOLD_FIX_SALIENCE) });
       lastFact = state.facts.length - 1;
       toldFixes += 1;
       return;
@@ -316,7 +318,8 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       state.facts.push({
         category,
         value: analysis.text,
-        salience: analysis.salience,
+        // A fix the green run before it bears out weighs like a statement with a name in it.
+        salience: isAfterFix && category === 'error-resolutions' ? Math.max(analysis.salience, TOLD_FIX_SALIENCE) : analysis.salience,
         ...(analysis.isUpdate ? { isUpdate: true } : {}),
       });
       lastFact = state.facts.length - 1;
