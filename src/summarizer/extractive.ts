@@ -217,6 +217,12 @@ const MIN_STATEMENT_WORDS = 6;
 const MAX_TOLD_FIXES = 2;
 /** Salience of a fix told right after a failing run turned green: kept in T2 like a named statement. */
 const TOLD_FIX_SALIENCE = 4;
+/** A fenced block of diff lines. */
+const DIFF_FENCE = /^```diff[^\n]*\n([\s\S]*?)^```/mu;
+/** Changed lines a diff may have to be read as one fix. */
+const MAX_DIFF_FIX_LINES = 6;
+/** Longest changed line of a diff read as one fix. */
+const MAX_DIFF_FIX_LINE = 120;
 /** Topic words a told fix that names nothing needs. */
 const MIN_FIX_TOPIC_WORDS = 3;
 /** Priority of a leftover note that names something: last, into the room every other item left. */
@@ -366,11 +372,32 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       salience: role === 'user' && isUserStatement(analysis, sentences[position] ?? analysis.text, isWorthAFact) ? Math.max(salience, USER_STATEMENT_SALIENCE) : salience,
     });
   });
+  // A fix shown as a diff after the green run: its changed lines, with the remark that follows.
+  const shownFix = isAfterFix && toldFixes < MAX_TOLD_FIXES ? diffFixOf(entry.text) : undefined;
+  if (shownFix !== undefined) state.facts.push({ category: 'error-resolutions', value: shownFix, salience: TOLD_FIX_SALIENCE });
   weighByMessage(state.facts, { first: firstFact, sentences: analyses.length, role });
   if (role === 'user') keepPastedFactsAsNotes(state, { first: firstFact, order });
   if (completion !== undefined) recordCompletion(state, { completion, order });
   const commit = COMMIT_NOTE.exec(entry.text);
   if (commit?.[1] !== undefined && role === 'assistant') addCompleted(state, { text: `Committed "${commit[1]}"`, order });
+}
+
+/**
+ * The fix a message shows as a short diff (one fenced `diff` block of at most a few changed
+ * lines), told as its old and new lines with the remark that follows the block: "the export
+ * needed longer: `timeout: 5000` → `timeout: 15000`". Undefined when there is no such block.
+ */
+function diffFixOf(text: string): string | undefined {
+  const fence = DIFF_FENCE.exec(text);
+  if (fence === null) return undefined;
+  const lines = (fence[1] ?? '').split('\n').filter((line) => /^[-+](?![-+]{2})/u.test(line));
+  const removed = lines.filter((line) => line.startsWith('-')).map((line) => line.slice(1).trim());
+  const added = lines.filter((line) => line.startsWith('+')).map((line) => line.slice(1).trim());
+  if (added.length === 0 || lines.length > MAX_DIFF_FIX_LINES || lines.some((line) => line.length > MAX_DIFF_FIX_LINE)) return undefined;
+  const change = added.map((line, index) => (removed[index] === undefined ? `\`${line}\`` : `\`${removed[index]}\` → \`${line}\``)).join('; ');
+  const after = text.slice(fence.index + fence[0].length).trim();
+  const remark = after.length === 0 ? undefined : after.split(/(?<=[.!])\s/u)[0]?.trim().replace(/[.!]$/u, '');
+  return remark !== undefined && remark.length > 0 && wordCount(remark) <= MAX_ITEM_WORDS ? `${remark}: ${change}` : `Changed ${change}`;
 }
 
 /**
