@@ -116,7 +116,7 @@ export function isChangeReport(sentence: string): boolean {
   return text.split(REPORT_BREAKS).some((part) => {
     const clause = part.trim().replace(/^now,?\s+/iu, '');
     if (clause.length === 0 || SUCCESS.test(clause) || NEW_TEST.test(clause)) return false;
-    if (CHANGE_LEAD.test(clause) || NO_LONGER.test(clause)) return true;
+    if (CHANGE_LEAD.test(clause) || IRREGULAR_CHANGE.test(clause) || NO_LONGER.test(clause)) return true;
     return NEW_STATE.test(part) && !FIRST_PERSON_LEAD.test(clause);
   });
 }
@@ -180,13 +180,15 @@ const PROBLEM_LABEL = /^(?:the\s+)?(?:problem|issue|bug|cause|root cause|culprit
 const CHANGE_LEAD = /^(?:(?:so|and|then)\s+)?(?:(?:I|we)(?:['’]ve| have)?\s+)?(?:(?!(?:checked|looked|tried|searched|inspected|printed|logged|noticed|confirmed|verified|tested|grepped|debugged|investigated|reproduced|opened|reviewed|compared|traced|asked|wondered|expected|assumed|suspected|guessed|started|needed|wanted|used|called|named|based|seemed|happened|failed|crashed|timed|passed|worked)\b)\p{L}{3,}ed|set|made|put|gave|cast|wrote|rewrote|cut|split|built|rebuilt)\b/iu;
 // What the change achieved: "and it exits cleanly", "and the deploy went through", "so the suite passes".
 const OUTCOME = /\b(?:and|so)\s+(?:it|they|the\s+[\p{L}-]+|everything|CI|tests?|builds?)\s+(?:\p{L}+\s+)?(?:pass(?:es|ed)?|works?|worked|builds?|built|exits?\s+cleanly|exited\s+cleanly|went\s+through|goes\s+through|(?:is|are)\s+(?:green|gone|stable)|succeeds?|succeeded|stays?\s+up|stopped\s+(?:failing|crashing|hanging))\b/iu;
+// A change made with a verb whose past is not "-ed": "held pg at 16", "froze the lockfile".
+const IRREGULAR_CHANGE = /^(?:(?:so|and|then)\s+)?(?:(?:I|we)(?:['’]ve| have)?\s+)?(?:held|froze|bound|undid|rewound)\b/iu;
 // A list marker before a reported change: "- bumped the pool to 20".
 const LIST_MARKER = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/u;
 // Where a report of changes goes on with another clause.
-const REPORT_BREAKS = /;\s+|\s+[-—–]{1,2}\s+|:\s+|,\s+(?:and\s+|so\s+)?(?=(?:I|we|it|they|the)\b)|\s+and\s+(?=(?:I|we)\b)/u;
+const REPORT_BREAKS = /;\s+|\s+[-—–]{1,2}\s+|:\s+|,\s+|\s+and\s+(?=(?:I|we)\b)/u;
 // A state that changed, said by what is no longer so: "uploads no longer sit in memory", "… instead of buffering".
 const NO_LONGER = /\b(?:no longer|not any more|instead of)\b/iu;
 // A step taken to look into a failure, not to remove it: "bumped the log level to debug for this run".
-const TRIAL = /\b(?:debug(?:ging)?|verbose|temporar(?:y|ily)|for (?:this|one|the next) run|to see (?:what|where|whether|if|how)|just to|back to|again)\b/iu;
+const TRIAL = /\b(?:debug(?:ging)?|verbose|temporar(?:y|ily)|for (?:this|one|the next) run|to see (?:what|where|whether|if|how)|just to|back to)\b/iu;
 // A test added for the change is not the change: "added a regression test for the empty cart".
 const NEW_TEST = /^(?:(?:so|and|then)\s+)?(?:(?:I|we)(?:['’]ve| have)?\s+)?(?:added|wrote|extended)\s+(?:(?:a|an|another|one|two|three|\d+|the)\s+)?(?:[\p{L}-]+\s+)?(?:tests?|test cases?|specs?|assertions?)\b/iu;
