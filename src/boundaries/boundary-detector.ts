@@ -51,7 +51,9 @@ export function compareStrength(a: BoundaryStrength, b: BoundaryStrength): numbe
  * reject orphan calls), when an odd number of code fences has been seen in the current run of
  * same-role entries (a fenced block spans the gap), or when the next entry continues an error trace
  * the entry before it ends. Otherwise it is `strong` when the entry before it completes something
- * (completion wording in its first or last sentence, or a green test run) or the user leaves, or
+ * (completion wording in its first or last sentence, or a green test run the agent does not report
+ * on right after: then the gap is `weak`; completion wording while a test run fails is `weak` too)
+ * or the user leaves, or
  * when the next entry is a user message that changes topic; `moderate` when the next entry is a
  * user message (or the newest entry is an assistant reply that ends a turn); `weak` otherwise.
  *
@@ -127,6 +129,8 @@ interface ScanState {
   fenceParity: number;
   /** Whether the newest entry started inside a fenced block. */
   isInsideAtStart: boolean;
+  /** Whether a test run failed with no green run since, up to the newest entry. */
+  isFailing: boolean;
   /** The array the entries last came in, when it only grows in place. */
   source: readonly Entry[] | undefined;
 }
@@ -145,10 +149,10 @@ function scoreAll(options: { entries: readonly Entry[]; matcher: PatternMatcher;
     // Only the newest gap of the previous scan had no next entry: score it again, then go on.
     const last = previous.entries.length - 1;
     state = previous;
-    state.scores[last] = scoreGap({ entry: entries[last] as Entry, next: entries[last + 1], pending: state.pending, fenceParity: state.fenceParity, isInsideAtStart: state.isInsideAtStart, matcher });
+    state.scores[last] = scoreGap({ entry: entries[last] as Entry, next: entries[last + 1], pending: state.pending, fenceParity: state.fenceParity, isInsideAtStart: state.isInsideAtStart, isFailing: state.isFailing, matcher });
     start = last + 1;
   } else {
-    state = { entries: [], scores: [], pending: new Map(), fenceParity: 0, isInsideAtStart: false, source };
+    state = { entries: [], scores: [], pending: new Map(), fenceParity: 0, isInsideAtStart: false, isFailing: false, source };
   }
   const { pending } = state;
   for (let index = start; index < entries.length; index += 1) {
@@ -165,8 +169,9 @@ function scoreAll(options: { entries: readonly Entry[]; matcher: PatternMatcher;
     if (before !== undefined && before.role !== entry.role) state.fenceParity = 0;
     state.isInsideAtStart = state.fenceParity === 1;
     state.fenceParity = (state.fenceParity + featuresOf(entry, matcher).fences) % 2;
+    if (entry.kind === 'tool-result') state.isFailing = isGreen(entry, matcher) ? false : state.isFailing || matcher.test('testFail', entry.text);
 
-    state.scores.push(scoreGap({ entry, next, pending, fenceParity: state.fenceParity, isInsideAtStart: state.isInsideAtStart, matcher }));
+    state.scores.push(scoreGap({ entry, next, pending, fenceParity: state.fenceParity, isInsideAtStart: state.isInsideAtStart, isFailing: state.isFailing, matcher }));
   }
   return state;
 }
@@ -177,9 +182,10 @@ function scoreGap(options: {
   pending: ReadonlyMap<string, number>;
   fenceParity: number;
   isInsideAtStart: boolean;
+  isFailing: boolean;
   matcher: PatternMatcher;
 }): BoundaryScore {
-  const { entry, next, pending, fenceParity, isInsideAtStart, matcher } = options;
+  const { entry, next, pending, fenceParity, isInsideAtStart, isFailing, matcher } = options;
   if (pending.size > 0) {
     const [firstPending] = pending.keys();
     return { strength: 'forbidden', reason: `tool call ${firstPending as string} awaits its result` };
@@ -190,6 +196,16 @@ function scoreGap(options: {
   const features = featuresOf(entry, matcher);
   if (next !== undefined && features.hasTraceTail() && featuresOf(next, matcher).isTraceStart()) {
     return { strength: 'forbidden', reason: 'inside an error trace' };
+  }
+  // The agent's words right after a green run report on it, and often tell what fixed the failure
+  // before it: the run and that report stay in one chunk (the report ends the task in its turn).
+  if (entry.kind === 'tool-result' && next?.kind === 'assistant' && next.text.trim().length > 0 && isGreen(entry, matcher)) {
+    return { strength: 'weak', reason: 'green run the agent reports on next' };
+  }
+  // "Done: …" while a run still fails ends a step of the debugging, not the failure: the cause
+  // told before it and the fix told after the green run stay in reach of each other.
+  if (isFailing && entry.kind !== 'tool-result' && features.isCompletion(isInsideAtStart)) {
+    return { strength: 'weak', reason: 'completion while a run fails' };
   }
   if (features.isCompletion(isInsideAtStart)) {
     return { strength: 'strong', reason: entry.kind === 'tool-result' ? 'green test run' : 'completion' };

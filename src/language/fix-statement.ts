@@ -102,6 +102,36 @@ export function isLabelledFix(sentence: string): boolean {
   return FIX_LABEL.test(sentence.trim());
 }
 
+/**
+ * Tells whether a sentence reports a change made or the new state it left, in any of its clauses:
+ * led by a change ("Pinned the parser to 2.11", "moved the registration into `boot`"), or a state
+ * said with "now", "no longer" or "instead of" ("the claim query takes a row lock now"). Read
+ * right after a failing run turned green, such a sentence tells the fix even without a cause.
+ * Trials ("raised the log level to debug for this run"), outcomes ("everything passes now"), new
+ * tests, plans and questions are not.
+ */
+export function isChangeReport(sentence: string): boolean {
+  const text = sentence.replace(CODE_SPAN, 'code').replace(LIST_MARKER, '').replace(/\s+/gu, ' ').trim();
+  if (text.length === 0 || QUESTION_END.test(text) || HOPE.test(text) || TRIAL.test(text) || /:\**$/u.test(text)) return false;
+  return text.split(REPORT_BREAKS).some((part) => {
+    const clause = part.trim().replace(/^now,?\s+/iu, '');
+    if (clause.length === 0 || SUCCESS.test(clause) || NEW_TEST.test(clause)) return false;
+    if (CHANGE_LEAD.test(clause) || IRREGULAR_CHANGE.test(clause) || NO_LONGER.test(clause)) return true;
+    return NEW_STATE.test(part) && !FIRST_PERSON_LEAD.test(clause);
+  });
+}
+
+/**
+ * Tells whether a sentence says what was wrong, in the past or under a label: "`load` never
+ * awaited the write", "the key was missing the locale", "Root cause: a stale build". Plans,
+ * hopes and questions are not.
+ */
+export function tellsFault(sentence: string): boolean {
+  const text = sentence.replace(CODE_SPAN, 'code').replace(/\s+/gu, ' ').trim();
+  if (text.length === 0 || QUESTION_END.test(text) || HOPE.test(text)) return false;
+  return PROBLEM_LABEL.test(text) || (FAILED_STATE.test(text) && !SUCCESS.test(text));
+}
+
 // --- Internal helpers ---
 
 function hasChange(clause: string): boolean {
@@ -150,3 +180,15 @@ const PROBLEM_LABEL = /^(?:the\s+)?(?:problem|issue|bug|cause|root cause|culprit
 const CHANGE_LEAD = /^(?:(?:so|and|then)\s+)?(?:(?:I|we)(?:['’]ve| have)?\s+)?(?:(?!(?:checked|looked|tried|searched|inspected|printed|logged|noticed|confirmed|verified|tested|grepped|debugged|investigated|reproduced|opened|reviewed|compared|traced|asked|wondered|expected|assumed|suspected|guessed|started|needed|wanted|used|called|named|based|seemed|happened|failed|crashed|timed|passed|worked)\b)\p{L}{3,}ed|set|made|put|gave|cast|wrote|rewrote|cut|split|built|rebuilt)\b/iu;
 // What the change achieved: "and it exits cleanly", "and the deploy went through", "so the suite passes".
 const OUTCOME = /\b(?:and|so)\s+(?:it|they|the\s+[\p{L}-]+|everything|CI|tests?|builds?)\s+(?:\p{L}+\s+)?(?:pass(?:es|ed)?|works?|worked|builds?|built|exits?\s+cleanly|exited\s+cleanly|went\s+through|goes\s+through|(?:is|are)\s+(?:green|gone|stable)|succeeds?|succeeded|stays?\s+up|stopped\s+(?:failing|crashing|hanging))\b/iu;
+// A change made with a verb whose past is not "-ed": "held pg at 16", "froze the lockfile".
+const IRREGULAR_CHANGE = /^(?:(?:so|and|then)\s+)?(?:(?:I|we)(?:['’]ve| have)?\s+)?(?:held|froze|bound|undid|rewound)\b/iu;
+// A list marker before a reported change: "- bumped the pool to 20".
+const LIST_MARKER = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/u;
+// Where a report of changes goes on with another clause.
+const REPORT_BREAKS = /;\s+|\s+[-—–]{1,2}\s+|:\s+|,\s+|\s+and\s+(?=(?:I|we)\b)/u;
+// A state that changed, said by what is no longer so: "uploads no longer sit in memory", "… instead of buffering".
+const NO_LONGER = /\b(?:no longer|not any more|instead of)\b/iu;
+// A step taken to look into a failure, not to remove it: "bumped the log level to debug for this run".
+const TRIAL = /\b(?:debug(?:ging)?|verbose|temporar(?:y|ily)|for (?:this|one|the next) run|to see (?:what|where|whether|if|how)|just to|back to)\b/iu;
+// A test added for the change is not the change: "added a regression test for the empty cart".
+const NEW_TEST = /^(?:(?:so|and|then)\s+)?(?:(?:I|we)(?:['’]ve| have)?\s+)?(?:added|wrote|extended)\s+(?:(?:a|an|another|one|two|three|\d+|the)\s+)?(?:[\p{L}-]+\s+)?(?:tests?|test cases?|specs?|assertions?)\b/iu;

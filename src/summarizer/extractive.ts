@@ -26,7 +26,7 @@ import { isProse, wordCount } from '../language/prose.js';
 import { isProductNarration, turnShapeOf } from '../language/behaviour-statement.js';
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
-import { isCauseAndFix, isSplitCauseAndFix } from '../language/fix-statement.js';
+import { isCauseAndFix, isChangeReport, isSplitCauseAndFix, tellsFault } from '../language/fix-statement.js';
 import { countSpecifics } from '../language/salience.js';
 import { answeredQuestion } from '../language/answered-question.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
@@ -177,6 +177,10 @@ interface ChunkState {
   readonly commands: Map<string, CommandStat>;
   readonly calls: Map<string, ToolCall>;
   episode: Episode | undefined;
+  /** A failure whose run just turned green: the next message may tell what fixed it. */
+  isJustFixed: boolean;
+  /** A fault, a cause or a dead end was told with no failing run in the chunk (the run fell in the chunk before). */
+  isDebugging: boolean;
   lastRun: RunStatus | undefined;
   /** Position of the last entry of the chunk. */
   readonly lastOrder: number;
@@ -210,6 +214,18 @@ const PRODUCT_STATEMENT_BONUS = 3;
 const PRODUCT_NARRATION_SALIENCE = 2.5;
 /** Fewest words of a user's note read as a statement. */
 const MIN_STATEMENT_WORDS = 6;
+/** Fixes told in the message right after a failure turned green that become facts. */
+const MAX_TOLD_FIXES = 2;
+/** Salience of a fix told right after a failing run turned green: kept in T2 like a named statement. */
+const TOLD_FIX_SALIENCE = 4;
+/** A fenced block of diff lines. */
+const DIFF_FENCE = /^```diff[^\n]*\n([\s\S]*?)^```/mu;
+/** Changed lines a diff may have to be read as one fix. */
+const MAX_DIFF_FIX_LINES = 6;
+/** Longest changed line of a diff read as one fix. */
+const MAX_DIFF_FIX_LINE = 120;
+/** Topic words a told fix that names nothing needs. */
+const MIN_FIX_TOPIC_WORDS = 3;
 /** Priority of a leftover note that names something: last, into the room every other item left. */
 const NAMING_NOTE_PRIORITY = 7;
 // The speakers themselves ("I think …", "you could …"): about the conversation, not the work.
@@ -231,6 +247,8 @@ function summarizeChunk(request: SummarizeRequest, language: Language): Summariz
     commands: new Map(),
     calls: new Map(),
     episode: undefined,
+    isJustFixed: false,
+    isDebugging: false,
     lastRun: undefined,
     lastOrder: Math.max(0, entries.length - 1),
   };
@@ -282,14 +300,26 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   const consumed = new Set(completion?.consumed ?? []);
   let lastFact = -1;
   const firstFact = state.facts.length;
+  // The first message after a failing run turned green tells what fixed it, if it reports a change.
+  const isAfterFix = state.isJustFixed;
+  state.isJustFixed = false;
+  let toldFixes = 0;
   // Only the shape of the text can tell a plan step or a heading from a statement (see judgeFact).
   let layout: MessageLayout | undefined;
   const isWorthAFact = (sentence: string): boolean =>
     judgeFact({ sentence, role, layout: (layout ??= readMessageLayout(spoken, { toolInputFrom: entry.text.length })) }) === undefined;
   analyses.forEach((analysis, position) => {
     const episode = state.episode;
+    if (episode === undefined && role !== 'user' && (analysis.isDeadEnd || analysis.isDiagnosis || tellsFault(analysis.text))) state.isDebugging = true;
     if (analysis.isDeadEnd) {
       if (episode !== undefined) episode.firstLive = episode.causes.length;
+      return;
+    }
+    // A told fix is a fact even when a completion report also lists it.
+    if (isAfterFix && toldFixes < MAX_TOLD_FIXES && factCategoryFor(analysis.retention) === undefined && isToldFix(analysis, sentences[position] ?? analysis.text, language.matcher)) {
+      state.facts.push({ category: 'error-resolutions', value: analysis.text, salience: Math.max(analysis.salience, TOLD_FIX_SALIENCE) });
+      lastFact = state.facts.length - 1;
+      toldFixes += 1;
       return;
     }
     if (consumed.has(position)) return;
@@ -304,7 +334,8 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       state.facts.push({
         category,
         value: analysis.text,
-        salience: analysis.salience,
+        // A fix the green run before it bears out weighs like a statement with a name in it.
+        salience: isAfterFix && category === 'error-resolutions' ? Math.max(analysis.salience, TOLD_FIX_SALIENCE) : analysis.salience,
         ...(analysis.isUpdate ? { isUpdate: true } : {}),
       });
       lastFact = state.facts.length - 1;
@@ -351,6 +382,9 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       salience: role === 'user' && isUserStatement(analysis, sentences[position] ?? analysis.text, isWorthAFact) ? Math.max(salience, USER_STATEMENT_SALIENCE) : salience,
     });
   });
+  // A fix shown as a diff after the green run: its changed lines, with the remark that follows.
+  const shownFix = isAfterFix && toldFixes < MAX_TOLD_FIXES ? diffFixOf(entry.text) : undefined;
+  if (shownFix !== undefined) state.facts.push({ category: 'error-resolutions', value: shownFix, salience: TOLD_FIX_SALIENCE });
   weighByMessage(state.facts, { first: firstFact, sentences: analyses.length, role });
   if (role === 'user') keepPastedFactsAsNotes(state, { first: firstFact, order });
   if (completion !== undefined) recordCompletion(state, { completion, order });
@@ -374,6 +408,35 @@ function readAnswer(options: { asked: string; entry: Entry; state: ChunkState; l
     topicWords: (text) => topicWords(text, { patterns: pack }),
   });
   if (pair !== undefined) state.facts.push({ category: 'decisions', value: `${clip(pair.question)} → ${pair.reply}`, salience: ANSWER_SALIENCE });
+}
+
+/**
+ * The fix a message shows as a short diff (one fenced `diff` block of at most a few changed
+ * lines), told as its old and new lines with the remark that follows the block: "the export
+ * needed longer: `timeout: 5000` → `timeout: 15000`". Undefined when there is no such block.
+ */
+function diffFixOf(text: string): string | undefined {
+  const fence = DIFF_FENCE.exec(text);
+  if (fence === null) return undefined;
+  const lines = (fence[1] ?? '').split('\n').filter((line) => /^[-+](?![-+]{2})/u.test(line));
+  const removed = lines.filter((line) => line.startsWith('-')).map((line) => line.slice(1).trim());
+  const added = lines.filter((line) => line.startsWith('+')).map((line) => line.slice(1).trim());
+  if (added.length === 0 || lines.length > MAX_DIFF_FIX_LINES || lines.some((line) => line.length > MAX_DIFF_FIX_LINE)) return undefined;
+  const change = added.map((line, index) => (removed[index] === undefined ? `\`${line}\`` : `\`${removed[index]}\` → \`${line}\``)).join('; ');
+  const after = text.slice(fence.index + fence[0].length).trim();
+  const remark = after.length === 0 ? undefined : after.split(/(?<=[.!])\s/u)[0]?.trim().replace(/[.!]$/u, '');
+  return remark !== undefined && remark.length > 0 && wordCount(remark) <= MAX_ITEM_WORDS ? `${remark}: ${change}` : `Changed ${change}`;
+}
+
+/**
+ * Whether a sentence read right after a failing run turned green tells the fix: it reports a
+ * change or the new state ("Pinned the parser to 2.11.", "the claim query takes a row lock now")
+ * and names something or says enough to stand alone.
+ */
+function isToldFix(analysis: SentenceAnalysis, sentence: string, matcher: PatternMatcher): boolean {
+  if (analysis.isDeadEnd || analysis.isQuestion || analysis.isIntention || analysis.retention === 'chit-chat') return false;
+  const hasSubstance = analysis.specifics > 0 || topicWords(analysis.text, { patterns: matcher.pack }).length >= MIN_FIX_TOPIC_WORDS;
+  return hasSubstance && isChangeReport(sentence);
 }
 
 /**
@@ -548,7 +611,11 @@ function readToolResult(options: { entry: Entry; order: number; state: ChunkStat
   if (digest.status === 'pass' && state.episode !== undefined) {
     closeEpisode(state, { episode: state.episode, order });
     state.episode = undefined;
+    state.isJustFixed = true;
+  } else if (digest.status === 'pass' && state.isDebugging) {
+    state.isJustFixed = true;
   }
+  if (digest.status !== 'neutral') state.isDebugging = false;
   const commit = GIT_COMMIT.exec(command);
   if (commit?.[1] !== undefined && digest.status !== 'fail') addCompleted(state, { text: `Committed "${commit[1]}"`, order });
 }

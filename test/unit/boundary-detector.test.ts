@@ -143,9 +143,12 @@ describe('createBoundaryDetector()', () => {
         result('c2', JEST_GREEN),
         assistant('Fixed.'),
       ];
-      const scores = createBoundaryDetector().scoreGaps(makeEntries(inputs));
+      const scores = createBoundaryDetector().scoreGaps(makeEntries([...inputs, user('Thanks, next thing.')]));
       expect(scores[1]?.strength).toBe('weak');
-      expect(scores[3]).toEqual({ strength: 'strong', reason: 'green test run' });
+      // The agent's report right after the green run stays with it; the cut comes after the report.
+      expect(scores[3]).toEqual({ strength: 'weak', reason: 'green run the agent reports on next' });
+      const withoutReport = createBoundaryDetector().scoreGaps(makeEntries([...inputs.slice(0, 4), user('Thanks, next thing.')]));
+      expect(withoutReport[3]).toEqual({ strength: 'strong', reason: 'green test run' });
     });
 
     it.each([
@@ -160,7 +163,7 @@ describe('createBoundaryDetector()', () => {
       ['mocha', '  14 passing (120ms)', true],
       ['mocha', '  13 passing (120ms)\n  1 failing', false],
     ])('recognises %s output: %j (green: %s)', (_runner, output, isGreen) => {
-      const scores = strengths([assistant('', [bash('c1', 'run')]), result('c1', output), assistant('Next step.')]);
+      const scores = strengths([assistant('', [bash('c1', 'run')]), result('c1', output), user('ok')]);
       expect(scores[1] === 'strong').toBe(isGreen);
     });
 
