@@ -215,7 +215,6 @@ export class SessionRecorder {
       limits: () => this.#limits(),
       nextSeq: () => this.#view.lastSeq + 1,
       commit: (event, details) => this.#commitGraduation(event, details.boundary),
-      revisedFact: (statement) => tiers().facts.revisedBy(statement),
     };
   }
 

@@ -15,10 +15,9 @@ import type { Summarizer } from '../summarizer/summarizer.js';
 import { isSummarizer } from '../summarizer/summarizer.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { createTokenCounter } from '../tokens/token-counter.js';
-import type { Entry, Fact, SequenceRange, Summary } from '../types.js';
+import type { Entry, SequenceRange, Summary } from '../types.js';
 import { parse } from '../validation.js';
 import { MIN_SUMMARY_TOKENS, planChunk } from './chunk-plan.js';
-import { chunkRevisions } from './chunk-revisions.js';
 import type { ChunkPlan } from './chunk-plan.js';
 import { admitFacts, DEFAULT_FACT_ADMISSION, hasJudgedFacts } from './fact-admission.js';
 import type { FactAdmission } from './fact-admission.js';
@@ -122,12 +121,6 @@ export interface GraduationSubject {
   nextSeq(): number;
   /** Commits a graduation and returns the tokens it took out of T0 + T1 (what left, less the new summary). */
   commit(event: GraduationEvent, details: { readonly boundary: string | undefined }): number;
-  /**
-   * The T2 fact whose subject `statement` gives a new value, if any (see `FactStore.revisedBy`).
-   * When given, a chunk's statements that revise a held fact become fact updates even when the
-   * summarizer did not make them facts, so the new value takes the old one's place in T2.
-   */
-  revisedFact?(statement: string): Fact | undefined;
 }
 
 /** Told what a graduation does, as it happens. Every member is optional. */
@@ -260,7 +253,6 @@ export class Graduator {
     const room = maxSummaryTokens - countTokens(outcome.result.summary) - 1;
     const noteTokens = Math.max(options.minIdentifierNoteTokens, Math.round(targetTokens * options.identifierNoteRatio));
     const result = restoreIdentifiers({ entries: chunk, result: outcome.result, countTokens, maxTokens: Math.min(room, noteTokens) });
-    const revisions = subject.revisedFact === undefined ? [] : chunkRevisions({ entries: chunk, facts: result.facts ?? [], revisedFact: (statement) => subject.revisedFact?.(statement) });
     const seq = subject.nextSeq();
     const freed = subject.commit({
       type: 'graduation',
@@ -270,7 +262,7 @@ export class Graduator {
       entrySeqs: chunk.map((entry) => entry.seq),
       summaryIds: [],
       summary: { id: `s${seq}`, text: result.summary, level: 1, sections: result.sections ?? plainTextSections({ text: result.summary, source }) },
-      facts: [...revisions, ...(result.facts ?? [])],
+      facts: result.facts ?? [],
       tasks: result.tasks ?? [],
       summarizer: outcome.summarizer,
       isFallback: outcome.isFallback,

@@ -404,8 +404,7 @@ const MIN_CLAUSE_WORDS = 4;
 const CONTINUATION = /^(?:and|so|but|or|then|because)\b/iu;
 const CLAUSE_REQUEST = /^(?:could|can|would|will|should|is it|please)\s/iu;
 const CLAUSE_BREAK = /\s+[-—–]{1,2}\s+|;\s+|,\s+|:\s+|\s+(?=\p{L}+,\s)/gu;
-// A time of day ("02:15") is one value, not two numbers.
-const VALUE_NUMBER = /(?<![\p{L}\p{N}_.:])\d{1,2}:\d{2}(?![\p{N}:])|(?<![\p{L}\p{N}_.])\d[\d,.]*\d(?![\p{L}\p{N}_])|(?<![\p{L}\p{N}_.,])\d(?![\p{L}\p{N}_.,])/gu;
+const VALUE_NUMBER = /(?<![\p{L}\p{N}_.])\d[\d,.]*\d(?![\p{L}\p{N}_])|(?<![\p{L}\p{N}_.,])\d(?![\p{L}\p{N}_.,])/gu;
 // Share of the larger statement's topic words that two statements about one subject have in common.
 const MIN_SUBJECT_COVERAGE = 0.34;
 

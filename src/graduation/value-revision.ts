@@ -1,6 +1,5 @@
-import { matcherFor, wordSetsFor, type WordSets } from '../boundaries/pattern-pack.js';
+import { wordSetsFor, type WordSets } from '../boundaries/pattern-pack.js';
 import { defaultPatterns } from '../boundaries/patterns/default.js';
-import { lowerCaseToolNames } from '../language/salience.js';
 import { qualifierWords, stemWord, topicSequence, type WordListOptions } from './retention.js';
 
 /**
@@ -20,13 +19,12 @@ import { qualifierWords, stemWord, topicSequence, type WordListOptions } from '.
  *   ("staging keeps …" / "production keeps …").
  * A clause said again with one plain name swapped and no other topic word changed (three or more
  * kept, no figures, the same code spans) is a revision too ("the api service deploys on Thursday
- * mornings" / "… on Tuesday mornings"), and so is one tool put in another's place for the same work
- * ("log with pino instead" after "application logs go through bunyan"). It is deliberately strict:
- * two distinct facts must never collapse into one.
+ * mornings" / "… on Tuesday mornings"). It is deliberately strict: two distinct facts must never
+ * collapse into one.
  */
 export function isValueRevision(older: string, newer: string, options: WordListOptions = {}): boolean {
-  // Only a clause with one figure or with a name (or a lower-case tool) can give a new value.
-  const newerClauses = readingsOf(newer, options).filter((reading) => reading.values.figures === 1 || reading.values.names.size > 0 || reading.values.tools.size > 0);
+  // Only a clause with one figure or with a name can give a new value.
+  const newerClauses = readingsOf(newer, options).filter((reading) => reading.values.figures === 1 || reading.values.names.size > 0);
   if (newerClauses.length === 0) return false;
   for (const a of readingsOf(older, options)) for (const b of newerClauses) if (revisesClause(a, b, options)) return true;
   return false;
@@ -34,45 +32,26 @@ export function isValueRevision(older: string, newer: string, options: WordListO
 
 /**
  * The words of a statement that are values rather than what it is about, in the form fact keys
- * use: names ("RabbitMQ" → `rabbitmq`, "use pnpm for …" → `pnpm`) and hyphenated counts (`four-space`).
+ * use: names ("RabbitMQ" → `rabbitmq`) and hyphenated counts (`four-space`).
  */
 export function valueWords(text: string, options: WordListOptions = {}): string[] {
   const values = readValues(text, options);
-  return [...[...values.names, ...values.tools].map(stemWord), ...values.counted];
+  return [...[...values.names].map(stemWord), ...values.counted];
 }
 
 // --- Internal helpers ---
 
 /**
  * The clauses of a statement: a slot and its subject are read within one clause, so that what the
- * rest of a sentence mentions ("…, separate from the gateway") does not count as its subject. A
- * short opening phrase on a qualifying preposition and a comma ("In production, …", "For the
- * billing client, …") says what the next clause is about, and stays with it.
+ * rest of a sentence mentions ("…, separate from the gateway") does not count as its subject.
  */
-function clausesOf(text: string, options: WordListOptions): string[] {
+function clausesOf(text: string): string[] {
   const spans: string[] = [];
   const masked = text.replace(/`[^`\n]*`/gu, (span) => `\u0001${spans.push(span) - 1}\u0001`);
-  const pieces = masked.split(CLAUSE_BREAK_KEPT);
-  const { qualifier } = wordSetsFor(options.patterns ?? defaultPatterns);
-  const clauses: string[] = [];
-  let lead = '';
-  for (let index = 0; index < pieces.length; index += 2) {
-    const clause = (pieces[index] ?? '').replace(/\u0001(\d+)\u0001/gu, (_, at: string) => spans[Number(at)] ?? '').trim();
-    if (clause.length === 0) continue;
-    const words = clause.split(/\s+/u);
-    const isLead = pieces[index + 1] === ',' && words.length <= MAX_LEAD_WORDS && qualifier.has((words[0] ?? '').toLowerCase());
-    // A bare figure after a colon is the value of what the colon follows ("how often webhooks
-    // retry: 3 times").
-    const isBareValue = lead.length === 0 && clauses.length > 0 && pieces[index - 1] === ':' && words.length <= MAX_BARE_VALUE_WORDS && /\p{N}/u.test(clause);
-    if (isLead) lead = `${lead}${clause} `;
-    else if (isBareValue) clauses[clauses.length - 1] = `${clauses[clauses.length - 1] ?? ''} ${clause}`;
-    else {
-      clauses.push(`${lead}${clause}`);
-      lead = '';
-    }
-  }
-  if (lead.length > 0) clauses.push(lead.trim());
-  return clauses;
+  return masked
+    .split(CLAUSE_BREAK)
+    .map((clause) => clause.replace(/\u0001(\d+)\u0001/gu, (_, index: string) => spans[Number(index)] ?? '').trim())
+    .filter((clause) => clause.length > 0);
 }
 
 /** A clause with what revisesClause() reads in it. */
@@ -96,7 +75,7 @@ function readingsOf(text: string, options: WordListOptions): readonly ClauseRead
   }
   let readings = cache.get(text);
   if (readings === undefined) {
-    readings = clausesOf(text, options).map((clause) => ({ text: clause, values: readValues(clause, options), sequence: topicSequence(clause, options) }));
+    readings = clausesOf(text).map((clause) => ({ text: clause, values: readValues(clause, options), sequence: topicSequence(clause, options) }));
     if (cache.size >= MAX_CACHED_READINGS) cache.clear();
     cache.set(text, readings);
   }
@@ -107,7 +86,7 @@ function revisesClause(older: ClauseReading, newer: ClauseReading, options: Word
   const before = older.values;
   const after = newer.values;
   const slot = numberSlot(before, after);
-  if (slot === undefined) return isNameSwap({ older, newer }) || isToolSwap({ older, newer, options });
+  if (slot === undefined) return isNameSwap({ older, newer });
   // The slot's words stay in the sequences as gaps, so that no word seems to stand next to another
   // across a value.
   const left = older.sequence.map((word) => (slot.ignored.has(word) ? GAP : word));
@@ -141,8 +120,6 @@ interface StatedValues {
   readonly spans: ReadonlySet<string>;
   /** Lower-cased names (capitalised or mixed-case words inside a sentence). */
   readonly names: ReadonlySet<string>;
-  /** Lower-case names of tools given a role ("use pnpm for …"), besides {@link StatedValues.names}. */
-  readonly tools: ReadonlySet<string>;
 }
 
 interface Slot {
@@ -155,22 +132,13 @@ const MIN_COVERAGE = 0.5;
 /** Topic words a clause must keep when only a name in it changes. */
 const MIN_SWAP_SHARED = 3;
 const PLAIN_NAME = /^\p{L}+$/u;
-const PATH_SEPARATOR = /^[/\\]$/u;
-const TOKEN = /`[^`\n]+`|\d{1,2}:\d{2}(?![\p{N}:])|[\p{L}\p{N}][\p{L}\p{N}_'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
-/** A count or measure ("4", "2,000", "3.5") or a time of day ("02:00"). */
-const NUMBER = /^(?:\d+(?:[.,]\d+)*|\d{1,2}:\d{2})$/u;
+const TOKEN = /`[^`\n]+`|[\p{L}\p{N}][\p{L}\p{N}_'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
+const NUMBER = /^\d+(?:[.,]\d+)*$/u;
 const SENTENCE_BREAK = /[.!?:;\n]\s*$/u;
 const GAP = '';
-/** Where a clause ends; the colon of a time of day ("02:00") is no break. */
-const CLAUSE_BREAK = /[;()\n]+|(?<!\d):|:(?!\d)|[,.!?](?=\s|$)|\s[—–-]{1,2}\s/u;
-/** {@link CLAUSE_BREAK} captured, so that a comma after an opening phrase can be told from other breaks. */
-const CLAUSE_BREAK_KEPT = new RegExp(`(${CLAUSE_BREAK.source})`, 'u');
+const CLAUSE_BREAK = /[;:()\n]+|[,.!?](?=\s|$)|\s[—–-]{1,2}\s/u;
 /** A count joined to what it counts by a hyphen ("four-space", "3-node"). */
 const JOINED_COUNT = /^([\p{L}\p{N}]+)-(\p{L}+)$/u;
-/** Words of an opening phrase that stays with the clause after it ("In production, …"). */
-const MAX_LEAD_WORDS = 4;
-/** Words of a value that follows a colon on its own ("… retry: 3 times"). */
-const MAX_BARE_VALUE_WORDS = 3;
 /** Stopwords a number may stand behind and still belong to the word before them ("port is 8081"). */
 const MAX_SKIPPED = 2;
 
@@ -193,50 +161,6 @@ function isNameSwap(options: { older: ClauseReading; newer: ClauseReading }): bo
   if (left.size < MIN_SWAP_SHARED || left.size !== right.size) return false;
   for (const word of left) if (!right.has(word)) return false;
   return true;
-}
-
-/**
- * One tool put in the place of another for the same work: each clause names one tool the other
- * lacks, they share a topic word, and the newer adds no topic word but the verb of the swap
- * ("Schema migrations run through sqitch" / "Switch the migrations to dbmate", "application logs
- * go through bunyan" / "log with pino instead"). A newer clause about anything else ("lint runs
- * with eslint" after "tests run with vitest") keeps both.
- */
-function isToolSwap(options: { older: ClauseReading; newer: ClauseReading; options: WordListOptions }): boolean {
-  const before = options.older.values;
-  const after = options.newer.values;
-  const oldNames = [...before.names, ...before.tools];
-  const newNames = [...after.names, ...after.tools];
-  // At least one side names its tool in lower case: two capitalised names are isNameSwap()'s.
-  if (oldNames.length !== 1 || newNames.length !== 1 || before.tools.size + after.tools.size === 0) return false;
-  if (before.figures > 0 || after.figures > 0 || before.spans.size > 0 || after.spans.size > 0) return false;
-  const [oldName] = oldNames.map(stemWord);
-  const [newName] = newNames.map(stemWord);
-  if (oldName === newName) return false;
-  const left = new Set(options.older.sequence.filter((word) => word !== oldName));
-  const right = new Set(options.newer.sequence.filter((word) => word !== newName));
-  if (left.has(newName as string) || right.has(oldName as string)) return false;
-  let shared = 0;
-  for (const word of right) {
-    if (left.has(word)) shared += 1;
-    else if (!swapVerbsOf(options.options).has(word)) return false;
-  }
-  if (shared === 0) return false;
-  const qualifiers = qualifierWords(options.newer.text, options.options);
-  return qualifiers.every((word) => left.has(word) === right.has(word));
-}
-
-const swapVerbs = new WeakMap<object, ReadonlySet<string>>();
-
-/** The verbs of the pack's name slots ("switch … to", "use", "move to"), in topic-word form. */
-function swapVerbsOf(options: WordListOptions): ReadonlySet<string> {
-  const pack = options.patterns ?? defaultPatterns;
-  let verbs = swapVerbs.get(pack);
-  if (verbs === undefined) {
-    verbs = new Set([...wordSetsFor(pack).nameSlot].map((slot) => stemWord((slot.split(' ')[0] ?? '').toLowerCase())));
-    swapVerbs.set(pack, verbs);
-  }
-  return verbs;
 }
 
 function numberSlot(before: StatedValues, after: StatedValues): Slot | undefined {
@@ -289,10 +213,8 @@ function readValues(text: string, options: WordListOptions): StatedValues {
     if (anchorToken === undefined) return;
     add({ value: token.text.replace(/,/gu, ''), anchor: stemWord(anchorToken.text.toLowerCase()) });
   });
-  // Lower-case tools given a role ("use pnpm for this repo", "switch the migrations to atlas").
-  const tools = new Set([...lowerCaseToolNames(text, matcherFor(options.patterns ?? defaultPatterns))].filter((name) => !names.has(name)));
   const figures = tokens.filter((token) => /\p{N}/u.test(token.text)).length + counted.size - [...counted].filter((word) => /\p{N}/u.test(word)).length;
-  return { numbers, byAnchor, names, tools, spans, counted, figures };
+  return { numbers, byAnchor, names, spans, counted, figures };
 }
 
 interface Token {
@@ -326,13 +248,8 @@ function anchorOf(options: { tokens: readonly Token[]; index: number; text: stri
   return undefined;
 }
 
-/**
- * A capitalised word inside a sentence ("runs on Drizzle") or a mixed-case one anywhere ("RabbitMQ"),
- * but not a part of a path ("Assets/Scripts/Core/ItemData.cs"): another path is another file, not
- * a new value.
- */
+/** A capitalised word inside a sentence ("runs on Drizzle") or a mixed-case one anywhere ("RabbitMQ"). */
 function isName(word: string, text: string, index: number): boolean {
-  if (PATH_SEPARATOR.test(text.charAt(index - 1)) || PATH_SEPARATOR.test(text.charAt(index + word.length))) return false;
   if (/^\p{Lu}/u.test(word) === false) return /\p{Ll}\p{Lu}/u.test(word);
   if (/\p{Lu}/u.test(word.slice(1))) return true;
   if (word === 'I' || /['’]/u.test(word)) return false;

@@ -56,7 +56,7 @@ export function scoreSalience(
   const identifiers = extractIdentifiers(text);
   const kindNames = toolKindNames(prose, matcher);
   // An acronym named for a role ("the broker is NATS") is a name, not half of one.
-  const slotNames = lowerCaseNames(prose, matcher, { known: kindNames.lowerCase, statement: withoutAttribution(text).replace(CODE_SPAN, '`…`'), sentence: text.replace(CODE_SPAN, '`…`') }).size;
+  const slotNames = lowerCaseNames(prose, matcher, { known: kindNames.lowerCase, statement: withoutAttribution(text).replace(CODE_SPAN, '`…`'), sentence: text.replace(CODE_SPAN, '`…`') });
   // A name given right after a colon counts when choice wording leads up to the colon ("let's go
   // with option B: Postgres advisory locks"); after other lead-ins the capital opens a list item.
   const colon = prose.indexOf(': ');
@@ -237,26 +237,14 @@ function modifiesNoun(text: string, name: string, isStopword: ((word: string) =>
 }
 
 /**
- * The lower-case names of libraries and tools a sentence gives a role, as {@link scoreSalience}
- * reads them: "use pnpm for this repo" → `pnpm`, "switch the migrations to atlas" → `atlas`,
- * "log with pino instead" → `pino`; ordinary words of the pack in such a slot are not names ("with
- * care", "switch to the next step").
- */
-export function lowerCaseToolNames(sentence: string, matcher: PatternMatcher): ReadonlySet<string> {
-  const text = sentence.trim();
-  const prose = text.replace(CODE_SPAN, '`…`');
-  return lowerCaseNames(prose, matcher, { known: toolKindNames(prose, matcher).lowerCase, statement: withoutAttribution(text).replace(CODE_SPAN, '`…`'), sentence: prose });
-}
-
-/**
- * Finds lower-case names of libraries and tools, which a capitalised-name rule misses ("we render
+ * Counts lower-case names of libraries and tools, which a capitalised-name rule misses ("we render
  * the PDFs with pdfkit", "use pnpm for installs", `winston as our logger`): a word given a role by
  * the pack's choice wording, a word right after one of the pack's name slots ("with", "use",
  * "switch to") that ends its clause (punctuation, the end, or a function word follows) and is not
  * an ordinary word of the pack ("with care", "using caching", "switch to the next step"), a word
  * that leads the statement as the doer of a tool's work and one that names what things are made with.
  */
-function lowerCaseNames(prose: string, matcher: PatternMatcher, options: { known: readonly string[]; statement: string; sentence: string }): ReadonlySet<string> {
+function lowerCaseNames(prose: string, matcher: PatternMatcher, options: { known: readonly string[]; statement: string; sentence: string }): number {
   const words = wordSetsFor(matcher.pack);
   const names = new Set<string>(options.known);
   for (const match of prose.matchAll(LOWER_WORD_BEFORE_AS)) {
@@ -277,7 +265,7 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher, options: { known
   const agent = leadingAgentName(options.statement, words);
   if (agent !== undefined) names.add(agent);
   for (const name of toolOutputNames(prose, words)) names.add(name);
-  if (words.nameSlot.size === 0) return names;
+  if (words.nameSlot.size === 0) return names.size;
   const tokens = [...prose.matchAll(WORD_TOKEN)].map((match) => {
     NEXT_CHARACTER.lastIndex = match.index + match[0].length;
     const next = NEXT_CHARACTER.exec(prose)?.[1] ?? '';
@@ -315,7 +303,7 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher, options: { known
     const mayEndLikeAdverb = AFTER_PREPOSITION.test(previous.word);
     if (endsClause && isNameLike(token.word, words, { mayEndLikeAdverb })) names.add(token.word);
   }
-  return names;
+  return names.size;
 }
 
 /**

@@ -63,12 +63,6 @@ export interface FactStore {
   tasks(): readonly Task[];
   /** Finds a fact by key. */
   get(key: string): Fact | undefined;
-  /**
-   * The newest fact stating a setting (not an error resolution or a pattern) whose subject
-   * `statement` gives a new value, however plainly worded (see isValueRevision in
-   * `graduation/value-revision.ts`), if any.
-   */
-  revisedBy(statement: string): Fact | undefined;
   /** Renders the YAML block within `maxTokens`, cached while nothing changes. */
   render(options: { maxTokens: number }): RenderedFacts;
   /** Number of facts, without copying them. */
@@ -296,21 +290,6 @@ export function createFactStore(options: {
     facts: () => [...facts.values()],
     tasks: () => [...tasks.values()],
     get: (key) => facts.get(key),
-    revisedBy(statement) {
-      let match: Fact | undefined;
-      let matchOrder = -1;
-      const candidates = new Set<string>();
-      for (const word of topicWords(statement)) for (const key of topicIndex.get(word) ?? []) candidates.add(key);
-      for (const key of candidates) {
-        const fact = facts.get(key);
-        const order = orderOf.get(key) ?? 0;
-        // A value said in passing revises a setting; another error's cause or fix is not a new value of a held one.
-        if (fact === undefined || order < matchOrder || !VALUED_CATEGORIES.has(fact.category) || !isValueRevision(fact.value, statement)) continue;
-        match = fact;
-        matchOrder = order;
-      }
-      return match;
-    },
     render({ maxTokens }) {
       const index = recentRooms.indexOf(maxTokens);
       if (index !== 0) {

@@ -160,7 +160,6 @@ export class TierStore {
       limits: () => options.limits,
       nextSeq: () => view.lastSeq + 1,
       commit: (event) => this.commitGraduation(event),
-      revisedFact: (statement) => view.tiers.facts.revisedBy(statement),
     };
   };
 

@@ -48,42 +48,4 @@ describe('value revisions: newest wins per subject, distinct subjects stay disti
       { numRuns: PROPERTY_RUNS },
     );
   });
-
-  it('keeps the newest time of each job per environment, with the environment in an opening phrase or not', () => {
-    const environments = ['staging', 'production', 'preview'] as const;
-    const jobs = ['backup', 'reindex', 'cleanup', 'report'] as const;
-    const schedule = fc.record({
-      environment: fc.constantFrom(...environments),
-      job: fc.constantFrom(...jobs),
-      hour: fc.integer({ min: 0, max: 23 }),
-      minute: fc.constantFrom(0, 15, 30, 45),
-      shape: fc.nat({ max: 2 }),
-    });
-    const timeOf = (item: { hour: number; minute: number }): string => `${String(item.hour).padStart(2, '0')}:${String(item.minute).padStart(2, '0')}`;
-    fc.assert(
-      // Each job's time changes whenever it is stated (a time said twice in other words may stay twice).
-      fc.property(fc.uniqueArray(schedule, { minLength: 1, maxLength: 14, selector: (item) => `${item.environment}/${item.job}/${item.hour}/${item.minute}` }), (schedules) => {
-        const store = createFactStore({ counter });
-        schedules.forEach((item, index) => {
-          const time = timeOf(item);
-          const value = [
-            `In ${item.environment}, the ${item.job} job runs at ${time} UTC`,
-            `In ${item.environment}, move the ${item.job} job to ${time} UTC`,
-            `the ${item.job} job in ${item.environment} starts at ${time} UTC from now on`,
-          ][item.shape] as string;
-          store.apply({ updates: [{ category: 'constraints', value }], source: { from: index, to: index }, seq: index + 1 });
-        });
-        const newest = new Map<string, string>();
-        for (const item of schedules) newest.set(`${item.environment}/${item.job}`, timeOf(item));
-        const values = store.facts().map((fact) => fact.value);
-        for (const [subject, time] of newest) {
-          const [environment, job] = subject.split('/') as [string, string];
-          const about = values.filter((value) => value.includes(` ${environment}`) && value.includes(` ${job} job`));
-          expect(about.length).toBeGreaterThan(0);
-          for (const value of about) expect(value).toContain(` ${time} UTC`);
-        }
-      }),
-      { numRuns: PROPERTY_RUNS },
-    );
-  });
 });

@@ -12,55 +12,7 @@ function filledStore(steps = 10): TierStore {
   return store;
 }
 
-/** A store whose first chunk states a setting, and whose later chunks mention `later` in passing. */
-async function revisedStore(later: { role: 'user' | 'assistant'; content: string }): Promise<TierStore> {
-  const store = new TierStore();
-  let calls = 0;
-  // Only the first chunk's summary returns a fact: the later statement is left to the graduator.
-  const summarizer = createMockSummarizer(() => {
-    calls += 1;
-    return calls === 1 ? { summary: 'Set up the image cache.', facts: [{ category: 'constraints', value: 'The image cache keeps 200 entries per node' }] } : { summary: 'More cache work.' };
-  });
-  const graduator = new Graduator({ summarizer, minTargetTokens: 1 });
-  const subject = store.graduationSubject({ limits: { working: 60, summaries: 4_000 } });
-  store.addMessage({ role: 'user', content: 'The image cache keeps 200 entries per node.' });
-  store.addMessage({ role: 'assistant', content: 'Understood, I will keep the cache at that size while I refactor the loader.' });
-  for (let step = 1; step <= 3; step += 1) {
-    store.addMessage({ role: 'user', content: `Start with loader part ${step}.` });
-    store.addMessage({ role: 'assistant', content: `Loader part ${step} is refactored and its test passes.` });
-  }
-  await graduator.graduate({ subject });
-  expect(store.facts()).toHaveLength(1);
-  for (let step = 1; step <= 6; step += 1) {
-    store.addMessage({ role: 'user', content: `Next, tidy loader step ${step} and rerun the suite.` });
-    store.addMessage(step === 2 ? later : { role: 'assistant', content: `Loader step ${step} is tidy; the suite passes again.` });
-  }
-  await graduator.graduate({ subject });
-  return store;
-}
-
 describe('Graduator', () => {
-  describe('revisions said in passing', () => {
-    it.each([
-      { role: 'assistant' as const, content: 'Loader step 2 is tidy. While there I set the image cache to 500 entries per node, the hit rate was poor.' },
-      { role: 'user' as const, content: 'ok. by the way the image cache keeps 500 entries per node from today' },
-    ])('replaces the held fact with a later statement of a new value for it, even when the summary kept it as no fact: $content', async (later) => {
-      const store = await revisedStore(later);
-      const facts = store.facts();
-      expect(facts).toHaveLength(1);
-      expect(facts[0]?.value).toContain('500 entries');
-      expect(facts[0]?.history.map((version) => version.value)).toEqual(['The image cache keeps 200 entries per node']);
-    });
-
-    it.each([
-      { role: 'assistant' as const, content: 'Loader step 2 is tidy. The avatar cache keeps 500 entries per node, which I left alone.' },
-      { role: 'user' as const, content: 'the crash log showed `image cache full at 500 entries` once, ignore it' },
-    ])('leaves the held fact alone when the later statement is about something else: $content', async (later) => {
-      const store = await revisedStore(later);
-      expect(store.facts().map((fact) => fact.value)).toEqual(['The image cache keeps 200 entries per node']);
-    });
-  });
-
   describe('graduate()', () => {
     it('asks for a summary sized by chunkSummaryRatio (a named option, not a constant)', async () => {
       const targets: number[] = [];
