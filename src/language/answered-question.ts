@@ -44,7 +44,11 @@ export function answeredQuestion(options: {
   const question = questionOf(options.sentences, topicWords);
   if (question === undefined) return undefined;
   const questionRole: SalienceRole = options.replyRole === 'user' ? 'assistant' : 'user';
-  if (AGREEMENT.test(reply)) {
+  const isAgreement = AGREEMENT.test(reply);
+  // A request for work ("Could you tidy the import?") is answered by doing it, not by a value: only
+  // an agreement to a concrete request is kept.
+  if (!isAgreement && WORK_REQUEST.test(options.sentences[options.sentences.length - 1]?.trim() ?? '')) return undefined;
+  if (isAgreement) {
     // An agreement answers a proposal: what was agreed to must be concrete.
     return countSpecifics(question, { role: questionRole }) >= 1 ? { question, reply } : undefined;
   }
@@ -65,6 +69,9 @@ const DECLINE = /^(?:no|nope|nah|not|never mind|nevermind|none|dunno|unsure|mayb
 const AGREEMENT = /^(?:yes|yep|yeah|yup|sure|ok(?:ay)?|please|absolutely|definitely|agreed|go ahead|do it|do that|sounds good)\b/iu;
 // A pick among options put in the question: "the first one", "the second", "the latter", "option 2".
 const PICK = /^(?:(?:let['’]s (?:go with|take|use)|go with|take)\s+)?(?:the\s+)?(?:first|second|third|last|latter|former|other)(?:\s+(?:one|option|choice))?\b|^option\s+\p{N}\b/iu;
+// A question that asks the other party to do something rather than to tell something: "Could you
+// tidy the import before lunch?", "can you rerun it?" (but "could you tell me which port…?" asks).
+const WORK_REQUEST = /^(?:(?:could|can|would|will)\s+you|please)\s+(?!(?:tell|say|remind|confirm|let\s+me\s+know|explain)\b)\p{L}/iu;
 // A reply that asks back or proposes something else: "can we do a full export first".
 const ASKS_BACK = /^(?:can|could|would|should|shall|will|do|does|did|is|are|what|why|how|where|when|which|who)\b/iu;
 // A reply that announces what follows ("To launch it, you need to:") rather than answering.

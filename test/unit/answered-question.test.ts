@@ -64,6 +64,8 @@ describe('a short reply to the question the other party asked', () => {
     ['user', 'still with me?', 'Yes, here.'],
     ['user', 'any luck with the flaky spec?', 'Not yet, still digging.'],
     ['user', 'how do we start the dev server?', 'Let me check the scripts first:'],
+    ['user', 'Could you clean up the billing export before the demo?', 'The same mapper also lives in `src/export/legacy.ts`.'],
+    ['user', 'can you rerun the smoke tests on staging?', 'They pass, apart from `checkout.spec`.'],
   ] as const)('stays routine when %s asks "%s" and the reply is "%s"', (asker, question, reply) => {
     const inputs = asker === 'assistant' ? [assistant(question), user(reply)] : [user(question), assistant(reply)];
     expect(factsOf(inputs)).toEqual([]);
