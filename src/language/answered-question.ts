@@ -56,6 +56,11 @@ export function answeredQuestion(options: {
   return carriesAnswer(reply, { question, matcher, topicWords, role: options.replyRole }) ? { question, reply } : undefined;
 }
 
+/** Whether a message ends in a question mark (closing quotes, brackets or markup may follow). */
+export function endsInQuestion(text: string): boolean {
+  return QUESTION_END.test(text.trimEnd());
+}
+
 // --- Internal helpers ---
 
 const MAX_REPLY_WORDS = 12;

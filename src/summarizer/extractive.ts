@@ -28,7 +28,7 @@ import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fa
 import { markFactsJudged } from '../graduation/fact-admission.js';
 import { isCauseAndFix, isChangeReport, isSplitCauseAndFix, tellsFault } from '../language/fix-statement.js';
 import { countSpecifics } from '../language/salience.js';
-import { answeredQuestion } from '../language/answered-question.js';
+import { answeredQuestion, endsInQuestion } from '../language/answered-question.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
 import { uniqueProseShares, uniqueWordShares } from './note-novelty.js';
 
@@ -398,7 +398,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
 function readAnswer(options: { asked: string; entry: Entry; state: ChunkState; language: Language }): void {
   const { entry, state, language } = options;
   // Only a message that ends in a question is answered.
-  if (!/\?\s*["')\]*_`]*\s*$/u.test(options.asked)) return;
+  if (!endsInQuestion(options.asked)) return;
   const pack = language.matcher.pack;
   const pair = answeredQuestion({
     sentences: splitSentences(options.asked, { patterns: pack }),
