@@ -44,7 +44,7 @@ export function restoreIdentifiers(options: {
   const lines: string[] = [];
   let used = 0;
   for (const statement of statements) {
-    const candidate = `Notes: ${clip(statement)}`;
+    const candidate = `Notes: ${statement}`;
     const cost = options.countTokens(candidate) + 1;
     if (used + cost > options.maxTokens) break;
     lines.push(candidate);
@@ -96,10 +96,6 @@ function isNameShape(identifier: string, sentence: string): boolean {
   // Followed by a word it modifies a noun ("the bulk-actions toolbar"); a name ends its clause.
   const after = sentence.slice(sentence.indexOf(identifier) + identifier.length);
   return /^\s*(?:[.,;:!?)]|$)/u.test(after);
-}
-
-function clip(text: string): string {
-  return text.length <= MAX_STATEMENT_CHARS ? text : `${text.slice(0, MAX_STATEMENT_CHARS - 1)}…`;
 }
 
 const SENTENCE_BREAK = /(?<=[.!?])\s+|\n+/u;
