@@ -385,8 +385,9 @@ const CODE_SUBJECT = /^(?:(?:[Tt]he|[Aa]n?|[Tt]his|[Tt]hat|[Oo]ur)\s+)?(?:`[^`]+
 const LEADING_CONDITION = /^(?:when|whenever|if|once|unless|after|before)\b[^,]*,\s*/iu;
 const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:I|I['’](?:m|ve|ll|d)|me|my)(?![\p{L}\p{N}_'’])/u;
 const FENCE_LINE = /^\s{0,3}(?:```|~~~)/u;
-// The prose may open with a contraction or a label: "``` That's the whole change", "``` Don't …", "``` Note: …".
-const FENCE_WITH_PROSE = /^\s{0,3}(?:```|~~~)\s+(\p{Lu}\p{Ll}*(?:['’]\p{Ll}{1,2})?(?:[\s,]|:\s).*\S.*)$/u;
+// The prose may open with a contraction or a label: "``` That's the whole change", "``` Don't …", "``` Note: …",
+// or with a parenthesis round an aside: "``` (Side note: …)".
+const FENCE_WITH_PROSE = /^\s{0,3}(?:```|~~~)\s+(\(?\p{Lu}\p{Ll}*(?:['’]\p{Ll}{1,2})?(?:[\s,]|:\s).*\S.*)$/u;
 // A wrapped line goes on with a lower-case word; a line ending in sentence punctuation is done.
 const WRAPPED_START = /^\p{Ll}/u;
 // A whole sentence in parentheses, with no other parenthesis inside.

@@ -215,7 +215,9 @@ export function isProductNarration(sentence: string): boolean {
 export function isFollowingPractice(sentence: string): boolean {
   const text = plainOf(sentence);
   // A media type (`vnd.api+json`) names a format, not a file.
-  const withoutMediaTypes = text.replace(/[\w.-]+\+[\w-]+/gu, 'format');
+  // A code span or prefix that names a place or a shape of names (the `spec` folder, the APP_
+  // prefix) names a kind of thing, not a piece of code.
+  const withoutMediaTypes = text.replace(/[\w.-]+\+[\w-]+/gu, 'format').replace(NAMED_KIND, 'the $1');
   if (isQuestionLike(text) || /`|\b[\w-]+\/[\w./-]+|\b[\w-]+\.[a-z]{1,4}\b/u.test(withoutMediaTypes) || HOPE.test(text)) return false;
   return CONFORMITY.test(text);
 }
@@ -460,8 +462,10 @@ const CODE_LIKE = /[`_]|\b\w+\.\w+\b|\b\p{Ll}+\p{Lu}/u;
 const CAPABILITY = /^(?:the|a|an|every|each|any|all|our)\s+(?!(?:i|we|you|it|this|that|these|those|there)\b)(?:[\p{L}-]+\s+){0,3}?(?:can|may|must|cannot)\s+(?:only\s+|also\s+|not\s+)?(?!(?:be|have|get|do|see|help|try|check|look|use)\b)\p{L}{3,}/iu;
 // "[the] <noun> <in|of|for …> [the] <words> <verb> <two or more words>".
 const QUALIFIED_SUBJECT = /^(?:(?:the|every|each|all|our|any)\s+)?(?!(?:i|we|you|it|this|that|these|those|there|they|one|most|some|none|all|any|each|part|rest)\b)(?:[\p{L}-]+\s+){0,2}?\p{L}[\p{L}-]+\s+(?:in|of|on|for|from|at|under|across)\s+(?:(?:the|a|an|each|every|any|our|their|its)\s+)?(?:[\p{L}\p{N}-]+\s+){0,2}?[\p{L}\p{N}-]+\s+(?!(?:is|are|was|were|has|have|had|did|does|do|can|could|will|would|should|must|may|might|looks?|seems?|and|or|but|than|that|which|who|to|as|so|the|a|an)\b)(\p{Ll}{3,})\s+(?:\S+\s+)+\S/iu;
+// A code span or an upper-case prefix right before the kind of thing it names: "a `spec` folder", "the APP_ prefix".
+const NAMED_KIND = /(?:`[^`/\s]{1,40}`|\b[A-Z][A-Z0-9]{1,15}_)\s+(folder|directory|dir|prefix|suffix|namespace|branch|extension)\b/gu;
 // Doing something as it is done elsewhere in the project.
-const CONFORMITY = /\b(?:(?:the )?same way (?:as )?(?:the|we|our|every|all|everything)|same\s+(?:[\p{L}-]+\s+){1,2}(?:as\s+|that\s+)?(?:every|each|all(?: the)?|any)\s+other\b|like (?:every|each|all|any) (?:of the )?other|like (?:the|all the) (?:rest|others?)\b(?!\s+(?:times?|days?|weeks?|ones?|cases?|runs?|attempts?|tries|way)\b)|(?:like|as) the rest of\b|as (?:(?:in|for) )?(?:the rest|every other|all other|everywhere else)|(?:matching|to match|in line with|consistent with) (?:the rest|every other|all (?:the )?other|the existing|how (?:the|we|our))|like everywhere else|which is how (?:the|we|our|every|all))/iu;
+const CONFORMITY = /\b(?:as (?:every|each|all(?: the)?) (?:[\p{L}-]+\s+){1,2}?(?:here|in (?:this|the|our) (?:repo|codebase|project|service|app|package))\b|(?:the )?same way (?:as )?(?:the|we|our|every|all|everything)|same\s+(?:[\p{L}-]+\s+){1,2}(?:as\s+|that\s+)?(?:every|each|all(?: the)?|any)\s+other\b|like (?:every|each|all|any) (?:of the )?other|like (?:the|all the) (?:rest|others?)\b(?!\s+(?:times?|days?|weeks?|ones?|cases?|runs?|attempts?|tries|way)\b)|(?:like|as) the rest of\b|as (?:(?:in|for) )?(?:the rest|every other|all other|everywhere else)|(?:matching|to match|in line with|consistent with) (?:the rest|every other|all (?:the )?other|the existing|how (?:the|we|our))|like everywhere else|which is how (?:the|we|our|every|all))/iu;
 // Everyone of a kind and what they have or may do: "anyone with a staff role has two-factor
 // sign-in turned on", "everyone on a team sees the shared folder".
 const PEOPLE_OF_A_KIND = /^(?:anyone|anybody|everyone|everybody|nobody)\s+(?:with|in|on|who|from|at|outside|inside)\s+[^,;]{3,60}?\s+(?:has|have|gets?|can|may|sees?|must|needs?|keeps?|receives?|is|are)\b/iu;

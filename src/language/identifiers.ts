@@ -82,6 +82,8 @@ const IDENTIFIER_PATTERNS: readonly { regex: RegExp; group: number }[] = [
   { regex: /(?<![\w+.-])((?:[a-z][\w.-]*\/)?[a-z][\w.-]*\+[a-z][\w-]*)(?![\w+])/gu, group: 1 },
   // dunder names: folders and hooks such as `__mocks__`, `__init__`
   { regex: /(?<![\w$])(__[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*__)(?![\w$])/gu, group: 1 },
+  // upper-case name prefixes written bare: "the `APP_` prefix" without the backticks
+  { regex: /(?<![\w$])([A-Z][A-Z0-9]{1,15}_)(?=\s+(?:prefix|namespace)\b)/gu, group: 1 },
   // ticket keys
   { regex: /\b([A-Z][A-Z0-9]{1,9}-\d+)\b/gu, group: 1 },
   // versions after a product name

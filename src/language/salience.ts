@@ -67,11 +67,14 @@ export function scoreSalience(
   // A choice reported with its reason or its alternative ("I left the SDK on 3.x, since the next
   // major breaks checkout", "I moved the export onto pg-boss so it retries") is a decision said in
   // the past tense; narration of an edit to a named file stays narration.
-  const isReasonedChoice = role !== 'user' && specifics >= 1 && OWN_CHOICE.test(prose) && REASONED.test(prose) && !FILE_PATH.test(text) && !WORK_OBJECT.test(prose);
+  // The choice verbs lead the statement; a lead-in set apart from it ("For context, I kept …") does not hide them.
+  const stated = text.replace(CODE_SPAN, '`…`');
+  const opensOn = (lead: RegExp): boolean => lead.test(prose) || lead.test(stated);
+  const isReasonedChoice = role !== 'user' && specifics >= 1 && opensOn(OWN_CHOICE) && REASONED.test(prose) && !FILE_PATH.test(text) && !WORK_OBJECT.test(prose);
   // A tool the speaker put in a role, with no reason given ("I put order search on meilisearch",
   // "went with pino for structured logging"): the name fills the slot of a choosing or placing
   // verb and the object is a role, not a file or a piece of the work ("I put a log line in …").
-  const isPlacedChoice = role !== 'user' && (slotNames > 0 || NAME_IN_SLOT.test(prose)) && !isReasonedChoice && PLACED_CHOICE.test(prose) && !FILE_PATH.test(text) && !WORK_OBJECT.test(prose);
+  const isPlacedChoice = role !== 'user' && (slotNames > 0 || NAME_IN_SLOT.test(prose)) && !isReasonedChoice && opensOn(PLACED_CHOICE) && !FILE_PATH.test(text) && !WORK_OBJECT.test(prose);
   const isQuestion = QUESTION.test(text) && !TAG_QUESTION.test(text);
   // A question that opens on a name slot and names a tool ("how about dbmate for the migrations?",
   // "what about Valkey?") proposes a choice rather than asking for information.

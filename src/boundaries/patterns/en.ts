@@ -773,6 +773,11 @@ export const englishPatterns: PatternPack = {
     'quick note',
     'side note',
     'one more thing',
+    // A lead-in that sets a remark apart from the work around it: "for context, …", "worth
+    // keeping in mind: …".
+    /^for (?:context|reference|what it['’]s worth)\b/iu,
+    /^(?:(?:one|a) )?(?:thing|point|detail)?\s*worth (?:keeping in mind|bearing in mind|noting|knowing|remembering)\b/iu,
+    'heads up',
   ],
   traceContinuation: [
     /^\s+at\s/u,
