@@ -186,7 +186,7 @@ function specificsOf(text: string, options: { role: SalienceRole; identifiers: r
     // A hyphenated word before a noun modifies it ("the test-connections page"): no name.
     const isHyphenated = HYPHENATED_NAME.test(identifier);
     if (isHyphenated && modifiesNoun(withoutCode, identifier, options.isStopword)) continue;
-    if (VALUE_LIKE.test(identifier) || isHyphenated || text.includes(`(${identifier})`)) values += 1;
+    if (VALUE_LIKE.test(identifier) || isHyphenated || text.includes(`(${identifier})`) || (!FIRST_PERSON.test(withoutCode) && namesKind(text, identifier))) values += 1;
     else references += 1;
   }
   // In a Title Case heading every word looks like a name.
@@ -232,6 +232,16 @@ function specificsOf(text: string, options: { role: SalienceRole; identifiers: r
 
 
 /** Whether a hyphenated word is directly followed by a lower-case word that is no function word. */
+// A code span or a prefix right before the kind of thing it names ("the `stable` branch", "the
+// APP_ prefix", "a `__specs__` folder") gives a value, not a reference to code; the caller asks
+// only of statements, as narration ("I pushed to the `main` branch") names where work went.
+function namesKind(text: string, identifier: string): boolean {
+  const at = text.indexOf(identifier);
+  // A path ("the `dist/` folder") is the place itself, already counted as code.
+  if (at < 0 || identifier.includes('/')) return false;
+  return NAMED_KIND_AFTER.test(text.slice(at + identifier.length));
+}
+
 function modifiesNoun(text: string, name: string, isStopword: ((word: string) => boolean) | undefined): boolean {
   const index = text.indexOf(name);
   if (index < 0) return false;
@@ -548,6 +558,7 @@ const VALUE_LIKE = /\d|^--|^[A-Z~@#]|[="'\s]/u;
 const LEADING_NAME_IDENTIFIED = /^([A-Z][a-z]*[a-z])\s+(?:is|are)\s+(?:where|what|how|my|our|the\s+(?:one|tool|place|service|thing))\s/u;
 const HYPHENATED_NAME = /^\p{Ll}[\p{Ll}\p{N}]*(?:-\p{Ll}[\p{Ll}\p{N}]*)+$/u;
 const CODE_REFERENCE_WEIGHT = 0.4;
+const NAMED_KIND_AFTER = /^`?\s+(?:folder|directory|dir|prefix|suffix|namespace|branch)\b/u;
 const UNIT_QUANTITY = /(?<![\p{L}\p{N}_.])\d+(?:[.,]\d+)?\s?(?:ms|s|sec|secs|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|[kKMGT]i?B|%|px)(?![\p{L}\p{N}_])/u;
 // What ends a clause or a list item after a word.
 const CLAUSE_END = /[.,;:!?)\]—–]/u;

@@ -403,6 +403,8 @@ export const englishPatterns: PatternPack = {
     'limited to',
     'unlimited',
     'capped',
+    // A ceiling someone sets on us: "the vendor caps us at 20 uploads a minute", "throttles clients to 5".
+    /\b(?:caps?|throttles?|limits?|rate[- ]limits?)\s+(?:us|them|you|our\s+[\p{L}-]+|(?:the\s+|each\s+|every\s+)?[\p{L}-]+s)\s+(?:at|to)\s+\d/iu,
     'forbidden',
     'prohibited',
     'disallowed',
