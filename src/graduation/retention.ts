@@ -385,6 +385,8 @@ const CODE_SUBJECT = /^(?:(?:[Tt]he|[Aa]n?|[Tt]his|[Tt]hat|[Oo]ur)\s+)?(?:`[^`]+
 const LEADING_CONDITION = /^(?:when|whenever|if|once|unless|after|before)\b[^,]*,\s*/iu;
 const FIRST_PERSON = /(?<![\p{L}\p{N}_])(?:I|I['’](?:m|ve|ll|d)|me|my)(?![\p{L}\p{N}_'’])/u;
 const FENCE_LINE = /^\s{0,3}(?:```|~~~)/u;
+// A subject that covers every thing of a kind: "every error response", "all new endpoints".
+const UNIVERSAL_SUBJECT = /^(?:every|each|all(?: the)?)\s+(?!(?:of|time|day|week|one|run|attempt)\b)(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s+(?:uses?|is|are|has|have|gets?|returns?|goes|go|follows?|takes?|carries|carry|starts?|ends?)\b/iu;
 // The prose may open with a contraction or a label: "``` That's the whole change", "``` Don't …", "``` Note: …",
 // or with a parenthesis round an aside: "``` (Side note: …)".
 const FENCE_WITH_PROSE = /^\s{0,3}(?:```|~~~)\s+(\(?\p{Lu}\p{Ll}*(?:['’]\p{Ll}{1,2})?(?:[\s,]|:\s).*\S.*)$/u;
@@ -600,7 +602,9 @@ function analyzeWhole(
     return { ...rest, retention: 'constraint', salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   // Something named, done the way the project already does it, is a convention.
-  if (!isDeadEnd && !isQuestion && !isIntention && salience.specifics > 0 && turn !== 'question' && isFollowingPractice(text)) {
+  // A rule over every thing of a kind ("every error response uses …, same as the existing
+  // endpoints") needs no name: the kind is what it is about.
+  if (!isDeadEnd && !isQuestion && !isIntention && (salience.specifics > 0 || UNIVERSAL_SUBJECT.test(text)) && turn !== 'question' && isFollowingPractice(text)) {
     return { ...rest, retention: 'convention', salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   if (isTaskRequest) return { ...rest, retention: 'task-status' };

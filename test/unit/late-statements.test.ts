@@ -76,6 +76,22 @@ describe('a durable statement late in a long message', () => {
   });
 });
 
+describe('a rule over every thing of a kind, done the way the project does it', () => {
+  it.each<[string, Role]>([
+    ['Refactor done, suite green.\n\nEvery webhook payload uses a versioned envelope, same as the existing events.', 'assistant'],
+  ])('is a convention without a name in it: %j', (text, role) => {
+    expect(durableOf(text, role)).toHaveLength(1);
+  });
+
+  it.each<[string, Role]>([
+    ['The totals are the same as the existing numbers, nothing moved.', 'assistant'],
+    ['Every test is the same as before.', 'assistant'],
+    ['All the rows look the same as the existing export.', 'assistant'],
+  ])('a comparison with what exists stays routine: %j', (text, role) => {
+    expect(durableOf(text, role)).toEqual([]);
+  });
+});
+
 describe('bare upper-case prefixes', () => {
   it('counts a prefix named before the word "prefix" as an identifier', () => {
     expect(extractIdentifiers('every variable carries the BILLING_ prefix')).toContain('BILLING_');
