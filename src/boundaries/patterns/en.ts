@@ -778,7 +778,7 @@ export const englishPatterns: PatternPack = {
     // A lead-in that sets a remark apart from the work around it: "for context, …", "worth
     // keeping in mind: …".
     /^for (?:context|reference|what it['’]s worth)\b/iu,
-    /^(?:(?:one|a) )?(?:thing|point|detail)?\s*worth (?:keeping in mind|bearing in mind|noting|knowing|remembering)\b/iu,
+    /^(?:(?:one|a) )?(?:thing|point|detail)?\s*worth (?:keeping in mind|bearing in mind|noting|remembering)\b/iu,
     'heads up',
   ],
   traceContinuation: [
