@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createPatternMatcher, groupRegexes, mergePatternPacks } from '../../src/boundaries/pattern-pack.js';
+import { createPatternMatcher, groupRegexes, mergePatternPacks, wordSetsFor } from '../../src/boundaries/pattern-pack.js';
 import { defaultPatterns } from '../../src/boundaries/patterns/default.js';
 import type { PatternGroup, PatternPack } from '../../src/boundaries/pattern-pack.js';
+import { stemWord, topicSequence, topicWords } from '../../src/graduation/retention.js';
 import { extractIdentifiers, identifierOfMatch, identifierPatterns } from '../../src/language/identifiers.js';
 import { PROPERTY_RUNS } from '../helpers.js';
 
@@ -77,6 +78,29 @@ describe('PatternMatcher.count() without matchAll()', () => {
   });
 });
 
+describe('topicSequence() remembers the texts read last', () => {
+  // A pack whose stopwords differ, so that the same text has other topic words under it.
+  const otherPack = mergePatternPacks(defaultPatterns, { stopword: ['nightly', 'worker', 'quota', 'cart'], unitWord: ['node'] });
+  const statement = fc.array(fc.oneof(piece, fc.constantFrom("the team's", 'retries', 'entries', '5s', 'p95', 'v1.2', '"quoted value"', "'single'", 'nightly')), { maxLength: 16 }).map((parts) => parts.join(' '));
+
+  it('gives what a fresh scan gives, per pack, with a fresh array every time', () => {
+    fc.assert(
+      fc.property(fc.array(statement, { minLength: 1, maxLength: 150 }), (values) => {
+        for (const value of [...values, ...values.slice().reverse()]) {
+          for (const pack of [defaultPatterns, otherPack]) {
+            const found = topicSequence(value, { patterns: pack });
+            expect(found).toEqual(topicSequenceByScan(value, pack));
+            found.push('changed by a caller');
+            expect(topicWords(value, { patterns: pack })).toEqual([...new Set(topicSequenceByScan(value, pack))]);
+          }
+          expect(topicSequence(value)).toEqual(topicSequenceByScan(value, defaultPatterns));
+        }
+      }),
+      { numRuns: Math.max(10, PROPERTY_RUNS / 4) },
+    );
+  });
+});
+
 // --- Internal helpers ---
 
 // The scan as it was written with matchAll().
@@ -115,4 +139,25 @@ function countByMatchAll(regexes: readonly RegExp[], text: string): number {
 // Global copies of the group's regexes (what count() scans with), rebuilt from the test() regexes.
 function globalRegexesOf(pack: PatternPack, group: PatternGroup): RegExp[] {
   return groupRegexes(pack, group).map((regex) => new RegExp(regex.source, `${regex.flags}g`));
+}
+
+// topicSequence() as it was written, scanning every time.
+function topicSequenceByScan(value: string, pack: PatternPack): string[] {
+  const { stopword, numberWord, unitWord } = wordSetsFor(pack);
+  const withoutValues = value
+    .replace(/`[^`]*`/gu, ' ')
+    .replace(/"[^"\n]*"/gu, ' ')
+    .replace(/(?<![\p{L}\p{N}])'[^'\n]*'(?![\p{L}\p{N}])/gu, ' ')
+    .toLowerCase();
+  const words: string[] = [];
+  for (const match of withoutValues.matchAll(/[\p{L}\p{N}][\p{L}\p{N}_'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu)) {
+    const token = match[0].replace(/['’]s$/u, '');
+    if (token.length < 2 || /^\p{N}/u.test(token) || stopword.has(token)) continue;
+    if (/\p{N}/u.test(token) && !/^\p{L}{1,3}\p{N}{1,3}$/u.test(token)) continue;
+    if (numberWord.has(token) || unitWord.has(token)) continue;
+    const stem = stemWord(token);
+    if (stopword.has(stem)) continue;
+    words.push(stem);
+  }
+  return words;
 }
