@@ -65,6 +65,15 @@ describe('PatternMatcher.count() without matchAll()', () => {
     );
   });
 
+  it('test() tells what some() over the group regexes tells', () => {
+    fc.assert(
+      fc.property(prose, fc.constantFrom(...groups), (value, group) => {
+        expect(matcher.test(group, value)).toBe(groupRegexes(defaultPatterns, group).some((regex) => regex.test(value)));
+      }),
+      { numRuns: PROPERTY_RUNS },
+    );
+  });
+
   it('steps over empty matches a code point at a time, as matchAll() does', () => {
     const pack = mergePatternPacks(defaultPatterns, { factMarker: [/x*/u, /(?:)/, /b?/iu] });
     const custom = createPatternMatcher(pack);
