@@ -8,6 +8,8 @@ import { hasFixOutcome, isCauseAndFix, isJoinedCauseAndFix, isLabelledFix, isSpl
 import { isAcceptedOption } from '../language/accepted-option.js';
 import { isStatedPreference } from '../language/preference-statement.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
+import { detachedCopy } from '../detached-copy.js';
+import { createRecentMemo, type RecentMemo } from '../recent-memo.js';
 
 export { extractIdentifiers };
 
@@ -214,24 +216,19 @@ export function topicWords(value: string, options: WordListOptions = {}): string
  * {@link topicWords}), so that callers can tell which word stands in front of which.
  */
 export function topicSequence(value: string, options: WordListOptions = {}): string[] {
-  const { stopword, numberWord, unitWord } = wordsOf(options);
-  const withoutValues = value
-    .replace(/`[^`]*`/gu, ' ')
-    .replace(/"[^"\n]*"/gu, ' ')
-    .replace(/(?<![\p{L}\p{N}])'[^'\n]*'(?![\p{L}\p{N}])/gu, ' ')
-    .toLowerCase();
-  const words: string[] = [];
-  for (const match of withoutValues.matchAll(WORD)) {
-    const token = match[0].replace(/['’]s$/u, '');
-    if (token.length < 2 || /^\p{N}/u.test(token) || stopword.has(token)) continue;
-    // Tokens with digits are values ("SHLF-77", "v1.2"), except short metric names ("p95").
-    if (/\p{N}/u.test(token) && !/^\p{L}{1,3}\p{N}{1,3}$/u.test(token)) continue;
-    if (numberWord.has(token) || unitWord.has(token)) continue;
-    const stem = stemWord(token);
-    if (stopword.has(stem)) continue;
-    words.push(stem);
+  const words = wordsOf(options);
+  // Graduation asks for the topic words of the same few statements again and again (key matching,
+  // revisions, salience): those of the texts asked for last are remembered per word list.
+  let recent = recentTopicSequences.get(words);
+  if (recent === undefined) {
+    recent = createRecentMemo<readonly string[]>({ size: REMEMBERED_TOPIC_TEXTS, keyOf: detachedCopy });
+    recentTopicSequences.set(words, recent);
   }
-  return words;
+  const known = recent.get(value);
+  if (known !== undefined) return [...known];
+  const sequence = scanTopicSequence(value, words);
+  if (value.length <= MAX_REMEMBERED_TOPIC_TEXT) recent.set(value, sequence);
+  return [...sequence];
 }
 
 /**
@@ -329,6 +326,28 @@ export function stripFillers(sentence: string, options: { patterns: PatternPack 
 
 // --- Internal helpers ---
 
+// The topic words of `value` in order (see topicSequence).
+function scanTopicSequence(value: string, wordSets: WordSets): string[] {
+  const { stopword, numberWord, unitWord } = wordSets;
+  const withoutValues = value
+    .replace(/`[^`]*`/gu, ' ')
+    .replace(/"[^"\n]*"/gu, ' ')
+    .replace(/(?<![\p{L}\p{N}])'[^'\n]*'(?![\p{L}\p{N}])/gu, ' ')
+    .toLowerCase();
+  const words: string[] = [];
+  for (const match of withoutValues.matchAll(WORD)) {
+    const token = match[0].replace(/['’]s$/u, '');
+    if (token.length < 2 || /^\p{N}/u.test(token) || stopword.has(token)) continue;
+    // Tokens with digits are values ("SHLF-77", "v1.2"), except short metric names ("p95").
+    if (/\p{N}/u.test(token) && !/^\p{L}{1,3}\p{N}{1,3}$/u.test(token)) continue;
+    if (numberWord.has(token) || unitWord.has(token)) continue;
+    const stem = stemWord(token);
+    if (stopword.has(stem)) continue;
+    words.push(stem);
+  }
+  return words;
+}
+
 function valuesOf(text: string): Set<string> {
   const values = new Set(extractIdentifiers(text).map((value) => value.toLowerCase()));
   for (const match of text.matchAll(VALUE_NUMBER)) values.add(match[0]);
@@ -340,6 +359,12 @@ export interface WordListOptions {
   /** The pattern pack whose stopwords, number and unit words, qualifiers and abbreviations apply. */
   readonly patterns?: PatternPack | undefined;
 }
+
+/** Longest text whose topic words are remembered. */
+const MAX_REMEMBERED_TOPIC_TEXT = 4_096;
+/** Texts whose topic words are remembered per generation and word list. */
+const REMEMBERED_TOPIC_TEXTS = 64;
+const recentTopicSequences = new WeakMap<WordSets, RecentMemo<readonly string[]>>();
 
 function wordsOf(options: WordListOptions): WordSets {
   return wordSetsFor(options.patterns ?? defaultPatterns);

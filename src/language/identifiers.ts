@@ -1,3 +1,6 @@
+import { detachedCopy } from '../detached-copy.js';
+import { createRecentMemo } from '../recent-memo.js';
+
 /**
  * Extracts the identifiers a summary must not lose, deduplicated in first-seen order: file paths
  * (with `:line`), `` `code spans` `` (without the backticks), `--flags`, error names
@@ -12,15 +15,54 @@
  * minute`). Overlapping matches keep the earliest, longest one.
  */
 export function extractIdentifiers(text: string): string[] {
+  // The same sentence is read by salience, fact extraction and the summarizer in turn: the
+  // identifiers of the texts read last are remembered (a copy is handed out each time).
+  const known = recentIdentifiers.get(text);
+  if (known !== undefined) return [...known];
+  const identifiers = scanIdentifiers(text);
+  if (text.length <= MAX_REMEMBERED_TEXT) recentIdentifiers.set(text, identifiers);
+  return [...identifiers];
+}
+
+/** The patterns {@link extractIdentifiers} scans with, for tests that check it against matchAll(). @internal */
+export function identifierPatterns(): readonly { readonly regex: RegExp; readonly group: number }[] {
+  return IDENTIFIER_PATTERNS;
+}
+
+/**
+ * The identifier a match of `regex` (one of {@link identifierPatterns}) stands for: `raw` (its
+ * group) trimmed of the punctuation that belongs to the prose, or `undefined` when it is dropped.
+ * @internal
+ */
+export function identifierOfMatch(raw: string, regex: RegExp): string | undefined {
+  const value = trimIdentifier(raw);
+  if (value.length < 2 || value.length > 120) return undefined;
+  if (regex === HYPHENATED_NAME && isCompoundWord(value)) return undefined;
+  if (regex === NAME_IN_PARENTHESES && !isNameInParentheses(value)) return undefined;
+  return value;
+}
+
+// --- Internal helpers ---
+
+/** Longest text whose identifiers are remembered (a sentence or a short message). */
+const MAX_REMEMBERED_TEXT = 4_096;
+/** Texts whose identifiers are remembered per generation: far fewer than one graduation reads. */
+const REMEMBERED_TEXTS = 64;
+const recentIdentifiers = createRecentMemo<readonly string[]>({ size: REMEMBERED_TEXTS, keyOf: detachedCopy });
+
+// The identifiers of `text` (see extractIdentifiers). An exec() loop on each pattern rather than
+// matchAll(), which clones the regex and makes an iterator on every call; nothing runs between
+// the reset of `lastIndex` and the loop's end, so sharing the global patterns is safe.
+function scanIdentifiers(text: string): string[] {
   const found: { start: number; end: number; value: string }[] = [];
   for (const { regex, group } of IDENTIFIER_PATTERNS) {
-    for (const match of text.matchAll(regex)) {
+    regex.lastIndex = 0;
+    for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
+      if (match[0] === '') regex.lastIndex += 1; // none of the patterns matches empty; never loop
       const raw = match[group] ?? match[0];
       const offset = match[0].indexOf(raw);
-      const value = trimIdentifier(raw);
-      if (value.length < 2 || value.length > 120) continue;
-      if (regex === HYPHENATED_NAME && isCompoundWord(value)) continue;
-      if (regex === NAME_IN_PARENTHESES && !isNameInParentheses(value)) continue;
+      const value = identifierOfMatch(raw, regex);
+      if (value === undefined) continue;
       const start = match.index + Math.max(offset, 0);
       found.push({ start, end: start + value.length, value });
     }
@@ -38,8 +80,6 @@ export function extractIdentifiers(text: string): string[] {
   }
   return identifiers;
 }
-
-// --- Internal helpers ---
 
 // Lower-case words joined by hyphens: service and package names (`ledger-core`, `fx-rates-sync`).
 const HYPHENATED_NAME = /(?<![\w./@#$=-])([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?![\w/=@-]|\.\w)/gu;

@@ -2,6 +2,7 @@ import { wordSetsFor, type PatternGroup, type PatternMatcher, type PatternPack, 
 import type { Entry, FactCategory } from '../types.js';
 import { isSettingStatement, withoutAttribution } from './behaviour-statement.js';
 import { extractIdentifiers } from './identifiers.js';
+import { wordTokensOf } from './word-tokens.js';
 
 /** Who said a sentence, for {@link scoreSalience}. */
 export type SalienceRole = Entry['role'];
@@ -279,19 +280,7 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher, options: { known
   if (agent !== undefined) names.add(agent);
   for (const name of toolOutputNames(prose, words)) names.add(name);
   if (words.nameSlot.size === 0) return names.size;
-  const tokens = [...prose.matchAll(WORD_TOKEN)].map((match) => {
-    NEXT_CHARACTER.lastIndex = match.index + match[0].length;
-    const next = NEXT_CHARACTER.exec(prose)?.[1] ?? '';
-    return {
-      raw: match[0],
-      word: match[0].toLowerCase(),
-      // Whether only whitespace separates the word from the next word.
-      joined: /\p{L}/u.test(next),
-      // Whether the clause or the list ends after the word; a number, a quote, a call or a path
-      // after it makes the word part of a longer name ("with task 7.2", "with open(…)").
-      ends: next === '' || CLAUSE_END.test(next),
-    };
-  });
+  const tokens = wordTokensOf(prose);
   for (let index = 1; index < tokens.length; index += 1) {
     const token = tokens[index];
     const previous = tokens[index - 1];
@@ -560,10 +549,6 @@ const HYPHENATED_NAME = /^\p{Ll}[\p{Ll}\p{N}]*(?:-\p{Ll}[\p{Ll}\p{N}]*)+$/u;
 const CODE_REFERENCE_WEIGHT = 0.4;
 const NAMED_KIND_AFTER = /^`?\s+(?:folder|directory|dir|prefix|suffix|namespace|branch)\b/u;
 const UNIT_QUANTITY = /(?<![\p{L}\p{N}_.])\d+(?:[.,]\d+)?\s?(?:ms|s|sec|secs|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|[kKMGT]i?B|%|px)(?![\p{L}\p{N}_])/u;
-// What ends a clause or a list item after a word.
-const CLAUSE_END = /[.,;:!?)\]—–]/u;
-// The first character after a word and the whitespace after it (sticky: read from `lastIndex`).
-const NEXT_CHARACTER = /\s*(\S?)/uy;
 // A word of prose: letters, digits and joiners, without a trailing full stop or hyphen.
 const WORD_TOKEN = /(?<![\p{L}\p{N}_`'’.-])\p{L}(?:[\p{L}\p{N}_'’.-]*[\p{L}\p{N}_])?/gu;
 const ARROW_NAME = /(?:^|\s)(?:->|→)\s+(\p{Ll}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?=\s*(?:[,.;:)!]|$))/gu;

@@ -1,4 +1,6 @@
 // Index terms of the default recall retriever (BM25 over words and identifier parts).
+import { detachedCopy } from '../detached-copy.js';
+import { createRecentMemo } from '../recent-memo.js';
 
 const STOPWORDS = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'is', 'it', 'be', 'with', 'that', 'this', 'as', 'at', 'by', 'we', 'i', 'you', 'was', 'are', 'what', 'did', 'do', 'how', 'which']);
 
@@ -8,6 +10,25 @@ const STOPWORDS = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'on'
  * characters when it has two or more.
  */
 export function termsOf(text: string): string[] {
+  // The same texts are indexed and searched for again (a replaced document, a repeated query):
+  // the terms of the texts seen last are remembered (a copy is handed out each time).
+  const known = recentTerms.get(text);
+  if (known !== undefined) return [...known];
+  const terms = scanTerms(text);
+  if (text.length <= MAX_REMEMBERED_TEXT) recentTerms.set(text, terms);
+  return [...terms];
+}
+
+// --- Internal helpers ---
+
+/** Longest text whose terms are remembered. */
+const MAX_REMEMBERED_TEXT = 4_096;
+/** Texts whose terms are remembered per generation. */
+const REMEMBERED_TEXTS = 64;
+const recentTerms = createRecentMemo<readonly string[]>({ size: REMEMBERED_TEXTS, keyOf: detachedCopy });
+
+// The terms of `text` (see termsOf).
+function scanTerms(text: string): string[] {
   const terms: string[] = [];
   for (const word of text.match(WORD) ?? []) {
     // Very long runs are not words (minified code, base64); skipping them keeps indexing linear.

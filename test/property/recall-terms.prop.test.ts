@@ -36,4 +36,17 @@ describe('termsOf()', () => {
       { numRuns: PROPERTY_RUNS },
     );
   });
+
+  it('gives each of many texts read in turn its own terms, in a fresh array every time', () => {
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 150 }), (values) => {
+        for (const value of [...values, ...values.slice().reverse()]) {
+          const terms = termsOf(value);
+          expect(terms).toEqual(referenceTerms(value));
+          terms.push('changed by a caller');
+        }
+      }),
+      { numRuns: Math.max(10, PROPERTY_RUNS / 4) },
+    );
+  });
 });
