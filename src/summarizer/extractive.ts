@@ -27,6 +27,7 @@ import { isProductNarration, turnShapeOf } from '../language/behaviour-statement
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
 import { isCauseAndFix, isChangeReport, isSplitCauseAndFix, tellsFault } from '../language/fix-statement.js';
+import { isPassReport, passResolutionOf } from '../language/pass-report.js';
 import { countSpecifics } from '../language/salience.js';
 import { answeredQuestion, endsInQuestion } from '../language/answered-question.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
@@ -304,6 +305,19 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   const isAfterFix = state.isJustFixed;
   state.isJustFixed = false;
   let toldFixes = 0;
+  // A pass report with the cause and the change told after it, in the same message, is one fact.
+  const resolution = passResolutionOf(
+    analyses.map((analysis, position) => ({ text: analysis.text, said: sentences[position] ?? analysis.text, specifics: analysis.specifics, isAside: analysis.isQuestion || analysis.isIntention || analysis.isDeadEnd })),
+    { known: isAfterFix || state.episode !== undefined || state.isDebugging, afterGreen: isAfterFix },
+  );
+  const resolved = new Set(resolution?.positions ?? []);
+  if (resolution !== undefined) {
+    const weight = Math.max(TOLD_FIX_SALIENCE, ...resolution.positions.map((position) => analyses[position]?.salience ?? 0));
+    state.facts.push({ category: 'error-resolutions', value: resolution.value, salience: weight });
+    lastFact = state.facts.length - 1;
+    toldFixes += 1;
+    if (state.episode !== undefined) state.episode.hasFact = true;
+  }
   // Only the shape of the text can tell a plan step or a heading from a statement (see judgeFact).
   let layout: MessageLayout | undefined;
   const isWorthAFact = (sentence: string): boolean =>
@@ -315,6 +329,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       if (episode !== undefined) episode.firstLive = episode.causes.length;
       return;
     }
+    if (resolved.has(position)) return;
     // A told fix is a fact even when a completion report also lists it.
     if (isAfterFix && toldFixes < MAX_TOLD_FIXES && factCategoryFor(analysis.retention) === undefined && isToldFix(analysis, sentences[position] ?? analysis.text, language.matcher)) {
       state.facts.push({ category: 'error-resolutions', value: analysis.text, salience: Math.max(analysis.salience, TOLD_FIX_SALIENCE) });
@@ -435,6 +450,8 @@ function diffFixOf(text: string): string | undefined {
  */
 function isToldFix(analysis: SentenceAnalysis, sentence: string, matcher: PatternMatcher): boolean {
   if (analysis.isDeadEnd || analysis.isQuestion || analysis.isIntention || analysis.retention === 'chit-chat') return false;
+  // "Sorted, suite's green": the report of the run, not the change.
+  if (isPassReport(sentence)) return false;
   const hasSubstance = analysis.specifics > 0 || topicWords(analysis.text, { patterns: matcher.pack }).length >= MIN_FIX_TOPIC_WORDS;
   return hasSubstance && isChangeReport(sentence);
 }
