@@ -145,8 +145,10 @@ const NOT_PASSING = /\b(?:not|n['’]t|never|still (?:red|fail\w*)|red|fail\w*|f
 const HOPE = /\b(?:should|might|may|could|hopefully|probably|let me|let['’]s|i['’]ll|going to|will)\b/iu;
 // Where a pass report ends a clause that goes on: "green now - …", "all good on my side: …".
 const PASS_CLAUSE_BREAK = /\s+[-—–]{1,2}\s+|;\s+|:\s+|,\s+(?=(?:so|the|it|turned|that)\b)/gu;
-// A finding told as such: "turned out", "so it was", "flaky spec explained:", "the culprit …".
-const CAUSE = /\b(?:turned out|so (?:that|this|it) was|explained\s*:|culprit|root (?:cause|of (?:it|the \p{L}+))|(?:the )?cause(?:\s+was)?\s*:|came from|was caused by|because|lacked|(?:not|wasn['’]t|isn['’]t|never) (?:a|an|the|in|about)\b[^.;]*?\bbut\b|(?:was|were)\s+(?:still\s+)?(?:looking|expecting|pointing|reading|using|resolving|loading|sharing|calling|hitting|picking)\b)|,\s+not\s+(?:a|an)\s+\p{L}+/iu;
+// A finding told as such: "turned out", "so it was", "flaky spec explained:", "the culprit …", a
+// contrast ("…, not localhost"), something missing, or a state with what it led to ("… was
+// registered first, so it read the request too early").
+const CAUSE = /\b(?:turned out|so (?:that|this|it) was|explained\s*:|culprit|root (?:cause|of (?:it|the \p{L}+))|(?:the )?cause(?:\s+was)?\s*:|came from|was caused by|because|lacked|(?:not|wasn['’]t|isn['’]t|never) (?:a|an|the|in|about)\b[^.;]*?\bbut\b|(?:was|were)\s+(?:still\s+)?(?:looking|expecting|pointing|reading|using|resolving|loading|sharing|calling|hitting|picking|listening)\b|had no\b|was missing\b|^missing\b)|,\s+not\s+(?:a|an|the)?\s*\p{L}+|\b(?:was|were|had)\b[^.;]*,\s+so\s+(?:it|they|the\s+\p{L}+)\s+(?:\p{L}+ed|read|ran|got|took|kept|went|came|hit|left|sent|never|didn['’]t|couldn['’]t|wasn['’]t)\b/iu;
 // A message led by its cause: "So that was …", "Turned out …", "That failure is rounding …".
 const CAUSE_LEAD = /^(?:(?:ok|right|ah|aha),?\s+)?(?:so (?:that|this|it) was|turned out|it turned out|that (?:failure|error|crash|flake) (?:is|was))\b/iu;
 // A message that ends on the run passing: "… makes the suite pass offline", "… and it passes".
@@ -156,4 +158,4 @@ const MEANS = /\b(?:(?:fixed|solved|sorted|cured|cleared|resolved) (?:it|that|th
 // The speaker's practice since the fix: "I call …", "we pin …".
 const PRACTICE = /^(?:now,?\s+)?(?:I|we)\s+(?:call|use|pass|set|pin|keep|run|load|wrap|await|stub|mock|close|reset|skip|bind|read|clear)\b/iu;
 // A section heading or a bare label line.
-const HEADING = /^\s*(?:#{1,6}\s+\S[^\n]*|\*\*[^*\n]+\*\*:?|[\p{L} ]{1,24}:)\s*$/u;
+const HEADING = /^\s*(?:#{1,6}\s+\S[^\n]*|\*\*[^*\n]+\*\*:?|[\p{L} ]{1,24}:|\p{L}+(?:\s\p{L}+)?)\s*$/u;

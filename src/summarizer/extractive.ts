@@ -180,6 +180,8 @@ interface ChunkState {
   episode: Episode | undefined;
   /** A failure whose run just turned green: the next message may tell what fixed it. */
   isJustFixed: boolean;
+  /** A run just passed: the next message may tell what made it pass. */
+  isJustGreen: boolean;
   /** A fault, a cause or a dead end was told with no failing run in the chunk (the run fell in the chunk before). */
   isDebugging: boolean;
   lastRun: RunStatus | undefined;
@@ -249,6 +251,7 @@ function summarizeChunk(request: SummarizeRequest, language: Language): Summariz
     calls: new Map(),
     episode: undefined,
     isJustFixed: false,
+    isJustGreen: false,
     isDebugging: false,
     lastRun: undefined,
     lastOrder: Math.max(0, entries.length - 1),
@@ -304,11 +307,13 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   // The first message after a failing run turned green tells what fixed it, if it reports a change.
   const isAfterFix = state.isJustFixed;
   state.isJustFixed = false;
+  const isAfterGreen = state.isJustGreen;
+  state.isJustGreen = false;
   let toldFixes = 0;
   // A pass report with the cause and the change told after it, in the same message, is one fact.
   const resolution = passResolutionOf(
     analyses.map((analysis, position) => ({ text: analysis.text, said: sentences[position] ?? analysis.text, specifics: analysis.specifics, isAside: analysis.isQuestion || analysis.isIntention || analysis.isDeadEnd })),
-    { known: isAfterFix || state.episode !== undefined || state.isDebugging, afterGreen: isAfterFix },
+    { known: isAfterFix || state.episode !== undefined || state.isDebugging, afterGreen: isAfterGreen },
   );
   const resolved = new Set(resolution?.positions ?? []);
   if (resolution !== undefined) {
@@ -632,6 +637,7 @@ function readToolResult(options: { entry: Entry; order: number; state: ChunkStat
   } else if (digest.status === 'pass' && state.isDebugging) {
     state.isJustFixed = true;
   }
+  if (digest.status !== 'neutral') state.isJustGreen = digest.status === 'pass';
   if (digest.status !== 'neutral') state.isDebugging = false;
   const commit = GIT_COMMIT.exec(command);
   if (commit?.[1] !== undefined && digest.status !== 'fail') addCompleted(state, { text: `Committed "${commit[1]}"`, order });
