@@ -71,7 +71,7 @@ export function tellsCause(sentence: string): boolean {
 export function tellsChange(sentence: string, specifics: number): boolean {
   const text = plain(sentence).replace(/^[(\s]+/u, '');
   if (text.length === 0 || /\?\s*\)?$/u.test(text) || HOPE.test(text)) return false;
-  return isChangeReport(text) || MEANS.test(text) || (specifics > 0 && PRACTICE.test(text));
+  return isChangeReport(text) || MEANS.test(text) || (specifics > 0 && (PRACTICE.test(text) || (NOW.test(text) && !PASS.test(text))));
 }
 
 /**
@@ -112,10 +112,13 @@ export function passResolutionOf(sentences: readonly ReadSentence[], options: { 
   for (const sentence of read) {
     if (sentence.isAside) break;
     const isCause = tellsCause(sentence.said);
-    const isChange = tellsChange(sentence.said, sentence.specifics);
+    // A cause told with a verb of change ("turned out the seed inserted users first") tells the
+    // change only in a later clause ("…; I stub the host").
+    const isChange = isCause ? laterClauses(sentence.said).some((clause) => tellsChange(clause, sentence.specifics)) : tellsChange(sentence.said, sentence.specifics);
     // After a cause, the next sentence naming something is the change it brought ("Servers
-    // bind port 0"); anything else ends the account.
-    const isNamedAfterCause: boolean = hasCause && !hasChange && sentence.specifics > 0 && !PASS.test(plain(sentence.said));
+    // bind port 0"), and so is one led by a means ("Installing it put the dates right");
+    // anything else ends the account.
+    const isNamedAfterCause: boolean = hasCause && !hasChange && !isCause && ((sentence.specifics > 0 && !PASS.test(plain(sentence.said))) || GERUND_LEAD.test(plain(sentence.said)));
     if (!(isCause || isChange || isNamedAfterCause)) break;
     picked.push(sentence);
     hasCause ||= isCause;
@@ -129,16 +132,22 @@ export function passResolutionOf(sentences: readonly ReadSentence[], options: { 
 
 // --- Internal helpers ---
 
+function laterClauses(sentence: string): string[] {
+  return sentence.split(CLAUSE_BREAK).slice(1);
+}
+
 function plain(sentence: string): string {
   return sentence.replace(/`[^`\n]*`/gu, 'code').replace(/^\s*(?:[-*+•]|\d{1,3}[.)])\s+/u, '').replace(/\s+/gu, ' ').trim();
 }
 
+// Where a sentence goes on with another clause: "…; I stub the host", "… - they each get …", ", so I …".
+const CLAUSE_BREAK = /;\s+|\s+[-—–]{1,2}\s+|,\s+(?:and|so)\s+|,\s+(?=(?:I|we)\b)/u;
 /** Longest sentence read as a pass report. */
 const MAX_PASS_WORDS = 8;
 /** Sentences a resolution may span after the report. */
 const MAX_SENTENCES = 4;
 // A run that passes, said loosely: "passing", "green", "suite's clean", "works on my side", "that did it".
-const PASS = /\b(?:pass(?:es|ed|ing)?|green|clean run|(?:suite|build|run|tests?)['’]?s?\s+(?:is\s+|are\s+)?clean|(?:it|that|everything|all|this)\s+works?|works?\s+(?:now|again|here|fine|on (?:my|this|your))|all good|stable(?:\s+now)?|that did it|go(?:es)? through|went through)\b/iu;
+const PASS = /\b(?:pass(?:es|ed|ing)?(?!\s+(?:the|a|an|its|their|it|them|in|to|through|along)\b)|green|clean run|(?:suite|build|run|tests?)['’]?s?\s+(?:is\s+|are\s+)?clean|(?:it|that|everything|all|this)\s+works?|works?\s+(?:now|again|here|fine|on (?:my|this|your))|all good|stable(?:\s+now)?|that did it|go(?:es)? through|went through)\b/iu;
 // A report of a run still failing, or of work not done: "still red", "not passing yet".
 const NOT_PASSING = /\b(?:not|n['’]t|never|still (?:red|fail\w*)|red|fail\w*|flak\w*|break\w*|broke)\b/iu;
 // A hope or a plan: "should pass now", "let me".
@@ -148,13 +157,17 @@ const PASS_CLAUSE_BREAK = /\s+[-—–]{1,2}\s+|;\s+|:\s+|,\s+(?=(?:so|the|it|tu
 // A finding told as such: "turned out", "so it was", "flaky spec explained:", "the culprit …", a
 // contrast ("…, not localhost"), something missing, or a state with what it led to ("… was
 // registered first, so it read the request too early").
-const CAUSE = /\b(?:turned out|so (?:that|this|it) was|explained\s*:|culprit|root (?:cause|of (?:it|the \p{L}+))|(?:the )?cause(?:\s+was)?\s*:|came from|was caused by|because|lacked|(?:not|wasn['’]t|isn['’]t|never) (?:a|an|the|in|about)\b[^.;]*?\bbut\b|(?:was|were)\s+(?:still\s+)?(?:looking|expecting|pointing|reading|using|resolving|loading|sharing|calling|hitting|picking|listening)\b|had no\b|was missing\b|^missing\b)|,\s+not\s+(?:a|an|the)?\s*\p{L}+|\b(?:was|were|had)\b[^.;]*,\s+so\s+(?:it|they|the\s+\p{L}+)\s+(?:\p{L}+ed|read|ran|got|took|kept|went|came|hit|left|sent|never|didn['’]t|couldn['’]t|wasn['’]t)\b/iu;
+const CAUSE = /\b(?:turned out|so (?:that|this|it) was|explained\s*:|culprit|root (?:cause|of (?:it|the \p{L}+))|(?:the )?cause(?:\s+was)?\s*:|came from|was caused by|because|lacked|(?:not|wasn['’]t|isn['’]t|never) (?:a|an|the|in|about)\b[^.;]*?\bbut\b|(?:was|were)\s+(?:still\s+)?(?:looking|expecting|pointing|reading|using|resolving|loading|sharing|calling|hitting|picking|listening)\b|had no\b|was missing\b|^missing\b)|,\s+not\s+(?:a|an|the)?\s*\p{L}+|\b(?:was|were|had)\b[^.;]*,\s+so\s+(?:it|they|both|each|the\s+\p{L}+)\s+(?:\p{L}+ed|read|ran|got|took|kept|went|came|hit|left|sent|never|didn['’]t|couldn['’]t|wasn['’]t)\b/iu;
 // A message led by its cause: "So that was …", "Turned out …", "That failure is rounding …".
 const CAUSE_LEAD = /^(?:(?:ok|right|ah|aha),?\s+)?(?:so (?:that|this|it) was|turned out|it turned out|that (?:failure|error|crash|flake) (?:is|was))\b/iu;
 // A message that ends on the run passing: "… makes the suite pass offline", "… and it passes".
 const OUTCOME_END = /\b(?:pass(?:es|ed|ing)?|green|works?)\b[^.;]{0,30}[.!]?$/iu;
 // A means and what it did: "setting X sorted it", "solved with …", "X is what it needed", "with nock intercepting the calls".
-const MEANS = /\b(?:(?:fixed|solved|sorted|cured|cleared|resolved) (?:it|that|this|the \p{L}+)|(?:solved|fixed|sorted) (?:with|by)|did it|did the trick|is what it needed|makes? the (?:suite|tests?|build|job|run)\b[^.;]{0,20}\bpass|with \S+(?: \S+)? (?:intercepting|stubbing|mocking|in place))\b/iu;
+const MEANS = /\b(?:(?:fixed|solved|sorted|cured|cleared|resolved) (?:it|that|this|the \p{L}+)|(?:solved|fixed|sorted) (?:with|by)|did it|did the trick|is what it needed|makes? the (?:suite|tests?|build|job|run)\b[^.;]{0,20}\bpass|with \S+(?: \S+)? (?:intercepting|stubbing|mocking|in place))\b|^with\s+[^,.;]{2,60}?,?\s+(?:the\s+)?(?:whole\s+)?(?:suite|tests?|build|job|run|it)\s+(?:\p{L}+\s+)?(?:pass(?:es)?|works?|runs? clean)\b/iu;
+// The new state, said with "now": "`schedule.ts` passes the five-field form now".
+const NOW = /(?<!\b(?:for|until|till|right|just|by)\s)\bnow\b(?!\s+that\b)/iu;
+// A sentence led by the means that fixed it: "Installing it in the base image put the dates right".
+const GERUND_LEAD = /^(?!(?:nothing|something|everything|anything|running (?:the )?(?:tests?|suite|specs?))\b)\p{L}{3,}ing\s+\S/iu;
 // The speaker's practice since the fix: "I call …", "we pin …".
 const PRACTICE = /^(?:now,?\s+)?(?:I|we)\s+(?:call|use|pass|set|pin|keep|run|load|wrap|await|stub|mock|close|reset|skip|bind|read|clear)\b/iu;
 // A section heading or a bare label line.
