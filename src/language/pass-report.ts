@@ -87,6 +87,7 @@ export function passResolutionOf(sentences: readonly ReadSentence[], options: { 
   const read: { text: string; said: string; specifics: number; position: number; isAside: boolean }[] = [];
   const saidOf = (sentence: ReadSentence): string => sentence.said ?? sentence.text;
   let start: number;
+  const hasPassLead = isPassReport(saidOf(first)) || afterPassClause(saidOf(first)) !== undefined;
   if (isPassReport(saidOf(first))) {
     start = 1;
   } else {
@@ -111,7 +112,9 @@ export function passResolutionOf(sentences: readonly ReadSentence[], options: { 
   let hasChange = false;
   for (const sentence of read) {
     if (sentence.isAside) break;
-    const isCause = tellsCause(sentence.said);
+    // With a failure known, a sentence in the past that names something, right after the pass
+    // report, tells what was wrong ("The tokens were minted ahead of the API's clock; …").
+    const isCause = tellsCause(sentence.said) || (options.known && hasPassLead && sentence.specifics > 0 && PAST.test(plain(sentence.said)));
     // A cause told with a verb of change ("turned out the seed inserted users first") tells the
     // change only in a later clause ("…; I stub the host").
     const isChange = isCause ? laterClauses(sentence.said).some((clause) => tellsChange(clause, sentence.specifics)) : tellsChange(sentence.said, sentence.specifics);
@@ -147,7 +150,7 @@ const MAX_PASS_WORDS = 8;
 /** Sentences a resolution may span after the report. */
 const MAX_SENTENCES = 4;
 // A run that passes, said loosely: "passing", "green", "suite's clean", "works on my side", "that did it".
-const PASS = /\b(?:pass(?:es|ed|ing)?(?!\s+(?:the|a|an|its|their|it|them|in|to|through|along)\b)|green|clean run|(?:suite|build|run|tests?)['’]?s?\s+(?:is\s+|are\s+)?clean|(?:it|that|everything|all|this)\s+works?|works?\s+(?:now|again|here|fine|on (?:my|this|your))|all good|stable(?:\s+now)?|that did it|go(?:es)? through|went through)\b/iu;
+const PASS = /\b(?:pass(?:es|ed|ing)?(?!\s+(?:the|a|an|its|their|it|them|in|to|through|along)\b)|green|clean run|(?:suite|build|run|tests?)['’]?s?\s+(?:is\s+|are\s+)?clean|(?:it|that|everything|all|this)\s+works?|works?\s+(?:now|again|here|fine|on (?:my|this|your))|all good|stable(?:\s+now)?|that did it|go(?:es)? through|went through|runs? through|ran through)\b/iu;
 // A report of a run still failing, or of work not done: "still red", "not passing yet".
 const NOT_PASSING = /\b(?:not|n['’]t|never|still (?:red|fail\w*)|red|fail\w*|flak\w*|break\w*|broke)\b/iu;
 // A hope or a plan: "should pass now", "let me".
@@ -157,13 +160,15 @@ const PASS_CLAUSE_BREAK = /\s+[-—–]{1,2}\s+|;\s+|:\s+|,\s+(?=(?:so|the|it|tu
 // A finding told as such: "turned out", "so it was", "flaky spec explained:", "the culprit …", a
 // contrast ("…, not localhost"), something missing, or a state with what it led to ("… was
 // registered first, so it read the request too early").
-const CAUSE = /\b(?:turned out|so (?:that|this|it) was|explained\s*:|culprit|root (?:cause|of (?:it|the \p{L}+))|(?:the )?cause(?:\s+was)?\s*:|came from|was caused by|because|lacked|(?:not|wasn['’]t|isn['’]t|never) (?:a|an|the|in|about)\b[^.;]*?\bbut\b|(?:was|were)\s+(?:still\s+)?(?:looking|expecting|pointing|reading|using|resolving|loading|sharing|calling|hitting|picking|listening)\b|had no\b|was missing\b|^missing\b)|,\s+not\s+(?:a|an|the)?\s*\p{L}+|\b(?:was|were|had)\b[^.;]*,\s+so\s+(?:it|they|both|each|the\s+\p{L}+)\s+(?:\p{L}+ed|read|ran|got|took|kept|went|came|hit|left|sent|never|didn['’]t|couldn['’]t|wasn['’]t)\b/iu;
+const CAUSE = /\b(?:turned out|so (?:that|this|it) was|explained\s*:|culprit|root (?:cause|of (?:it|the \p{L}+))|(?:the )?cause(?:\s+was)?\s*:|came from|was caused by|because|lacked|(?:not|wasn['’]t|isn['’]t|never) (?:a|an|the|in|about)\b[^.;]*?\bbut\b|(?:was|were)\s+(?:still\s+)?(?!(?:nothing|something|everything|anything)\b)\p{L}{3,}ing\b|had no\b|was missing\b|^missing\b)|,\s+not\s+(?:a|an|the)?\s*\p{L}+|\b(?:was|were|had)\b[^.;]*,\s+so\s+(?:it|they|both|each|the(?:\s+[\p{L}-]+){1,3}?)\s+(?:\p{L}+ed|read|ran|got|took|kept|went|came|hit|left|sent|never|didn['’]t|couldn['’]t|wasn['’]t)\b/iu;
 // A message led by its cause: "So that was …", "Turned out …", "That failure is rounding …".
 const CAUSE_LEAD = /^(?:(?:ok|right|ah|aha),?\s+)?(?:so (?:that|this|it) was|turned out|it turned out|that (?:failure|error|crash|flake) (?:is|was))\b/iu;
 // A message that ends on the run passing: "… makes the suite pass offline", "… and it passes".
 const OUTCOME_END = /\b(?:pass(?:es|ed|ing)?|green|works?)\b[^.;]{0,30}[.!]?$/iu;
 // A means and what it did: "setting X sorted it", "solved with …", "X is what it needed", "with nock intercepting the calls".
 const MEANS = /\b(?:(?:fixed|solved|sorted|cured|cleared|resolved) (?:it|that|this|the \p{L}+)|(?:solved|fixed|sorted) (?:with|by)|did it|did the trick|is what it needed|makes? the (?:suite|tests?|build|job|run)\b[^.;]{0,20}\bpass|with \S+(?: \S+)? (?:intercepting|stubbing|mocking|in place))\b|^with\s+[^,.;]{2,60}?,?\s+(?:the\s+)?(?:whole\s+)?(?:suite|tests?|build|job|run|it)\s+(?:\p{L}+\s+)?(?:pass(?:es)?|works?|runs? clean)\b/iu;
+// A past tense in the sentence: "was", "had", a regular "-ed" form.
+const PAST = /\b(?:was|were|had|did|\p{L}{3,}ed)\b/iu;
 // The new state, said with "now": "`schedule.ts` passes the five-field form now".
 const NOW = /(?<!\b(?:for|until|till|right|just|by)\s)\bnow\b(?!\s+that\b)/iu;
 // A sentence led by the means that fixed it: "Installing it in the base image put the dates right".

@@ -35,6 +35,8 @@ describe('a pass report followed by the cause and the change, in one message', (
     ['Good, green. Two workers were grabbing the same `job_id` row, so both charged the card. Claims go through `SKIP LOCKED` now.', 'charged the card', 'SKIP LOCKED'],
     ['ok that passes - the staging bucket had no CORS rule for PUT, and a new one in `infra/s3.tf` allows it.', 'CORS', 'infra/s3.tf'],
     ['Green.\n\n### Notes\n- The cron spec had six fields, so the scheduler read seconds as minutes.\n- `schedule.ts` passes the five-field form now.', 'six fields', 'schedule.ts'],
+    ['Seeds run through now. Cause: the fixture loader read files in directory order. `loadFixtures` sorts the names first.', 'directory order', 'loadFixtures'],
+    ['Green now. The invoices were rounded per line before the tax step; `roundTotals` runs once on the sum.', 'per line', 'roundTotals'],
     ['Build passes. The runner had no write access to the store path. Fixed with `PNPM_HOME=/opt/pnpm` in the job env.', 'write access', 'PNPM_HOME'],
   ])('is one error resolution with both halves: %s', (report, cause, change) => {
     const found = resolutionsOf([say('Running the billing tests.'), RED, say('Looking at the renewal path.'), GREEN, say(report)]);
