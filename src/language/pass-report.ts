@@ -114,7 +114,8 @@ export function passResolutionOf(sentences: readonly ReadSentence[], options: { 
     if (sentence.isAside) break;
     // With a failure known, a sentence in the past that names something, right after the pass
     // report, tells what was wrong ("The tokens were minted ahead of the API's clock; …").
-    const isCause = tellsCause(sentence.said) || (options.known && hasPassLead && sentence.specifics > 0 && PAST.test(plain(sentence.said)));
+    // A list item is a recap line ("- Left `x.ts` untouched"), not an explanation.
+    const isCause = tellsCause(sentence.said) || (options.known && hasPassLead && sentence.specifics > 0 && !LIST_ITEM.test(sentence.said) && PAST.test(plain(sentence.said)));
     // A cause told with a verb of change ("turned out the seed inserted users first") tells the
     // change only in a later clause ("…; I stub the host").
     const isChange = isCause ? laterClauses(sentence.said).some((clause) => tellsChange(clause, sentence.specifics)) : tellsChange(sentence.said, sentence.specifics);
@@ -168,7 +169,9 @@ const OUTCOME_END = /\b(?:pass(?:es|ed|ing)?|green|works?)\b[^.;]{0,30}[.!]?$/iu
 // A means and what it did: "setting X sorted it", "solved with …", "X is what it needed", "with nock intercepting the calls".
 const MEANS = /\b(?:(?:fixed|solved|sorted|cured|cleared|resolved) (?:it|that|this|the \p{L}+)|(?:solved|fixed|sorted) (?:with|by)|did it|did the trick|is what it needed|makes? the (?:suite|tests?|build|job|run)\b[^.;]{0,20}\bpass|with \S+(?: \S+)? (?:intercepting|stubbing|mocking|in place))\b|^with\s+[^,.;]{2,60}?,?\s+(?:the\s+)?(?:whole\s+)?(?:suite|tests?|build|job|run|it)\s+(?:\p{L}+\s+)?(?:pass(?:es)?|works?|runs? clean)\b/iu;
 // A past tense in the sentence: "was", "had", a regular "-ed" form.
-const PAST = /\b(?:was|were|had|did|\p{L}{3,}ed)\b/iu;
+const PAST = /\b(?:was|were|had|did|(?!un)\p{L}{3,}ed)\b/iu;
+// A list item: "- left it untouched", "2. bumped the pool".
+const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/u;
 // The new state, said with "now": "`schedule.ts` passes the five-field form now".
 const NOW = /(?<!\b(?:for|until|till|right|just|by)\s)\bnow\b(?!\s+that\b)/iu;
 // A sentence led by the means that fixed it: "Installing it in the base image put the dates right".

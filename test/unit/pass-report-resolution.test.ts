@@ -69,6 +69,7 @@ describe('a pass report followed by the cause and the change, in one message', (
     'Passing now. Next I will rename `fmtDate` to `formatDate` across the module.',
     'Green. Should I also bump `ws` to 8.17 while I am here?',
     'Still red. Digging further into the renewal parser.',
+    "That's finished, tests pass. Summary:\n\n- Left `src/api/plans.ts` untouched\n- The README needs no update",
   ])('a look-alike is not: %s', (report) => {
     expect(resolutionsOf([RED, say('Looking into it.'), GREEN, say(report)])).toEqual([]);
   });
