@@ -86,14 +86,11 @@ export function passResolutionOf(sentences: readonly ReadSentence[], options: { 
   if (first === undefined) return undefined;
   const read: { text: string; said: string; specifics: number; position: number; isAside: boolean }[] = [];
   const saidOf = (sentence: ReadSentence): string => sentence.said ?? sentence.text;
-  let start: number;
   const hasPassLead = isPassReport(saidOf(first)) || afterPassClause(saidOf(first)) !== undefined;
-  if (isPassReport(saidOf(first))) {
-    start = 1;
-  } else {
+  let start = 1;
+  if (!isPassReport(saidOf(first))) {
     const rest = afterPassClause(saidOf(first));
     if (rest !== undefined) read.push({ text: afterPassClause(first.text) ?? rest, said: rest, specifics: first.specifics, position: 0, isAside: first.isAside });
-    start = 1;
     // A cause first, and the outcome at the end of the message or the green run right before it.
     const last = sentences[sentences.length - 1];
     const isCauseLed = rest === undefined && (options.afterGreen ? tellsCause(saidOf(first)) : CAUSE_LEAD.test(plain(saidOf(first))) && last !== undefined && OUTCOME_END.test(plain(saidOf(last))));
