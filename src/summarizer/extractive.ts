@@ -27,6 +27,7 @@ import { isProductNarration, turnShapeOf } from '../language/behaviour-statement
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
 import { isCauseAndFix, isChangeReport, isSplitCauseAndFix, tellsFault } from '../language/fix-statement.js';
+import { isPassReport, passResolutionOf } from '../language/pass-report.js';
 import { countSpecifics } from '../language/salience.js';
 import { answeredQuestion, endsInQuestion } from '../language/answered-question.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
@@ -179,6 +180,8 @@ interface ChunkState {
   episode: Episode | undefined;
   /** A failure whose run just turned green: the next message may tell what fixed it. */
   isJustFixed: boolean;
+  /** A run just passed: the next message may tell what made it pass. */
+  isJustGreen: boolean;
   /** A fault, a cause or a dead end was told with no failing run in the chunk (the run fell in the chunk before). */
   isDebugging: boolean;
   lastRun: RunStatus | undefined;
@@ -248,6 +251,7 @@ function summarizeChunk(request: SummarizeRequest, language: Language): Summariz
     calls: new Map(),
     episode: undefined,
     isJustFixed: false,
+    isJustGreen: false,
     isDebugging: false,
     lastRun: undefined,
     lastOrder: Math.max(0, entries.length - 1),
@@ -303,7 +307,22 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   // The first message after a failing run turned green tells what fixed it, if it reports a change.
   const isAfterFix = state.isJustFixed;
   state.isJustFixed = false;
+  const isAfterGreen = state.isJustGreen;
+  state.isJustGreen = false;
   let toldFixes = 0;
+  // A pass report with the cause and the change told after it, in the same message, is one fact.
+  const resolution = passResolutionOf(
+    analyses.map((analysis, position) => ({ text: analysis.text, said: sentences[position] ?? analysis.text, specifics: analysis.specifics, isAside: analysis.isQuestion || analysis.isIntention || analysis.isDeadEnd })),
+    { known: isAfterFix || state.episode !== undefined || state.isDebugging, afterGreen: isAfterGreen },
+  );
+  const resolved = new Set(resolution?.positions ?? []);
+  if (resolution !== undefined) {
+    const weight = Math.max(TOLD_FIX_SALIENCE, ...resolution.positions.map((position) => analyses[position]?.salience ?? 0));
+    state.facts.push({ category: 'error-resolutions', value: resolution.value, salience: weight });
+    lastFact = state.facts.length - 1;
+    toldFixes += 1;
+    if (state.episode !== undefined) state.episode.hasFact = true;
+  }
   // Only the shape of the text can tell a plan step or a heading from a statement (see judgeFact).
   let layout: MessageLayout | undefined;
   const isWorthAFact = (sentence: string): boolean =>
@@ -315,6 +334,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       if (episode !== undefined) episode.firstLive = episode.causes.length;
       return;
     }
+    if (resolved.has(position)) return;
     // A told fix is a fact even when a completion report also lists it.
     if (isAfterFix && toldFixes < MAX_TOLD_FIXES && factCategoryFor(analysis.retention) === undefined && isToldFix(analysis, sentences[position] ?? analysis.text, language.matcher)) {
       state.facts.push({ category: 'error-resolutions', value: analysis.text, salience: Math.max(analysis.salience, TOLD_FIX_SALIENCE) });
@@ -435,6 +455,8 @@ function diffFixOf(text: string): string | undefined {
  */
 function isToldFix(analysis: SentenceAnalysis, sentence: string, matcher: PatternMatcher): boolean {
   if (analysis.isDeadEnd || analysis.isQuestion || analysis.isIntention || analysis.retention === 'chit-chat') return false;
+  // "Sorted, suite's green": the report of the run, not the change.
+  if (isPassReport(sentence)) return false;
   const hasSubstance = analysis.specifics > 0 || topicWords(analysis.text, { patterns: matcher.pack }).length >= MIN_FIX_TOPIC_WORDS;
   return hasSubstance && isChangeReport(sentence);
 }
@@ -615,6 +637,7 @@ function readToolResult(options: { entry: Entry; order: number; state: ChunkStat
   } else if (digest.status === 'pass' && state.isDebugging) {
     state.isJustFixed = true;
   }
+  if (digest.status !== 'neutral') state.isJustGreen = digest.status === 'pass';
   if (digest.status !== 'neutral') state.isDebugging = false;
   const commit = GIT_COMMIT.exec(command);
   if (commit?.[1] !== undefined && digest.status !== 'fail') addCompleted(state, { text: `Committed "${commit[1]}"`, order });
