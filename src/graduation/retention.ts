@@ -7,6 +7,7 @@ import { isActionResponse, isBehaviourStatement, isConditionalRule, isDeferenceT
 import { hasFixOutcome, isCauseAndFix, isJoinedCauseAndFix, isLabelledFix, isSplitCauseAndFix } from '../language/fix-statement.js';
 import { isAcceptedOption } from '../language/accepted-option.js';
 import { isStatedPreference } from '../language/preference-statement.js';
+import { isRecurringProcess } from '../language/recurrence.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
 
 export { extractIdentifiers };
@@ -600,6 +601,11 @@ function analyzeWhole(
   }
   // Something named, done the way the project already does it, is a convention.
   if (!isDeadEnd && !isQuestion && !isIntention && salience.specifics > 0 && turn !== 'question' && isFollowingPractice(text)) {
+    return { ...rest, retention: 'convention', salience: Math.max(salience.score, DURABLE_SCORE) };
+  }
+  // A process given a schedule ("the image scan runs every 6 hours", "backups: 03:30 CET") is a
+  // standing arrangement, whoever mentions it.
+  if (!isDeadEnd && !isQuestion && !isIntention && !salience.isOutput && isRecurringProcess(text)) {
     return { ...rest, retention: 'convention', salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   if (isTaskRequest) return { ...rest, retention: 'task-status' };
