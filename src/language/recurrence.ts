@@ -68,7 +68,7 @@ const PROCESS_NOUNS = new Set([
   'audit', 'backup', 'batch', 'billing', 'build', 'certificate', 'cert', 'check', 'cleanup', 'compaction', 'credential',
   'cron', 'crontab', 'deploy', 'deployment', 'digest', 'dump', 'email', 'export', 'handover', 'import', 'index',
   'ingest', 'invoice', 'job', 'key', 'lease', 'log', 'mail', 'password', 'pipeline', 'poll', 'purge', 'reindex',
-  'release', 'renewal', 'repack', 'report', 'retention', 'rotation', 'run', 'scan', 'scanner', 'schedule', 'scrape',
+  'release', 'renewal', 'repack', 'report', 'retention', 'rotation', 'scan', 'scanner', 'schedule', 'scrape',
   'secret', 'snapshot', 'suite', 'sweep', 'sync', 'task', 'test', 'timer', 'token', 'train', 'vacuum', 'worker',
   'environment', 'rebuild', 'refresh', 'standup', 'review', 'upgrade', 'heartbeat', 'healthcheck', 'crawl', 'archive', 'translation',
 ]);
@@ -136,7 +136,9 @@ function readClause(clause: string): Recurrence | undefined {
   if (EXPIRY_WORDS.test(clause)) for (const match of clause.matchAll(PERIOD)) schedule.push(normalise(match[0]));
   if (FREQUENCY_ADJECTIVE.test(clause)) for (const match of clause.matchAll(SINGLE_DAY)) schedule.push(normalise(match[0].replace(/^\w+\s+/u, '')));
   if (schedule.length === 0) return undefined;
-  const words = (clause.toLowerCase().match(/[a-z][a-z-]*/gu) ?? []).map((word) => (word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word));
+  // The words of the schedule itself ("every tagged build") name no process.
+  const rest = RECURRENCE_PATTERNS.reduce((text, pattern) => text.replace(pattern, ' '), clause);
+  const words = (rest.toLowerCase().match(/[a-z][a-z-]*/gu) ?? []).map((word) => (word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word));
   const processes = new Set<string>();
   const modifiers = new Map<string, string>();
   words.forEach((word, index) => {
