@@ -57,6 +57,27 @@ export function isRescheduling(older: string, newer: string): boolean {
   return false;
 }
 
+/**
+ * What the schedules of two statements say about a revision: `true` when the newer reschedules the
+ * older's process, `false` when both schedule processes and no process is shared ("the nightly
+ * backup runs at 02:00" / "the nightly report runs at 06:00" are two facts), `undefined` when the
+ * schedules do not decide (either states none, or they share a process with the same schedule).
+ */
+export function scheduleRevision(older: string, newer: string): boolean | undefined {
+  const before = recurrencesOf(older);
+  const after = before.length === 0 ? [] : recurrencesOf(newer);
+  if (after.length === 0) return undefined;
+  let isShared = false;
+  for (const later of after) {
+    for (const earlier of before) {
+      if (!isSameProcess(earlier, later)) continue;
+      if (!isSameSchedule(earlier.schedule, later.schedule)) return true;
+      isShared = true;
+    }
+  }
+  return isShared ? undefined : false;
+}
+
 // --- Internal helpers ---
 
 const QUESTION_END = /\?\s*\)?$/u;
@@ -68,11 +89,12 @@ const PROCESS_NOUNS = new Set([
   'audit', 'backup', 'batch', 'billing', 'build', 'certificate', 'cert', 'check', 'cleanup', 'compaction', 'credential',
   'cron', 'crontab', 'deploy', 'deployment', 'digest', 'dump', 'email', 'export', 'handover', 'import', 'index',
   'ingest', 'invoice', 'job', 'key', 'lease', 'log', 'mail', 'password', 'pipeline', 'poll', 'purge', 'reindex',
-  'release', 'renewal', 'repack', 'report', 'retention', 'rotation', 'scan', 'scanner', 'schedule', 'scrape',
+  'renewal', 'repack', 'report', 'retention', 'rotation', 'scan', 'scanner', 'schedule', 'scrape',
   'secret', 'snapshot', 'suite', 'sweep', 'sync', 'task', 'test', 'timer', 'token', 'train', 'vacuum', 'worker',
   'environment', 'rebuild', 'refresh', 'standup', 'review', 'upgrade', 'heartbeat', 'healthcheck', 'crawl', 'archive', 'translation',
 ]);
-const SCAN_ALIASES: Readonly<Record<string, string>> = { scanner: 'scan', cert: 'certificate', crontab: 'cron', deployment: 'deploy', mail: 'email' };
+const NOUN_ALIASES: Readonly<Record<string, string>> = { scanner: 'scan', cert: 'certificate', crontab: 'cron', deployment: 'deploy', mail: 'email', dump: 'backup' };
+const MODIFIER_ALIASES: Readonly<Record<string, string>> = { db: 'database', prod: 'production' };
 
 const UNIT = String.raw`(?:second|sec|minute|min|hour|hr|day|night|morning|evening|afternoon|week|weekday|weekend|fortnight|month|quarter|year|sprint)`;
 const WEEKDAY = String.raw`(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)`;
@@ -134,20 +156,21 @@ function readClause(clause: string): Recurrence | undefined {
     for (const match of clause.matchAll(pattern)) schedule.push(normalise(match[0]));
   }
   if (EXPIRY_WORDS.test(clause)) for (const match of clause.matchAll(PERIOD)) schedule.push(normalise(match[0]));
-  if (FREQUENCY_ADJECTIVE.test(clause)) for (const match of clause.matchAll(SINGLE_DAY)) schedule.push(normalise(match[0].replace(/^\w+\s+/u, '')));
+  if (schedule.length > 0 || FREQUENCY_ADJECTIVE.test(clause)) for (const match of clause.matchAll(SINGLE_DAY)) schedule.push(normalise(match[0].replace(/^\w+\s+/u, '')));
   if (schedule.length === 0) return undefined;
   // The words of the schedule itself ("every tagged build") name no process.
   const rest = RECURRENCE_PATTERNS.reduce((text, pattern) => text.replace(pattern, ' '), clause);
-  const words = (rest.toLowerCase().match(/[a-z][a-z-]*/gu) ?? []).map((word) => (word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word));
+  const words = (rest.toLowerCase().replace(/'s\b/gu, '').match(/[a-z][a-z-]*/gu) ?? []).map((word) => (word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word));
   const processes = new Set<string>();
   const modifiers = new Map<string, string>();
   words.forEach((word, index) => {
     const noun = processNoun(word);
     if (noun === undefined) return;
     processes.add(noun);
-    const before = words[index - 1];
-    if (before !== undefined && !MODIFIER_STOPWORDS.has(before) && !modifiers.has(noun) && !/^(?:every|each|per|nightly|daily|hourly|weekly|monthly|quarterly|yearly)$/u.test(before)) {
-      modifiers.set(noun, processNoun(before) ?? before);
+    // A verb form ("gets snapshotted") has no modifier in front of it.
+    const before = PROCESS_NOUNS.has(word) || PROCESS_NOUNS.has(word.replace(/s$/u, '')) ? words[index - 1] : undefined;
+    if (before !== undefined && before.length > 1 && !MODIFIER_STOPWORDS.has(before) && !modifiers.has(noun) && !/^(?:every|each|per|nightly|daily|hourly|weekly|monthly|quarterly|yearly)$/u.test(before)) {
+      modifiers.set(noun, processNoun(before) ?? MODIFIER_ALIASES[before] ?? before);
     }
   });
   if (processes.size === 0) return undefined;
@@ -157,9 +180,10 @@ function readClause(clause: string): Recurrence | undefined {
 const MODIFIER_STOPWORDS = new Set(['the', 'a', 'an', 'our', 'your', 'their', 'its', 'this', 'that', 'these', 'those', 'of', 'for', 'on', 'in', 'at', 'and', 'or', 'to', 'by', 'with', 'from', 'full', 'whole', 'new', 'old']);
 
 function processNoun(word: string): string | undefined {
-  const singular = PROCESS_NOUNS.has(word) ? word : word.endsWith('s') && PROCESS_NOUNS.has(word.slice(0, -1)) ? word.slice(0, -1) : undefined;
+  // Plurals and verb forms name the process too ("backups", "snapshotted", "purged").
+  const singular = [word, word.replace(/s$/u, ''), word.replace(/d$/u, ''), word.replace(/ed$/u, ''), word.replace(/ted$/u, '')].find((form) => PROCESS_NOUNS.has(form));
   if (singular === undefined) return undefined;
-  return SCAN_ALIASES[singular] ?? singular;
+  return NOUN_ALIASES[singular] ?? singular;
 }
 
 function normalise(expression: string): string {
