@@ -22,15 +22,13 @@ export interface Recurrence {
 }
 
 /** The recurrences a statement gives processes, one per clause that states one. */
-export function recurrencesOf(text: string): Recurrence[] {
-  if (QUESTION_END.test(text.trim())) return [];
-  const found: Recurrence[] = [];
-  let label = '';
-  for (const clause of clausesOf(text)) {
-    // A short label names the process its value schedules ("purge job schedule: `15 2 * * *`").
-    const recurrence = readClause(clause) ?? (label.length > 0 ? readClause(`${label} ${clause}`) : undefined);
-    if (recurrence !== undefined) found.push(recurrence);
-    label = LABEL.test(clause) ? clause : '';
+export function recurrencesOf(text: string): readonly Recurrence[] {
+  // A fact is compared with many later statements; its reading never changes.
+  let found = readings.get(text);
+  if (found === undefined) {
+    found = readRecurrences(text);
+    if (readings.size >= MAX_CACHED_READINGS) readings.clear();
+    readings.set(text, found);
   }
   return found;
 }
@@ -80,6 +78,21 @@ export function scheduleRevision(older: string, newer: string): boolean | undefi
 
 // --- Internal helpers ---
 
+function readRecurrences(text: string): readonly Recurrence[] {
+  if (QUESTION_END.test(text.trim())) return [];
+  const found: Recurrence[] = [];
+  let label = '';
+  for (const clause of clausesOf(text)) {
+    // A short label names the process its value schedules ("purge job schedule: `15 2 * * *`").
+    const recurrence = readClause(clause) ?? (label.length > 0 ? readClause(`${label} ${clause}`) : undefined);
+    if (recurrence !== undefined) found.push(recurrence);
+    label = LABEL.test(clause) ? clause : '';
+  }
+  return found;
+}
+
+const readings = new Map<string, readonly Recurrence[]>();
+const MAX_CACHED_READINGS = 4_096;
 const QUESTION_END = /\?\s*\)?$/u;
 // A label of at most four words, as written before a colon.
 const LABEL = /^[\w-]+(?:\s+[\w-]+){0,3}$/u;
@@ -163,20 +176,31 @@ function readClause(clause: string): Recurrence | undefined {
   const words = (rest.toLowerCase().replace(/'s\b/gu, '').match(/[a-z][a-z-]*/gu) ?? []).map((word) => (word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word));
   const processes = new Set<string>();
   const modifiers = new Map<string, string>();
-  words.forEach((word, index) => {
+  const isNounForm = (word: string | undefined): boolean => word !== undefined && (PROCESS_NOUNS.has(word) || PROCESS_NOUNS.has(word.replace(/s$/u, '')));
+  const add = (index: number): void => {
+    const word = words[index] ?? '';
     const noun = processNoun(word);
     if (noun === undefined) return;
     processes.add(noun);
     // A verb form ("gets snapshotted") has no modifier in front of it.
-    const before = PROCESS_NOUNS.has(word) || PROCESS_NOUNS.has(word.replace(/s$/u, '')) ? words[index - 1] : undefined;
-    if (before !== undefined && before.length > 1 && !MODIFIER_STOPWORDS.has(before) && !modifiers.has(noun) && !/^(?:every|each|per|nightly|daily|hourly|weekly|monthly|quarterly|yearly)$/u.test(before)) {
+    const before = isNounForm(word) ? words[index - 1] : undefined;
+    if (before !== undefined && before.length > 1 && !MODIFIER_STOPWORDS.has(before) && !modifiers.has(noun) && !FREQUENCY_ONLY.test(before)) {
       modifiers.set(noun, processNoun(before) ?? MODIFIER_ALIASES[before] ?? before);
     }
+  };
+  words.forEach((word, index) => {
+    // In a compound the last noun names the process ("the billing backup" is a backup); a generic
+    // head names the one in front of it as well ("the purge job" is the purge).
+    if (processNoun(word) === undefined || isNounForm(words[index + 1])) return;
+    add(index);
+    if (GENERIC_HEADS.has(processNoun(word) ?? '') && isNounForm(words[index - 1])) add(index - 1);
   });
   if (processes.size === 0) return undefined;
   return { processes, modifiers, schedule, words: new Set(words) };
 }
 
+const FREQUENCY_ONLY = /^(?:every|each|per|nightly|daily|hourly|weekly|monthly|quarterly|yearly)$/u;
+const GENERIC_HEADS = new Set(['job', 'worker', 'task', 'cron', 'timer', 'schedule']);
 const MODIFIER_STOPWORDS = new Set(['the', 'a', 'an', 'our', 'your', 'their', 'its', 'this', 'that', 'these', 'those', 'of', 'for', 'on', 'in', 'at', 'and', 'or', 'to', 'by', 'with', 'from', 'full', 'whole', 'new', 'old']);
 
 function processNoun(word: string): string | undefined {
