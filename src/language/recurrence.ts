@@ -106,7 +106,7 @@ const PROCESS_NOUNS = new Set([
   'secret', 'snapshot', 'suite', 'sweep', 'sync', 'task', 'test', 'timer', 'token', 'train', 'vacuum', 'worker',
   'environment', 'rebuild', 'refresh', 'standup', 'review', 'upgrade', 'heartbeat', 'healthcheck', 'crawl', 'archive', 'translation',
 ]);
-const NOUN_ALIASES: Readonly<Record<string, string>> = { scanner: 'scan', cert: 'certificate', crontab: 'cron', deployment: 'deploy', mail: 'email', dump: 'backup' };
+const NOUN_ALIASES: Readonly<Record<string, string>> = { scanner: 'scan', cert: 'certificate', crontab: 'cron', deployment: 'deploy', mail: 'email', dump: 'backup', reindex: 'index' };
 const MODIFIER_ALIASES: Readonly<Record<string, string>> = { db: 'database', prod: 'production' };
 
 const UNIT = String.raw`(?:second|sec|minute|min|hour|hr|day|night|morning|evening|afternoon|week|weekday|weekend|fortnight|month|quarter|year|sprint)`;
@@ -173,10 +173,17 @@ function readClause(clause: string): Recurrence | undefined {
   if (schedule.length === 0) return undefined;
   // The words of the schedule itself ("every tagged build") name no process.
   const rest = RECURRENCE_PATTERNS.reduce((text, pattern) => text.replace(pattern, ' '), clause);
-  const words = (rest.toLowerCase().replace(/'s\b/gu, '').match(/[a-z][a-z-]*/gu) ?? []).map((word) => (word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word));
+  const isNounForm = (word: string | undefined): boolean => word !== undefined && (PROCESS_NOUNS.has(word) || PROCESS_NOUNS.has(word.replace(/s$/u, '')));
+  const raw = rest.toLowerCase().replace(/'s\b/gu, '').match(/[a-z][a-z-]*/gu) ?? [];
+  const words = raw.map((word) => (word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word));
+  // "The CRM sync polls every 10 minutes": after a noun, a word that is mostly a verb with an -s is
+  // the verb, and ends the noun phrase.
+  const isVerb = (index: number): boolean => {
+    const word = raw[index];
+    return word !== undefined && word.endsWith('s') && VERB_LIKE.has(word.slice(0, -1)) && index > 0 && isNounForm(raw[index - 1]);
+  };
   const processes = new Set<string>();
   const modifiers = new Map<string, string>();
-  const isNounForm = (word: string | undefined): boolean => word !== undefined && (PROCESS_NOUNS.has(word) || PROCESS_NOUNS.has(word.replace(/s$/u, '')));
   const add = (index: number): void => {
     const word = words[index] ?? '';
     const noun = processNoun(word);
@@ -191,7 +198,7 @@ function readClause(clause: string): Recurrence | undefined {
   words.forEach((word, index) => {
     // In a compound the last noun names the process ("the billing backup" is a backup); a generic
     // head names the one in front of it as well ("the purge job" is the purge).
-    if (processNoun(word) === undefined || isNounForm(words[index + 1])) return;
+    if (processNoun(word) === undefined || isVerb(index) || (isNounForm(words[index + 1]) && !isVerb(index + 1))) return;
     add(index);
     if (GENERIC_HEADS.has(processNoun(word) ?? '') && isNounForm(words[index - 1])) add(index - 1);
   });
@@ -200,6 +207,7 @@ function readClause(clause: string): Recurrence | undefined {
 }
 
 const FREQUENCY_ONLY = /^(?:every|each|per|nightly|daily|hourly|weekly|monthly|quarterly|yearly)$/u;
+const VERB_LIKE = new Set(['poll', 'sweep', 'refresh', 'scrape', 'sync', 'check', 'scan', 'purge', 'build', 'deploy', 'test', 'export', 'import', 'audit', 'dump', 'crawl', 'archive', 'review', 'rebuild', 'upgrade', 'vacuum', 'repack', 'index', 'reindex', 'report', 'mail', 'email']);
 const GENERIC_HEADS = new Set(['job', 'worker', 'task', 'cron', 'timer', 'schedule']);
 const MODIFIER_STOPWORDS = new Set(['the', 'a', 'an', 'our', 'your', 'their', 'its', 'this', 'that', 'these', 'those', 'of', 'for', 'on', 'in', 'at', 'and', 'or', 'to', 'by', 'with', 'from', 'full', 'whole', 'new', 'old']);
 
