@@ -19,6 +19,8 @@ export interface Recurrence {
   readonly schedule: readonly string[];
   /** The clause's words, singular and lower-case. */
   readonly words: ReadonlySet<string>;
+  /** The same words in order. */
+  readonly sequence: readonly string[];
 }
 
 /** The recurrences a statement gives processes, one per clause that states one. */
@@ -203,7 +205,7 @@ function readClause(clause: string): Recurrence | undefined {
     if (GENERIC_HEADS.has(processNoun(word) ?? '') && isNounForm(words[index - 1])) add(index - 1);
   });
   if (processes.size === 0) return undefined;
-  return { processes, modifiers, schedule, words: new Set(words) };
+  return { processes, modifiers, schedule, words: new Set(words), sequence: words };
 }
 
 const FREQUENCY_ONLY = /^(?:every|each|per|nightly|daily|hourly|weekly|monthly|quarterly|yearly)$/u;
@@ -231,9 +233,30 @@ function isSameProcess(a: Recurrence, b: Recurrence): boolean {
     // A modifier the other clause names elsewhere ("the registry scanner sweeps our images" / "the
     // image scan") names the same process.
     if (left !== undefined && right !== undefined && left !== right && !a.words.has(right) && !b.words.has(left)) continue;
+    // "the billing cron job" / "the payroll cron job": a job told apart by its cron's owner.
+    if (left !== undefined && left === right && a.processes.has(left) && b.processes.has(left) && isRival(a.modifiers.get(left), b.modifiers.get(left), { a, b })) continue;
+    // Any other word told apart the same way ("never deploy the billing service" / "… the search service").
+    if (hasRivalWords(a, b)) return false;
     return true;
   }
   return false;
+}
+
+function isRival(left: string | undefined, right: string | undefined, options: { a: Recurrence; b: Recurrence }): boolean {
+  return left !== undefined && right !== undefined && left !== right && !options.a.words.has(right) && !options.b.words.has(left);
+}
+
+function hasRivalWords(a: Recurrence, b: Recurrence): boolean {
+  const before = new Map<string, string>();
+  a.sequence.forEach((word, index) => {
+    const previous = a.sequence[index - 1];
+    if (index > 0 && previous !== undefined && !MODIFIER_STOPWORDS.has(previous)) before.set(word, previous);
+  });
+  return b.sequence.some((word, index) => {
+    const previous = b.sequence[index - 1];
+    if (word.length < 4 || previous === undefined || MODIFIER_STOPWORDS.has(previous) || FREQUENCY_ONLY.test(previous)) return false;
+    return isRival(before.get(word), previous, { a, b });
+  });
 }
 
 function isSameSchedule(a: readonly string[], b: readonly string[]): boolean {
