@@ -208,6 +208,7 @@ function readClause(clause: string): Recurrence | undefined {
   return { processes, modifiers, schedule, words: new Set(words), sequence: words };
 }
 
+const DETERMINERS = new Set(['the', 'a', 'an', 'our', 'this', 'that', 'each', 'every']);
 const FREQUENCY_ONLY = /^(?:every|each|per|nightly|daily|hourly|weekly|monthly|quarterly|yearly)$/u;
 const VERB_LIKE = new Set(['poll', 'sweep', 'refresh', 'scrape', 'sync', 'check', 'scan', 'purge', 'build', 'deploy', 'test', 'export', 'import', 'audit', 'dump', 'crawl', 'archive', 'review', 'rebuild', 'upgrade', 'vacuum', 'repack', 'index', 'reindex', 'report', 'mail', 'email']);
 const GENERIC_HEADS = new Set(['job', 'worker', 'task', 'cron', 'timer', 'schedule']);
@@ -250,11 +251,12 @@ function hasRivalWords(a: Recurrence, b: Recurrence): boolean {
   const before = new Map<string, string>();
   a.sequence.forEach((word, index) => {
     const previous = a.sequence[index - 1];
-    if (index > 0 && previous !== undefined && !MODIFIER_STOPWORDS.has(previous)) before.set(word, previous);
+    if (index > 1 && previous !== undefined && !MODIFIER_STOPWORDS.has(previous) && DETERMINERS.has(a.sequence[index - 2] ?? '')) before.set(word, previous);
   });
+  // Only within a noun phrase that opens on a determiner ("the billing service").
   return b.sequence.some((word, index) => {
     const previous = b.sequence[index - 1];
-    if (word.length < 4 || previous === undefined || MODIFIER_STOPWORDS.has(previous) || FREQUENCY_ONLY.test(previous)) return false;
+    if (word.length < 4 || previous === undefined || !DETERMINERS.has(b.sequence[index - 2] ?? '') || MODIFIER_STOPWORDS.has(previous) || FREQUENCY_ONLY.test(previous)) return false;
     return isRival(before.get(word), previous, { a, b });
   });
 }
