@@ -7,6 +7,7 @@ import { isActionResponse, isBehaviourStatement, isConditionalRule, isDeferenceT
 import { hasFixOutcome, isCauseAndFix, isJoinedCauseAndFix, isLabelledFix, isSplitCauseAndFix } from '../language/fix-statement.js';
 import { isAcceptedOption } from '../language/accepted-option.js';
 import { isStatedPreference } from '../language/preference-statement.js';
+import { isRecurringProcess } from '../language/recurrence.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
 import { detachedCopy } from '../detached-copy.js';
 import { createRecentMemo, type RecentMemo } from '../recent-memo.js';
@@ -630,6 +631,11 @@ function analyzeWhole(
   // A rule over every thing of a kind ("every error response uses …, same as the existing
   // endpoints") needs no name: the kind is what it is about.
   if (!isDeadEnd && !isQuestion && !isIntention && (salience.specifics > 0 || UNIVERSAL_SUBJECT.test(text)) && turn !== 'question' && isFollowingPractice(text)) {
+    return { ...rest, retention: 'convention', salience: Math.max(salience.score, DURABLE_SCORE) };
+  }
+  // A process given a schedule ("the image scan runs every 6 hours", "backups: 03:30 CET") is a
+  // standing arrangement, whoever mentions it.
+  if (!isDeadEnd && !isQuestion && !isIntention && !salience.isOutput && isRecurringProcess(text)) {
     return { ...rest, retention: 'convention', salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   if (isTaskRequest) return { ...rest, retention: 'task-status' };

@@ -1,5 +1,6 @@
 import { wordSetsFor, type WordSets } from '../boundaries/pattern-pack.js';
 import { defaultPatterns } from '../boundaries/patterns/default.js';
+import { scheduleRevision } from '../language/recurrence.js';
 import { qualifierWords, stemWord, topicSequence, type WordListOptions } from './retention.js';
 
 /**
@@ -23,6 +24,10 @@ import { qualifierWords, stemWord, topicSequence, type WordListOptions } from '.
  * collapse into one.
  */
 export function isValueRevision(older: string, newer: string, options: WordListOptions = {}): boolean {
+  // A process given another schedule ("the snapshot moved to 01:00") is a revision as well; two
+  // processes with schedules of their own never are.
+  const schedules = scheduleRevision(older, newer);
+  if (schedules !== undefined) return schedules;
   // Only a clause with one figure or with a name can give a new value.
   const newerClauses = readingsOf(newer, options).filter((reading) => reading.values.figures === 1 || reading.values.names.size > 0);
   if (newerClauses.length === 0) return false;

@@ -2,6 +2,7 @@ import type { Entry } from '../types.js';
 import { isBehaviourStatement, withoutAttribution } from './behaviour-statement.js';
 import { isCauseAndFix } from './fix-statement.js';
 import { isStatedPreference } from './preference-statement.js';
+import { isRecurringProcess } from './recurrence.js';
 import { countSpecifics } from './salience.js';
 
 /** Why {@link judgeFact} keeps a sentence out of the facts tier. */
@@ -359,7 +360,9 @@ function isHedge(plain: string): boolean {
 function isBareFailure(plain: string): boolean {
   // A quoted error message is what failed, not a report that something fails.
   const unquoted = plain.replace(/'[^']{2,80}'|"[^"]{2,80}"|“[^”]{2,80}”/gu, ' ');
-  return FAILURE.test(unquoted) && !FAILURE_NAMED.test(plain) && !FINDING.test(plain) && !FAILURE_RESOLVED.test(plain);
+  // A schedule that says what a failure would do ("the browser tests run on every merge, so a broken
+  // selector blocks it") reports none.
+  return FAILURE.test(unquoted) && !FAILURE_NAMED.test(plain) && !FINDING.test(plain) && !FAILURE_RESOLVED.test(plain) && !isRecurringProcess(plain);
 }
 
 /** Finished work reported with no command, path, value or name to remember. */

@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
 import { factKeyFor, isSameSubject, isSameTopic, isVaguerRestatement, topicWords } from '../graduation/retention.js';
 import { isValueRevision, valueWords } from '../graduation/value-revision.js';
+import { scheduleRevision } from '../language/recurrence.js';
 import { countJoined } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type {
@@ -175,12 +176,16 @@ export function createFactStore(options: {
       if (fact === undefined || order < matchOrder) continue;
       // Newest wins only for the same subject: two distinct facts that share words both stay.
       if (!isSameSubject(fact.value, update.value, { isUpdate })) continue;
+      // Two processes with schedules of their own ("the ledger backup runs hourly", "the avatar
+      // backup runs nightly") are two facts however many words they share.
+      if (scheduleRevision(fact.value, update.value) === false) continue;
       if (isUpdate || (fact.category === update.category && topicOverlap(fact.value, update.value) >= 0.5)) {
         match = fact;
         matchOrder = order;
       }
     }
-    if (match !== undefined) return { key: match.key, isRevision: false };
+    // A new schedule for the same process replaces the old one even when it carries fewer values.
+    if (match !== undefined) return { key: match.key, isRevision: scheduleRevision(match.value, update.value) === true };
     // A plainly worded new value for a subject already held ("staging keeps 12 connections" after
     // "staging runs with a pool of 4 connections") replaces it too: the newest such fact wins.
     for (const key of candidates) {
