@@ -6,6 +6,7 @@ import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salienc
 import { isActionResponse, isBehaviourStatement, isConditionalRule, isDeferenceToRule, isFollowingPractice, isObligationStatement, isProductDescription, isRefusalOrScope, isStandingRule, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
 import { hasFixOutcome, isCauseAndFix, isJoinedCauseAndFix, isLabelledFix, isSplitCauseAndFix } from '../language/fix-statement.js';
 import { isAcceptedOption } from '../language/accepted-option.js';
+import { isStatedConvention } from '../language/convention-statement.js';
 import { isStatedPreference } from '../language/preference-statement.js';
 import { isRecurringProcess } from '../language/recurrence.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
@@ -619,6 +620,10 @@ function analyzeWhole(
   }
   if (!isDeadEnd && !isQuestion && !isIntention && !salience.isOutput && isStatedPreference(text, { role })) {
     return { ...rest, retention: 'preference', salience: Math.max(salience.score, DURABLE_SCORE) };
+  }
+  // How the project does things, told as its habit or observed by the assistant and followed.
+  if (!isDeadEnd && !isQuestion && !isIntention && !salience.isOutput && turn !== 'question' && isStatedConvention(text, { role })) {
+    return { ...rest, retention: 'convention', salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   if (!isDeadEnd && !isQuestion && !isIntention && !isCompletion && isStatedBehaviour(text, { role, turn, salience, hasSubstance })) {
     return { ...rest, retention: 'requirement', salience: Math.max(salience.score, DURABLE_SCORE) };

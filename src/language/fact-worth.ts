@@ -1,6 +1,7 @@
 import type { Entry } from '../types.js';
 import { isBehaviourStatement, withoutAttribution } from './behaviour-statement.js';
 import { isCauseAndFix } from './fix-statement.js';
+import { isStatedConvention } from './convention-statement.js';
 import { isStatedPreference } from './preference-statement.js';
 import { isRecurringProcess } from './recurrence.js';
 import { countSpecifics } from './salience.js';
@@ -136,13 +137,14 @@ export function judgeFact(options: {
   if (MODE.test(plain)) return 'mode';
   if (INFORMATION_QUESTION.test(plain)) return 'question';
   if (isPastedShape(plain) || GLOSSARY.test(plain)) return 'pasted';
-  if (isHedge(plain)) return 'hedge';
+  // "The convention here seems to be one class per file" hedges what was observed, not a guess.
+  if (isHedge(plain) && !isStatedConvention(plain, { role })) return 'hedge';
   if (role !== 'assistant') {
     if (isBareFailure(plain)) return 'failure';
     return isPastedAdvice(plain, { role, layout: options.layout }) ? 'pasted' : undefined;
   }
-  // A stated liking and a cause told with its fix are findings, however they are worded.
-  const hasFinding = FINDING.test(plain) || isStatedPreference(plain, { role }) || isCauseAndFix(plain);
+  // A stated liking, a convention of the project and a cause told with its fix are findings, however they are worded.
+  const hasFinding = FINDING.test(plain) || isStatedPreference(plain, { role }) || isStatedConvention(plain, { role }) || isCauseAndFix(plain);
   if (ASKS_USER.test(plain) && !TAG_QUESTION.test(plain)) return 'question';
   // A report of finished work that names what was chosen ("… moved the archive to S3 Glacier with a
   // 90 day cutoff") is a decision; one that only praises the work is narration.

@@ -21,7 +21,8 @@ export type PreferenceSpeaker = 'user' | 'assistant' | 'system' | 'tool';
  */
 export function isStatedPreference(sentence: string, options: { role: PreferenceSpeaker }): boolean {
   const text = sentence.replace(CODE_SPAN, 'code').replace(/\s+/gu, ' ').trim();
-  if (text.length === 0 || QUESTION_END.test(text) || OFFER.test(text)) return false;
+  // A liking limited to now ("I'd rather not deal with that today") is no standing preference.
+  if (text.length === 0 || QUESTION_END.test(text) || OFFER.test(text) || FOR_NOW.test(text)) return false;
   const words = text.match(WORD)?.length ?? 0;
   if (words < 3 || words > MAX_WORDS) return false;
   // Following a liking of the listener: only the assistant does that in its narration.
@@ -38,7 +39,9 @@ export function isStatedPreference(sentence: string, options: { role: Preference
   if (words <= MAX_REASONED_WORDS && COMPARATIVE_REASON.test(text)) return true;
   // A rule for choosing between options, or one option said to beat another.
   if (CHOICE_RULE.test(text) || COMPARED.test(text)) return true;
-  return OWN_LIKING.test(text) && words >= 4;
+  // "if it's up to me, tabs", "given the choice, I'd keep one file per component".
+  if (SPEAKER_CHOICE_CONDITION.test(text) && words >= 5) return true;
+  return (OWN_LIKING.test(text) || OWN_LEANING.test(text)) && words >= 4;
 }
 
 // --- Internal helpers ---
@@ -61,11 +64,12 @@ const MAX_WORDS = 45;
 const QUESTION_END = /\?\s*["')\]]*$/u;
 // Offers and conditions: "if you prefer, I can …", "you'd like me to …", "would you like …".
 const OFFER = /\bif you(?:['’]d)?\s+(?:like|prefer|want|rather)\b|\byou['’]d (?:like|prefer|rather|want) (?:me|us|to)\b|\bwould you (?:like|prefer|rather)\b|\bdo you (?:like|prefer|want)\b/iu;
+const FOR_NOW = /\b(?:today|tonight|tomorrow|right now|for now|for the moment|at the moment|this (?:week|afternoon|morning|evening|sprint|time))\b/iu;
 const LIKING_VERB = String.raw`(?:like|liked|likes|prefer|prefers|preferred|favou?r|favou?rs|favou?red|love|loved|dislike|disliked|hate|hated|enjoy|asked for|wanted)`;
 // "since that's what you like", "the way you like them", "to match your preference",
 // "your preferred two-space indentation", "given your dislike of default exports".
 const ATTRIBUTED_LIKING = new RegExp(
-  String.raw`\byou(?:['’](?:d|ve))?\s+(?:(?:really|always|generally|usually|said you|told me you)\s+)?(?:${LIKING_VERB}|find|found)\b|\byour\s+(?:[\p{L}-]+\s+)?(?:preference|preferences|taste|liking|dislike|preferred|favou?rite)\b`,
+  String.raw`\byou(?:['’](?:d|ve))?\s+(?:(?:really|always|generally|usually|(?:said|told me|mentioned) you(?:['’]d| would)?)\s+)?(?:${LIKING_VERB}|rather|sooner|find|found)\b|\byour\s+(?:[\p{L}-]+\s+)?(?:preference|preferences|taste|liking|dislike|preferred|favou?rite)\b`,
   'iu',
 );
 // The speaker's own liking, hedged or plain, about a choice: "I'd lean toward …", "I would rather …",
@@ -83,11 +87,17 @@ const ALTERNATIVE = /\b(?:rather than|instead of|than)\s+\p{L}|,\s*not\s+(?!(?:s
 const OVER_ALTERNATIVE = /\S\s+over\s+(?!(?:the|there|here|it|them|this|that|these|those|again|and|to|a|an|my|our|your|time|lunch|night|weekend|years?|months?|weeks?|days?|hours?)\b)\p{L}/iu;
 // A user's own liking: "I'd sooner …", "I tend to go for …", "not (a big) fan of …", "I find X much easier".
 const OWN_LIKING = /\b(?:I|we)(?:['’]d| would)\s+(?:much\s+)?(?:sooner|rather)\b|\bI\s+tend\s+to\s+(?:go for|use|pick|prefer|like|favou?r|reach for)\b|\b(?:not|never been)\s+(?:a\s+|much of a\s+)?(?:big\s+|huge\s+)?fan\s+of\b|\bI\s+find\s+[^.,;]{2,40}\s+(?:much\s+|far\s+|a lot\s+)?(?:easier|nicer|cleaner|clearer|simpler|better)\b/iu;
+// A leaning or a taste the speaker owns, told with a noun rather than a liking verb: "I lean
+// towards small PRs", "I'm partial to guard clauses", "I'm more of a composition person",
+// "I'm allergic to deep inheritance", "I've come around to default exports".
+const OWN_LEANING = /\bI(?:['’]m| am)?\s+(?:(?:generally|usually|always|definitely|really|still|kind of|kinda)\s+)?lean(?:s|ing)?\s+(?:towards?|to|in favou?r of)\b|\bI['’]m\s+(?:(?:really|very|pretty|quite|a bit|kind of|kinda|not)\s+)*(?:partial to|keen on|allergic to|(?:a\s+)?(?:big\s+|huge\s+|firm\s+)?believer in|(?:more\s+of\s+|very much\s+|definitely\s+|firmly\s+)?(?:an?|team)\s+[\p{L}\p{N}./+ -]{2,30}?\s+(?:person|guy|gal|fan|camp|kind of (?:dev|developer|engineer|person)))\b|\bI(?:['’]ve| have)\s+(?:come (?:a)?round to|warmed (?:up )?to|grown (?:to like|fond of)|gone off|soured on|cooled on)\b/iu;
+// The speaker's own say as the condition of a choice: "if it's up to me", "if I had my way".
+const SPEAKER_CHOICE_CONDITION = /^(?:(?:honestly|personally|and|so)[,]?\s+)?(?:if (?:it['’]s|it is|it were|it was) (?:up to|my call|down to) me|if I had (?:my way|to (?:choose|pick))|given the choice|left to me|my call would be)\b[,:]?\s+\p{L}/iu;
 const MAX_REASONED_WORDS = 14;
 // ", easier to revert", ", cleaner that way", "- reads better", ", much simpler for reviewers".
 const COMPARATIVE_REASON = /(?:,|\s[-—–])\s+(?:it['’]s\s+|much\s+|far\s+|way\s+|a lot\s+)?(?:reads\s+)?(?:easier|simpler|cleaner|clearer|nicer|safer|better|tidier|calmer)(?:\s+to\s+\p{L}+(?:\s+\p{L}+)?|\s+that way|\s+for\s+\p{L}+(?:\s+\p{L}+)?)?[.!)]*$/iu;
 // "pick the boring library over the clever one", "use fixtures rather than factories".
-const CHOICE_RULE = /\b(?:pick|choose|prefer|use|take|go with|favou?r|reach for|stick with|keep)\s+[^,.;!?]{1,40}?\s(?:over|rather than|instead of)\s+(?!(?:the (?:weekend|years?|months?|days?)|there|here|it|again|time)\b)\p{L}/iu;
+const CHOICE_RULE = /\b(?:pick|choose|prefer|use|take|go with|favou?r|reach for|stick with|keep|give me)\s+[^,.;!?]{1,40}?\s(?:over|rather than|instead of)\s+(?!(?:the (?:weekend|years?|months?|days?)|there|here|it|again|time)\b)\p{L}/iu;
 // "json lines beat pretty printing", "a flat list is better than nested folders".
 const COMPARED = /\p{L}\s+(?:beats?|trumps?|wins?\s+over|(?:is|are)\s+(?:much\s+|far\s+|way\s+)?(?:better|nicer|cleaner|clearer|simpler)\s+than)\s+\p{L}/iu;
 const LEAD_FILLER = /^(?:(?:honestly|personally|generally|definitely|also|and|oh|so|hmm|eh|ok|okay|btw|imo|fwiw)[,:]?\s+)+/iu;

@@ -75,7 +75,7 @@ export function scoreSalience(
   // A tool the speaker put in a role, with no reason given ("I put order search on meilisearch",
   // "went with pino for structured logging"): the name fills the slot of a choosing or placing
   // verb and the object is a role, not a file or a piece of the work ("I put a log line in …").
-  const isPlacedChoice = role !== 'user' && (slotNames > 0 || NAME_IN_SLOT.test(prose)) && !isReasonedChoice && opensOn(PLACED_CHOICE) && !FILE_PATH.test(text) && !WORK_OBJECT.test(prose);
+  const isPlacedChoice = role !== 'user' && (slotNames > 0 || NAME_IN_SLOT.test(prose)) && !isReasonedChoice && opensOn(PLACED_CHOICE) && !FILE_PATH.test(text) && !PLACE_IN_TREE.test(text) && !WORK_OBJECT.test(prose);
   const isQuestion = QUESTION.test(text) && !TAG_QUESTION.test(text);
   // A question that opens on a name slot and names a tool ("how about dbmate for the migrations?",
   // "what about Valkey?") proposes a choice rather than asking for information.
@@ -87,8 +87,11 @@ export function scoreSalience(
   // The user agreeing to a named option ("agreed, Redis streams then", "fine, Kafka it is") chooses it.
   const isAgreedChoice = role === 'user' && !isQuestion && specifics >= 1 && AGREED_CHOICE.test(prose);
   const isChoice = isReasonedChoice || isPlacedChoice || kindNames.count > 0 || isProposal || isNamedMeans || isAgreedChoice;
+  // Where the speaker says it put something ("I put the SQL under db/queries") is the edit itself:
+  // the preposition of the place is no sign of a practice followed.
+  const isOwnPlacement = NARRATION.test(text);
   const cues = CUE_WEIGHTS.map(({ group, weight }) => {
-    const count = Math.min(2, matcher.count(group, prose));
+    const count = Math.min(2, matcher.count(group, group === 'convention' && isOwnPlacement ? prose.replace(PLACEMENT, ' ') : prose));
     return { group, value: (group === 'decision' && isChoice ? Math.max(1, count) : count) * weight };
   });
   const markerBonus = isMarked && !cues.some((cue) => cue.group === 'factMarker' && cue.value > 0) ? MARKER_WEIGHT : 0;
@@ -513,6 +516,10 @@ const OWN_CHOICE = /^(?:(?:also|and|so|then|now|finally)[,]?\s+)*I(?:['’]ve| h
 const PLACED_CHOICE = /^(?:(?:also|and|so|then|finally)[,]?\s+)*(?:(?:I|we)(?:['’]ve| have| just| also)?\s+)?(?:put|moved|went with|go with|picked|selected|chose|switched|swapped|settled on|opted for|standardi[sz]ed on|based|built|kept|left|pointed|routed|wired)\b/iu;
 // A capitalised name as the object of a placing preposition: "… onto Temporal", "… behind Caddy".
 const NAME_IN_SLOT = /\b(?:on|onto|with|through|behind|to)\s+[A-Z][\p{L}\p{N}]*\p{Ll}[\p{L}\p{N}.-]*(?=\s+for\b|[\s,.;:]*$|[,;:]\s)/u;
+// A folder of the repository as the place something was put ("… under db/queries"): an edit, not a tool chosen.
+const PLACE_IN_TREE = /\b(?:under|in|into|inside|next to|beside|alongside)\s+`?(?:\.{0,2}\/)?[\w.-]+\/[\w./-]*/u;
+// The preposition that gives where something was put: "under", "next to", "inside".
+const PLACEMENT = /\b(?:under|next to|inside|into|alongside|beside)\b/giu;
 // The speaker's own action given as the consequence of what was said before it.
 // Anchored on ", so I": a leading wildcard would scan long texts once per letter.
 const CONSEQUENCE_OF_RULE = /,\s+so\s+(?:I|we)\b/u;

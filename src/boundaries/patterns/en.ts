@@ -522,8 +522,10 @@ export const englishPatterns: PatternPack = {
     'next to',
     'under',
     /\b(?:lives?|sits?|belongs?|goes|go|(?:is|are) kept|(?:is|are) grouped) (?:in|under|inside|next to|alongside)\b/iu,
-    /\b(?:snake|camel|pascal|kebab|screaming|upper|lower|title|sentence)[_ -]?case\b/iu,
-    /\b(?:upper|screaming|lower)[_ -]snake\b/iu,
+    /(?<!\p{L})(?:snake|camel|pascal|kebab|screaming|upper|lower|title|sentence)[_ -]?case(?!\p{L})/iu,
+    /(?<!\p{L})(?:upper|screaming|lower)[_ -]snake(?!\p{L})/iu,
+    // A separator that shapes names or keys: "queue names are dot-separated", "colon-delimited keys".
+    /\b(?:dot|dash|hyphen|colon|slash|underscore|comma|space|pipe)[- ](?:separated|delimited)\b/iu,
     // How names are shaped: "error codes start with E_", "branch names end in the ticket".
     /\b(?:names?|codes?|keys?|ids?|files?|branches|tags?|variables?|vars?|columns?|tables?|routes?|paths?|messages?|headers?)\s+(?:all\s+|always\s+)?(?:start|begin|end)s?\s+(?:with|in)\b/iu,
     // …or are said to have a shape: "branch names look like brx/…", "keys follow the … pattern".
@@ -537,7 +539,8 @@ export const englishPatterns: PatternPack = {
     'preferred',
     'preference',
     'rather',
-    /\b(?:I|we)(?:['’]d)?(?: really| much| strongly)? (?:like|love|hate|dislike|want|prefer)\b/iu,
+    // A liking of something said; not praise of what was just shown ("I like it, thanks!").
+    /\b(?:I|we)(?:['’]d)?(?: really| much| strongly)? (?:like|love|hate|dislike|want|prefer)\b(?!\s+(?:it|this|that|these|those|them)(?:\s+(?:a lot|so much|very much|already))?\s*(?:[,.!:;)]|$))/iu,
     'favor',
     'favour',
     'easier',
