@@ -53,7 +53,10 @@ function isCollectivePractice(clause: string, options: { mayUseWe: boolean }): b
   const subject = (match[1] ?? '').toLowerCase();
   if (!options.mayUseWe && /^we$/u.test(subject)) return false;
   const object = clause.slice(match[0].length);
-  return !SPECIFIC_OBJECT.test(object) && /\p{L}{2,}/u.test(object);
+  // "we keep running into this" goes on doing something; it keeps nothing anywhere.
+  if (/\bkeeps?\s*$/iu.test(match[0]) && /^\p{L}+ing\b/iu.test(object)) return false;
+  // "we keep the seed data in db/seeds": a definite object with the place it is kept in is a kind of thing too.
+  return (!SPECIFIC_OBJECT.test(object) || (DEFINITE_OBJECT.test(object) && PLACE.test(object))) && /\p{L}{2,}/u.test(object);
 }
 
 // A statement about things of a kind: a plural noun or "every/each/all/our" leads, then a verb in
@@ -89,16 +92,20 @@ const CONFORMITY_LEAD = /^(?:(?:also|and|so)[,]?\s+)?(?:(?:I\s+(?:matched|follow
 const PRESENT_VERB = /\b(?:is|are|has|have|uses?|gets?|lives?|goes|go|sits?|returns?|registers?|exports?|follows?|starts?|ends?|reads?|writes?|stays?|keeps?|takes?|carries|carry|does|do)\b/iu;
 const PAST_FIRST_PERSON = /^(?:I|we)\s+(?:\w+ed|put|made|wrote|did)\b/iu;
 // The project or the team doing something as a habit, in the present tense.
-const COLLECTIVE_PRACTICE = /^(we|the team|our team|everyone|everybody|(?:this|the|our)\s+(?:repo|repository|codebase|code base|project|monorepo|app|service|backend|frontend))\s+(?:(?:all|always|usually|generally|normally|typically|consistently|still|just)\s+)?(?:keeps?|puts?|stores?|names?|writes?|uses?|prefix(?:es)?|suffix(?:es)?|follows?|versions?|places?|groups?|organi[sz]es?|co-?locates?|mirrors?|wraps?|logs?|serializes?|serialises?|represents?|formats?|structures?|splits?|tags?|models?|routes?|exposes?|declares?|defines?|sends?)\b\s*/iu;
+const COLLECTIVE_PRACTICE = /^(we|the team|our team|everyone|everybody|(?:this|the|our)\s+(?:repo|repository|codebase|code base|project|monorepo|app|service|backend|frontend))\s+(?:(?:all|always|usually|generally|normally|typically|consistently|still|just)\s+)?(?:(?:seems?|appears?|tends?)\s+to\s+)?(?:keeps?|puts?|stores?|names?|writes?|uses?|prefix(?:es)?|suffix(?:es)?|follows?|versions?|places?|groups?|organi[sz]es?|co-?locates?|mirrors?|wraps?|logs?|serializes?|serialises?|represents?|formats?|structures?|splits?|tags?|models?|routes?|exposes?|declares?|defines?|sends?)\b\s*/iu;
 // The practice named as such: "the convention here is …", "our naming scheme seems to be …".
 const NAMED_CONVENTION = /^(?:the|our|this|the (?:repo|project|team|codebase)['’]s)\s+(?:[\p{L}-]+\s+)?(?:convention|norm|house style|scheme|pattern|practice|rule of thumb)(?:\s+(?:here|around here|in (?:this|the|our) [\p{L}-]+|for [\p{L}-]+(?:\s+[\p{L}-]+)?))?\s+(?:is|seems to be|appears to be|looks to be|has (?:always )?been)\s+\p{L}/iu;
 // An object that points at one thing rather than things of a kind.
 const SPECIFIC_OBJECT = /^(?:the|a|an|this|that|it|them|these|those|one|some|his|her|my|your)\b/iu;
+const DEFINITE_OBJECT = /^the\s+\p{L}/iu;
+// Where things are kept: a folder of the repository, or beside each one of a kind.
+const PLACE = /\b(?:in|under|inside|into)\s+`?(?:\.{0,2}\/)?[\w.-]+\/[\w./-]*|\b(?:next to|beside|alongside|with)\s+(?:each|every|its|their)\s+\p{L}/iu;
 // Where the statement holds: the project, the team, or "here".
 const SCOPE = /\b(?:around here|in (?:this|the|our) (?:repo|repository|codebase|code base|project|monorepo|code|app)|across (?:the|this|our) (?:repo|repository|codebase|code base|project|monorepo|code)|throughout (?:the|this|our) (?:repo|repository|codebase|code base|project|code)|by convention|in this team|here[.!]*$)/iu;
 const SCOPE_LEAD = /^(?:around here|in (?:this|the|our) (?:repo|repository|codebase|code base|project|monorepo|code|app)|by convention)[,]?\s+/iu;
-// "constants are …", "each service has …", "our DTOs end in …", "CSS classes follow …".
-const GENERIC_SUBJECT = /^(?!(?:the|a|an|this|that|these|those|it|its|there|they|he|she|you|we|which|what|who|your|his|her|their)\b)(?:(?:all|every|each|our|any)\s+)?(?:[\p{L}\p{N}_-]+\s+){0,2}?[\p{L}\p{N}_-]*[\p{L}](?:s|es)?\s+(?:are|is|follow|follows|use|uses|go|goes|live|lives|sit|sits|start|starts|end|ends|get|gets|have|has|mirror|mirrors|stay|stays|take|takes|carry|carries|return|returns|need|needs)\b/iu;
+// "constants are …", "each service has …", "our DTOs end in …", "CSS classes follow …"; after
+// "every" or "each", any verb in the present ("every worker registers its queue …").
+const GENERIC_SUBJECT = /^(?:(?:every|each)\s+(?!(?:of|time|times|day|night|morning|week|hour|minute|one|run|attempt|other)\b)(?:[\p{L}\p{N}_-]+\s+){0,2}?[\p{L}\p{N}_-]*\p{L}\s+\p{Ll}{2,}s\b|(?!(?:the|a|an|this|that|these|those|it|its|there|they|he|she|you|we|which|what|who|your|his|her|their)\b)(?:(?:all|every|each|our|any)\s+)?(?:[\p{L}\p{N}_-]+\s+){0,2}?[\p{L}\p{N}_-]*[\p{L}](?:s|es)?\s+(?:are|is|follow|follows|use|uses|go|goes|live|lives|sit|sits|start|starts|end|ends|get|gets|have|has|mirror|mirrors|stay|stays|take|takes|carry|carries|return|returns|need|needs)\b)/iu;
 // States and failures are how things are now, not how they are done: "tests are failing here".
 const STATE = /\b(?:fail(?:s|ing|ed)?|broken|break(?:s|ing)?|pass(?:es|ing)?|flaky|slow|missing|gone|down|crash(?:es|ing)?|wrong|stale|outdated|empty|done|ready|fine|okay|ok)\b/iu;
 // Things merely said to be here ("the logs are here") are located, not done some way.

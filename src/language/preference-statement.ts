@@ -41,7 +41,7 @@ export function isStatedPreference(sentence: string, options: { role: Preference
   if (CHOICE_RULE.test(text) || COMPARED.test(text)) return true;
   // "if it's up to me, tabs", "given the choice, I'd keep one file per component".
   if (SPEAKER_CHOICE_CONDITION.test(text) && words >= 5) return true;
-  return (OWN_LIKING.test(text) || OWN_LEANING.test(text)) && words >= 4;
+  return (OWN_LIKING.test(text) && words >= 4) || OWN_LEANING.test(text);
 }
 
 // --- Internal helpers ---
@@ -89,8 +89,8 @@ const OVER_ALTERNATIVE = /\S\s+over\s+(?!(?:the|there|here|it|them|this|that|the
 const OWN_LIKING = /\b(?:I|we)(?:['’]d| would)\s+(?:much\s+)?(?:sooner|rather)\b|\bI\s+tend\s+to\s+(?:go for|use|pick|prefer|like|favou?r|reach for)\b|\b(?:not|never been)\s+(?:a\s+|much of a\s+)?(?:big\s+|huge\s+)?fan\s+of\b|\bI\s+find\s+[^.,;]{2,40}\s+(?:much\s+|far\s+|a lot\s+)?(?:easier|nicer|cleaner|clearer|simpler|better)\b/iu;
 // A leaning or a taste the speaker owns, told with a noun rather than a liking verb: "I lean
 // towards small PRs", "I'm partial to guard clauses", "I'm more of a composition person",
-// "I'm allergic to deep inheritance", "I've come around to default exports".
-const OWN_LEANING = /\bI(?:['’]m| am)?\s+(?:(?:generally|usually|always|definitely|really|still|kind of|kinda)\s+)?lean(?:s|ing)?\s+(?:towards?|to|in favou?r of)\b|\bI['’]m\s+(?:(?:really|very|pretty|quite|a bit|kind of|kinda|not)\s+)*(?:partial to|keen on|allergic to|(?:a\s+)?(?:big\s+|huge\s+|firm\s+)?believer in|(?:more\s+of\s+|very much\s+|definitely\s+|firmly\s+)?(?:an?|team)\s+[\p{L}\p{N}./+ -]{2,30}?\s+(?:person|guy|gal|fan|camp|kind of (?:dev|developer|engineer|person)))\b|\bI(?:['’]ve| have)\s+(?:come (?:a)?round to|warmed (?:up )?to|grown (?:to like|fond of)|gone off|soured on|cooled on)\b/iu;
+// "I'm allergic to deep inheritance", "I've come around to default exports", "we're a pnpm shop".
+const OWN_LEANING = /\bI(?:['’]m| am)?\s+(?:(?:generally|usually|always|definitely|really|still|kind of|kinda)\s+)?lean(?:s|ing)?\s+(?:towards?|to|in favou?r of)\b|\bI['’]m\s+(?:(?:really|very|pretty|quite|a bit|kind of|kinda|not)\s+)*(?:partial to|keen on|allergic to|(?:a\s+)?(?:big\s+|huge\s+|firm\s+)?believer in|(?:more\s+of\s+|very much\s+|definitely\s+|firmly\s+)?(?:an?|team)\s+[\p{L}\p{N}./+ -]{2,30}?\s+(?:person|guy|gal|fan|camp|kind of (?:dev|developer|engineer|person)))\b|\bI['’]m\s+(?:firmly\s+|very much\s+)?team\s+\p{L}|\bwe(?:['’]re| are)\s+(?:very much\s+|firmly\s+)?an?\s+[\p{L}\p{N}./+-]{2,30}(?:\s+[\p{L}\p{N}./+-]{2,30})?\s+(?:shop|house|team)\b|\bI(?:['’]ve| have)\s+(?:come (?:a)?round to|warmed (?:up )?to|grown (?:to like|fond of)|gone off|soured on|cooled on)\b/iu;
 // The speaker's own say as the condition of a choice: "if it's up to me", "if I had my way".
 const SPEAKER_CHOICE_CONDITION = /^(?:(?:honestly|personally|and|so)[,]?\s+)?(?:if (?:it['’]s|it is|it were|it was) (?:up to|my call|down to) me|if I had (?:my way|to (?:choose|pick))|given the choice|left to me|my call would be)\b[,:]?\s+\p{L}/iu;
 const MAX_REASONED_WORDS = 14;

@@ -539,8 +539,8 @@ export const englishPatterns: PatternPack = {
     'preferred',
     'preference',
     'rather',
-    // A liking of something said; not praise of what was just shown ("I like it, thanks!").
-    /\b(?:I|we)(?:['’]d)?(?: really| much| strongly)? (?:like|love|hate|dislike|want|prefer)\b(?!\s+(?:it|this|that|these|those|them)(?:\s+(?:a lot|so much|very much|already))?\s*(?:[,.!:;)]|$))/iu,
+    // A liking of something said; not praise of what was just shown ("I like it, thanks!", "I like that idea").
+    /\b(?:I|we)(?:['’]d)?(?: really| much| strongly)? (?:like|love|hate|dislike|want|prefer)\b(?!\s+(?:it|this|that|these|those|them)(?:\s+(?:idea|ideas|plan|approach|one|ones|option|suggestion|version|change|name))?(?:\s+(?:a lot|so much|very much|already|better))?\s*(?:[,.!:;)]|$))/iu,
     'favor',
     'favour',
     'easier',
