@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { isReframedValue } from '../language/statement-frame.js';
 import { factKeyFor, isSameSubject, isSameTopic, isVaguerRestatement, topicWords } from '../graduation/retention.js';
 import { isValueRevision, valueWords } from '../graduation/value-revision.js';
 import { scheduleRevision } from '../language/recurrence.js';
@@ -175,7 +176,9 @@ export function createFactStore(options: {
       const order = orderOf.get(key) ?? 0;
       if (fact === undefined || order < matchOrder) continue;
       // Newest wins only for the same subject: two distinct facts that share words both stay.
-      if (!isSameSubject(fact.value, update.value, { isUpdate })) continue;
+      // An update that keeps a statement's frame and changes its value ("timestamps are epoch
+      // milliseconds now" after "timestamps are ISO 8601 strings") is the same subject too.
+      if (!isSameSubject(fact.value, update.value, { isUpdate }) && !(isUpdate && isReframedValue(fact.value, update.value))) continue;
       // Two processes with schedules of their own ("the ledger backup runs hourly", "the avatar
       // backup runs nightly") are two facts however many words they share.
       if (scheduleRevision(fact.value, update.value) === false) continue;
