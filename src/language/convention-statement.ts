@@ -27,6 +27,9 @@ export function isStatedConvention(sentence: string, options: { role: Convention
   if (text.length === 0 || QUESTION_END.test(text) || PLAN.test(text)) return false;
   const words = text.match(WORD)?.length ?? 0;
   if (words < 3 || words > MAX_WORDS) return false;
+  // "I followed the existing convention of putting one test file per module", "I mirrored how
+  // the other adapters are structured: …".
+  if (FOLLOWED_PRACTICE.test(text)) return true;
   const conformity = CONFORMITY_LEAD.exec(text);
   if (conformity !== null) return isPresentClause(text.slice(conformity[0].length));
   const observed = OBSERVATION_LEAD.exec(text);
@@ -89,6 +92,9 @@ const EXISTING_SUBJECT = /^(?:the\s+(?:other|existing|current|older|rest of the)
 // The work said to follow the project's way, before what that way is: "I matched the existing
 // pattern:", "Following the repo's convention,", "Like the other jobs,", "Consistent with the rest of the codebase,".
 const CONFORMITY_LEAD = /^(?:(?:also|and|so)[,]?\s+)?(?:(?:I\s+(?:matched|followed|kept to|stuck to|mirrored|copied)|following|matching|per)\s+(?:the\s+)?(?:existing|usual|established|same|project['’]s|repo['’]s|codebase['’]s|team['’]s|house)\s+(?:[\p{L}-]+\s+)?(?:pattern|convention|layout|style|structure|naming|scheme|approach)|(?:like|as with|same as)\s+(?:all\s+)?the\s+other\s+[\p{L}-]+s|consistent\s+with\s+the\s+rest\s+of\s+the\s+(?:codebase|repo|repository|project|code|app)|as\s+(?:everywhere\s+)?elsewhere\s+in\s+the\s+(?:codebase|repo|repository|project|code|app))\s*[,:;—–-]\s*/iu;
+// The speaker doing what the project does, told as the practice it followed: a convention "of"
+// doing something, or how the others of a kind are made.
+const FOLLOWED_PRACTICE = /^(?:(?:also|and|so)[,]?\s+)?(?:I\s+(?:matched|followed|kept to|stuck to|mirrored|copied)|following|matching)\s+(?:(?:the\s+)?(?:existing|usual|established|project['’]s|repo['’]s|codebase['’]s|team['’]s|house)\s+(?:[\p{L}-]+\s+)?(?:pattern|convention|practice|habit|style|approach)\s+of\s+\p{L}+ing\b|(?:how|the way)\s+(?:the\s+|all\s+the\s+)?(?:other|existing|older|rest of the)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+s\s+(?:are|is|do|get|were)\b)/iu;
 const PRESENT_VERB = /\b(?:is|are|has|have|uses?|gets?|lives?|goes|go|sits?|returns?|registers?|exports?|follows?|starts?|ends?|reads?|writes?|stays?|keeps?|takes?|carries|carry|does|do)\b/iu;
 const PAST_FIRST_PERSON = /^(?:I|we)\s+(?:\w+ed|put|made|wrote|did)\b/iu;
 // The project or the team doing something as a habit, in the present tense.
@@ -101,7 +107,7 @@ const DEFINITE_OBJECT = /^the\s+\p{L}/iu;
 // Where things are kept: a folder of the repository, or beside each one of a kind.
 const PLACE = /\b(?:in|under|inside|into)\s+`?(?:\.{0,2}\/)?[\w.-]+\/[\w./-]*|\b(?:next to|beside|alongside|with)\s+(?:each|every|its|their)\s+\p{L}/iu;
 // Where the statement holds: the project, the team, or "here".
-const SCOPE = /\b(?:around here|in (?:this|the|our) (?:repo|repository|codebase|code base|project|monorepo|code|app)|across (?:the|this|our) (?:repo|repository|codebase|code base|project|monorepo|code)|throughout (?:the|this|our) (?:repo|repository|codebase|code base|project|code)|by convention|in this team|here[.!]*$)/iu;
+const SCOPE = /^(?:[\p{L}\p{N}_-]+\s+){1,3}here\s+(?!(?:is|are|was|were)\b)\p{Ll}|\b(?:around here|in (?:this|the|our) (?:repo|repository|codebase|code base|project|monorepo|code|app)|across (?:the|this|our) (?:repo|repository|codebase|code base|project|monorepo|code)|throughout (?:the|this|our) (?:repo|repository|codebase|code base|project|code)|by convention|in this team|here[.!]*$)/iu;
 const SCOPE_LEAD = /^(?:around here|in (?:this|the|our) (?:repo|repository|codebase|code base|project|monorepo|code|app)|by convention)[,]?\s+/iu;
 // "constants are …", "each service has …", "our DTOs end in …", "CSS classes follow …"; after
 // "every" or "each", any verb in the present ("every worker registers its queue …").

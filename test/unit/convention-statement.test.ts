@@ -57,6 +57,7 @@ describe('a statement about things of a kind, scoped to the project', () => {
     'around here, API clients live in src/clients',
     'cache keys are colon-delimited across the codebase',
     'helper modules stay framework-free here',
+    'commit subjects here stay under 72 characters',
   ])('is a convention: %s', (sentence) => {
     expect(isKept(sentence, 'user')).toBe(true);
   });
@@ -65,6 +66,7 @@ describe('a statement about things of a kind, scoped to the project', () => {
     'integration tests are failing in this repo',
     'the logs are all here',
     'the build is broken across the codebase',
+    'the tests here are flaky',
   ])('is not a convention: %s', (sentence) => {
     expect(isStatedConvention(sentence, { role: 'user' })).toBe(false);
   });
@@ -80,6 +82,8 @@ describe('the assistant observing the project’s way and following it', () => {
     'I matched the existing layout: each page has a loader.ts and a view.tsx.',
     'The older services all expose metrics on /metrics, so the new service does the same.',
     'The convention here appears to be one migration per ticket, so I kept it to one file.',
+    'I kept to the established practice of registering routes in one table.',
+    'I copied the way the existing reporters are wired: a factory plus a small options type.',
   ])('is kept as a convention: %s', (sentence) => {
     expect(isStatedConvention(sentence, { role: 'assistant' })).toBe(true);
     expect(isKept(sentence, 'assistant')).toBe(true);
@@ -96,6 +100,8 @@ describe('the assistant observing the project’s way and following it', () => {
     'It looks like the e2e tests are flaky again.',
     'The other specs still pass.',
     'The other endpoint returns 404 as well.',
+    'I followed your steps one by one.',
+    'I mirrored the fix in the second handler.',
   ])('is not kept: %s', (sentence) => {
     expect(isStatedConvention(sentence, { role: 'assistant' })).toBe(false);
     expect(isKept(sentence, 'assistant')).toBe(false);
