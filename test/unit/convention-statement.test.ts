@@ -22,6 +22,7 @@ describe('a practice told as the habit of the project or the team', () => {
     'this repo puts the storybook files beside each widget',
     'our backend serializes durations as ISO 8601 strings',
     'We generally split controllers by resource.',
+    'we rebase feature branches onto develop before review',
   ])('is a convention from the user: %s', (sentence) => {
     expect(isStatedConvention(sentence, { role: 'user' })).toBe(true);
     expect(analysisOf(sentence, 'user').retention).toBe('convention');
@@ -45,6 +46,7 @@ describe('a practice told as the habit of the project or the team', () => {
     'we use the shared staging bucket for that',
     'we keep hitting the same timeout',
     'we put the hotfix in last night',
+    'we run the seed script once more',
   ])('is not a convention: %s', (sentence) => {
     const role: Role = sentence.startsWith('We ') ? 'assistant' : 'user';
     expect(isStatedConvention(sentence, { role })).toBe(false);
