@@ -73,7 +73,7 @@ function stem(word: string): string {
 
 const ADDITIVE = /\b(?:also|as well|too|in addition|additionally|on top of that)\b/iu;
 const LABEL = /^(?:\p{L}+\s+){0,3}\p{L}+:\s+/u;
-// Update words and scope leading the statement: "actually", "from now on", "around here", "now".
+// Update words and scope that lead the statement (a correction, a start in time, a place).
 const LEAD = /^(?:(?:ok(?:ay)?|so|also|and|actually|correction|update|sorry|instead|going forward|from now on|from here on|starting today|around here|in this (?:repo|codebase|project)|these days|now)\b[,:]?\s*)/iu;
 // "we (now) keep all SQL under db/queries": the team's practice, its object and where it goes.
 const PRACTICE_FRAME = /^(we|the team|the (?:repo|codebase|project))\s+(?:(?:now|always|all|usually|generally)\s+)*(keep|keeps|put|puts|store|stores|name|names|write|writes|prefix|prefixes|place|places|group|groups|tag|tags)\s+((?:[\p{L}\p{N}_-]+\s+){0,4}?)(in|under|inside|into|next to|beside|with|as|after|by|using)\s+(.+)$/iu;
