@@ -209,6 +209,8 @@ const ANSWER_SALIENCE = 3.5;
 const USER_STATEMENT_BONUS = 4;
 /** Weight a note in the user's own words gains over narration when summaries are consolidated. */
 const USER_SPEECH_WEIGHT = 2;
+/** Salience of a statement the update wording after it marks as replacing an earlier value. */
+const UPDATED_STATEMENT_SALIENCE = 3.5;
 /** Salience of a user's statement kept as a note (see `isUserStatement`). */
 const USER_STATEMENT_SALIENCE = 1;
 /** Score the agent's description of the product gains when a chunk's notes are picked (below `USER_STATEMENT_BONUS`). */
@@ -310,6 +312,8 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   const isAfterGreen = state.isJustGreen;
   state.isJustGreen = false;
   let toldFixes = 0;
+  // Where each sentence of this message went when it became a note.
+  const notedAt = new Map<number, number>();
   // A pass report with the cause and the change told after it, in the same message, is one fact.
   const resolution = passResolutionOf(
     analyses.map((analysis, position) => ({ text: analysis.text, said: sentences[position] ?? analysis.text, specifics: analysis.specifics, isAside: analysis.isQuestion || analysis.isIntention || analysis.isDeadEnd })),
@@ -344,6 +348,16 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     }
     if (consumed.has(position)) return;
     if (analysis.isUpdate && analysis.retention === 'routine' && topicWords(analysis.text, { patterns: language.matcher.pack }).length === 0) {
+      // "Formatter goes to black. That replaces what I said earlier.": the statement right before
+      // the update wording gives the new value, even when nothing else made it a fact.
+      const noted = notedAt.get(position - 1);
+      const note = noted === undefined ? undefined : state.notes[noted];
+      if (note !== undefined && !note.isIntention && (note.specifics > 0 || topicWords(note.text, { patterns: language.matcher.pack }).length > 0)) {
+        state.notes.splice(noted as number, 1);
+        state.facts.push({ category: 'decisions', value: note.text, salience: Math.max(note.salience, UPDATED_STATEMENT_SALIENCE), isUpdate: true });
+        lastFact = state.facts.length - 1;
+        return;
+      }
       // "which overrides my earlier note": the update wording belongs to the previous fact.
       const previous = state.facts[lastFact];
       if (previous !== undefined) state.facts[lastFact] = { ...previous, isUpdate: true };
@@ -389,6 +403,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     // cues; one that changes a value keeps its weight, so the newest value outlasts the older one.
     const judged = category === undefined || analysis.isUpdate ? analysis.salience : 0;
     const salience = isProductStatement ? Math.max(judged, PRODUCT_NARRATION_SALIENCE) : judged;
+    notedAt.set(position, state.notes.length);
     state.notes.push({
       text: analysis.text,
       order,
