@@ -108,23 +108,28 @@ export function passResolutionOf(sentences: readonly ReadSentence[], options: { 
   const picked: typeof read = [];
   let hasCause = false;
   let hasChange = false;
+  let hasLooseCause = false;
   for (const sentence of read) {
     if (sentence.isAside) break;
     // A recap may repeat the pass ("- tests green again") before the line that explains it.
     if (picked.length === 0 && isPassReport(sentence.said)) continue;
     // With a failure known, a sentence in the past that names something, right after the pass
     // report, tells what was wrong ("The tokens were minted ahead of the API's clock; …").
-    // A list item is a recap line ("- Left `x.ts` untouched"), not an explanation.
     // A line that opens on the speaker's act is a recap ("- Left `x.ts` untouched"); one with a
     // subject of its own ("- a previous test left `REDIS_URL` set") tells a state.
-    const isCause = tellsCause(sentence.said) || (options.known && hasPassLead && sentence.specifics > 0 && !RECAP_ITEM.test(sentence.said) && PAST.test(plain(sentence.said)));
+    // A sentence that tells a change whole ("Stripping it was enough") is not a state, past tense or not.
+    const isPastState: boolean = options.known && hasPassLead && !RECAP_ITEM.test(sentence.said) && PAST.test(plain(sentence.said)) && !(hasCause && tellsChange(sentence.said, sentence.specifics));
+    // With nothing named, such a sentence opening the account is a cause only if a change follows.
+    const isLooseCause: boolean = isPastState && sentence.specifics === 0 && picked.length === 0 && !tellsCause(sentence.said);
+    const isCause: boolean = tellsCause(sentence.said) || (isPastState && sentence.specifics > 0) || isLooseCause;
+    if (isLooseCause) hasLooseCause = true;
     // A cause told with a verb of change ("turned out the seed inserted users first") tells the
     // change only in a later clause ("…; I stub the host").
     const isChange = isCause ? laterClauses(sentence.said).some((clause) => tellsChange(clause, sentence.specifics)) : tellsChange(sentence.said, sentence.specifics);
     // After a cause, the next sentence naming something is the change it brought ("Servers
     // bind port 0"), and so is one led by a means ("Installing it put the dates right");
-    // anything else ends the account.
-    // So is the speaker's practice since then ("Now we sort the keys first").
+    // so is the speaker's practice since then ("Now we sort the keys first"); anything else
+    // ends the account.
     const isNamedAfterCause: boolean = hasCause && !hasChange && !isCause && ((sentence.specifics > 0 && !PASS.test(plain(sentence.said))) || GERUND_LEAD.test(plain(sentence.said)) || NOW_PRACTICE.test(plain(sentence.said)));
     if (!(isCause || isChange || isNamedAfterCause)) break;
     picked.push(sentence);
@@ -135,6 +140,7 @@ export function passResolutionOf(sentences: readonly ReadSentence[], options: { 
   // Something concrete is named, or a failure is told whole, its cause and its change, where a
   // failure is known or a run just turned green.
   const isWhole = (options.known || options.afterGreen) && hasCause && hasChange;
+  if (hasLooseCause && !hasChange) return undefined;
   if (picked.length === 0 || !(hasCause || options.known) || !(isWhole || picked.some((sentence) => sentence.specifics > 0))) return undefined;
   const value = picked.map((sentence) => sentence.text.trim().replace(/^\(|\)$/gu, '')).join(' ');
   return { value, positions: [...new Set(picked.map((sentence) => sentence.position))] };
@@ -156,8 +162,8 @@ const CLAUSE_BREAK = /;\s+|\s+[-—–]{1,2}\s+|,\s+(?:and|so)\s+|,\s+(?=(?:I|we
 const MAX_PASS_WORDS = 8;
 /** Sentences a resolution may span after the report. */
 const MAX_SENTENCES = 4;
-// A run that passes, said loosely: "passing", "green", "suite's clean", "works on my side", "that did it".
-const PASS = /\b(?:pass(?:es|ed|ing)?(?!\s+(?:the|a|an|its|their|it|them|in|to|through|along)\b)|green|clean run|(?:suite|build|run|tests?)['’]?s?\s+(?:is\s+|are\s+)?clean|(?:it|that|everything|all|this)\s+works?|works?\s+(?:now|again|here|fine|on (?:my|this|your))|all good|stable(?:\s+now)?|that did it|go(?:es)? through|went through|runs? through|ran through)\b/iu;
+// A run that passes, said loosely: "passing", "green", "no failures", "suite's clean", "works on my side", "that did it".
+const PASS = /\b(?:(?:no|zero|0)\s+(?:failures|failed|failing (?:tests|specs))|pass(?:es|ed|ing)?(?!\s+(?:the|a|an|its|their|it|them|in|to|through|along)\b)|green|clean run|(?:suite|build|run|tests?)['’]?s?\s+(?:is\s+|are\s+)?clean|(?:it|that|everything|all|this)\s+works?|works?\s+(?:now|again|here|fine|on (?:my|this|your))|all good|stable(?:\s+now)?|that did it|go(?:es)? through|went through|runs? through|ran through)\b/iu;
 // A report of a run still failing, or of work not done: "still red", "not passing yet".
 const NOT_PASSING = /\b(?:not|n['’]t|never|still (?:red|fail\w*)|red|fail\w*|flak\w*|break\w*|broke)\b/iu;
 // A hope or a plan: "should pass now", "let me".

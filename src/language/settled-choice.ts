@@ -8,12 +8,18 @@
  * Tells whether a sentence settles a choice on a verdict: a clause that says how an option did
  * against another (wins, came out ahead, was faster or good enough, beat …), then — after ", so",
  * a semicolon, a dash or a colon — the choice that follows from it ("so that's the client now",
- * "we're adopting it", "X it is", "no Y", "switching to it", "it stays"). Questions, plans still
- * open ("if it wins we'll switch") and a verdict with no choice after it are not.
+ * "we're adopting it", "X it is", "no Y", "switching to it", "it stays"); or a condition put on
+ * the choice and the report that it was met ("… unless p99 held under 80 ms; it held, so the
+ * cache stays"). Questions, plans still open ("if it wins we'll switch") and a verdict with no
+ * choice after it are not.
  */
 export function isSettledChoice(sentence: string): boolean {
   const text = sentence.replace(/`[^`\n]*`/gu, 'code').replace(/\s+/gu, ' ').trim();
-  if (text.length === 0 || /\?\s*["')\]]*$/u.test(text) || OPEN_CONDITION.test(text)) return false;
+  if (text.length === 0 || /\?\s*["')\]]*$/u.test(text)) return false;
+  // "if p95 stays below 200 ms we keep it; it did, so it stays": the condition, then that it was met.
+  const met = CONDITION_MET.exec(text);
+  if (met !== null) return SETTLEMENT.test(text.slice(met.index + met[0].length)) || NO_ALTERNATIVE.test(text.slice(met.index + met[0].length));
+  if (OPEN_CONDITION.test(text)) return false;
   for (const match of text.matchAll(BREAKS)) {
     const verdict = text.slice(0, match.index);
     const settlement = text.slice(match.index + match[0].length);
@@ -31,5 +37,7 @@ const VERDICT = /\b(?:wins?|won(?!['’])|came out (?:ahead|on top|faster|better
 const SETTLEMENT = /^(?:(?:so|then|and)\s+)?(?:that['’]s (?:the|our|what we)\b|this is (?:the|our)\b|\S+(?:\s\S+)?\s+it is\b|(?:I|we)(?:['’]re|['’]m| am| are)?\s+(?:now\s+)?(?:adopting|adopt|going with|go with|switching|switch|moving|move|keeping|keep|sticking with|stick with|using|use|picking|pick|standardi[sz]ing)\b|(?:switching|moving|migrating|going with|adopting|keeping|sticking with|standardi[sz]ing on)\b|(?:it|they|the [\p{L}-]+)\s+(?:stays?|remains?|goes|is (?:staying|in|out))\b|(?:\S+\s+){0,3}(?:becomes|is now|are now)\s+(?:the|our)\b)/iu;
 // The alternative ruled out, by its name: "so no Elasticsearch", "so no more `moment`".
 const NO_ALTERNATIVE = /^(?:(?:so|then|and)\s+)?[Nn]o(?:\s+more)?\s+(?:\p{Lu}|code\b)[\p{L}\p{N}.-]*(?:\s+\p{L}+)?\s*[.!]?$/u;
+// A condition, then the report that it was met and the ", so" that settles the choice.
+const CONDITION_MET = /^(?:if|as long as|provided|unless)\b[^;—–]*?(?:;|\s[-—–]{1,2})\s+(?:and\s+)?(?:it|they|that|p\d+|the [\p{L}\p{N}-]+)\s+(?:did|does|do|held|holds|was|were|is|are|stayed|stays)\b[^;—–]*?,?\s+so\s+/iu;
 // A choice still waiting on the verdict: "if it wins we'll switch", "once it's faster, …".
 const OPEN_CONDITION = /^(?:if|once|when|unless|whether)\b(?![^;—–-]*[;—–-]\s*(?:it|they)\s+(?:did|does|do|was|were|held|holds|is|are)\b)/iu;

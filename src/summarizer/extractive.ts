@@ -209,6 +209,9 @@ const ANSWER_SALIENCE = 3.5;
 const USER_STATEMENT_BONUS = 4;
 /** Weight a note in the user's own words gains over narration when summaries are consolidated. */
 const USER_SPEECH_WEIGHT = 2;
+/** Fewest and most words of a sentence read as one plain statement (see `isPlainSentence`). */
+const MIN_PLAIN_WORDS = 3;
+const MAX_PLAIN_WORDS = 30;
 /** Salience of a statement the update wording after it marks as replacing an earlier value. */
 const UPDATED_STATEMENT_SALIENCE = 3.5;
 /** Salience of a user's statement kept as a note (see `isUserStatement`). */
@@ -352,7 +355,8 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       // the update wording gives the new value, even when nothing else made it a fact.
       const noted = notedAt.get(position - 1);
       const note = noted === undefined ? undefined : state.notes[noted];
-      if (note !== undefined && !note.isIntention && (note.specifics > 0 || topicWords(note.text, { patterns: language.matcher.pack }).length > 0)) {
+      const isStatedBefore = note !== undefined && !note.isIntention && isPlainSentence(note.text) && isPlainSentence(analysis.text);
+      if (note !== undefined && isStatedBefore && (note.specifics > 0 || topicWords(note.text, { patterns: language.matcher.pack }).length > 0)) {
         state.notes.splice(noted as number, 1);
         state.facts.push({ category: 'decisions', value: note.text, salience: Math.max(note.salience, UPDATED_STATEMENT_SALIENCE), isUpdate: true });
         lastFact = state.facts.length - 1;
@@ -461,6 +465,15 @@ function diffFixOf(text: string): string | undefined {
   const after = text.slice(fence.index + fence[0].length).trim();
   const remark = after.length === 0 ? undefined : after.split(/(?<=[.!])\s/u)[0]?.trim().replace(/[.!]$/u, '');
   return remark !== undefined && remark.length > 0 && wordCount(remark) <= MAX_ITEM_WORDS ? `${remark}: ${change}` : `Changed ${change}`;
+}
+
+/**
+ * Whether a text reads as one plain sentence of prose: a few words, ending on a stop, with no code
+ * punctuation or markers in it (not a line of a pasted file or an edit block).
+ */
+function isPlainSentence(text: string): boolean {
+  const words = wordCount(text);
+  return words >= MIN_PLAIN_WORDS && words <= MAX_PLAIN_WORDS && /^[\p{L}`"']/u.test(text) && /[.!]\s*$/u.test(text) && !/[{}();=<>[\]]|\/\/|^\s*[#>*|-]/u.test(text.replace(/`[^`\n]*`/gu, 'code'));
 }
 
 /**

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { isMeansResult } from '../../src/language/fix-statement.js';
+import { isPassReport } from '../../src/language/pass-report.js';
+import { isSettledChoice } from '../../src/language/settled-choice.js';
+import { createExtractiveSummarizer } from '../../src/summarizer/extractive.js';
+import type { SummarizeResult } from '../../src/summarizer/summarizer.js';
+import { createTokenCounter } from '../../src/tokens/token-counter.js';
+import type { EntryInput } from '../helpers.js';
+import { makeEntries } from '../helpers.js';
+
+// Sentences written fresh for this test. Error resolutions told with the means as the subject
+// ("stripping it was enough"), after a recap line that repeats the pass, with a cause that has no
+// fault word, or with the new practice ("Now we sort …"); decisions settled on how a comparison
+// came out; a statement marked as replacing an earlier one by the sentence after it. Each comes
+// with look-alikes that must not count: observations, plans, questions, open conditions.
+const counter = createTokenCounter();
+const RED = { kind: 'tool-result', text: 'FAIL  test/import.test.ts\n  ✕ reads the sample file (21 ms)\nTests: 1 failed, 14 passed, 15 total' } as const;
+const GREEN = { kind: 'tool-result', text: 'PASS  test/import.test.ts\nTests: 15 passed, 15 total' } as const;
+const agent = (text: string): EntryInput => ({ kind: 'assistant', text });
+const user = (text: string): EntryInput => ({ kind: 'user', text });
+
+function factsOf(inputs: readonly EntryInput[]): NonNullable<SummarizeResult['facts']> {
+  const result = createExtractiveSummarizer().summarize({
+    mode: 'chunk',
+    entries: makeEntries(inputs),
+    summaries: [],
+    targetTokens: 400,
+    countTokens: (value: string) => counter.count(value),
+    signal: new AbortController().signal,
+  }) as SummarizeResult;
+  return result.facts ?? [];
+}
+
+const resolutionsOf = (inputs: readonly EntryInput[]): string[] => factsOf(inputs).filter((fact) => fact.category === 'error-resolutions').map((fact) => fact.value);
+
+describe('a means told as what did the fixing', () => {
+  it.each([
+    'making the fixture function-scoped isolated them',
+    'pinning the zone in the setup file was enough',
+    'adding the missing index did the trick',
+    'including `locale` in the key separated them',
+  ])('is a means and its result: %s', (clause) => {
+    expect(isMeansResult(clause)).toBe(true);
+  });
+
+  it.each([
+    'running the suite showed two failures',
+    'logging the ids revealed a duplicate',
+    'checking the config confirmed it',
+    'adding the flag should fix it',
+    'adding a retry was not enough',
+  ])('is not: %s', (clause) => {
+    expect(isMeansResult(clause)).toBe(false);
+  });
+});
+
+describe('a pass report with a count of none', () => {
+  it('reads "0 failed" as the pass it reports', () => {
+    expect(isPassReport('Suite is clean: 0 failed.')).toBe(true);
+    expect(isPassReport('No failures this time.')).toBe(true);
+  });
+
+  it('still reads a failure count as a failure', () => {
+    expect(isPassReport('3 failed, 12 passed.')).toBe(false);
+  });
+});
+
+describe('error resolutions told after the green run', () => {
+  it('keeps a cause and a means that names its result, in one sentence', () => {
+    const found = resolutionsOf([RED, agent('Looking at the price cache.'), GREEN, agent('The cache key ignored the locale, so French users saw English prices; including `locale` in `cacheKey()` separated them.')]);
+    expect(found.some((value) => value.includes('ignored the locale') && value.includes('cacheKey()'))).toBe(true);
+  });
+
+  it('keeps the account after "0 failed", the means given a verdict', () => {
+    const found = resolutionsOf([RED, agent('Reading the importer.'), GREEN, agent('Suite is clean: 0 failed.\n\nThe importer choked on the byte-order mark the exporter writes. Stripping it in `readCsv` was enough.')]);
+    expect(found.some((value) => value.includes('byte-order mark') && value.includes('readCsv'))).toBe(true);
+  });
+
+  it('reads past a recap line that repeats the pass, to a cause with no fault word', () => {
+    const found = resolutionsOf([RED, agent('Checking the date helpers.'), GREEN, agent('Green again.\n\nWhat happened:\n- all specs pass\n- a previous spec left `MOCK_NOW` set, and the specs after it inherited the frozen date. Clearing it in `afterEach` restored the real clock.')]);
+    expect(found.some((value) => value.includes('MOCK_NOW') && value.includes('afterEach'))).toBe(true);
+  });
+
+  it('takes the new practice after the cause, with no name in either', () => {
+    const found = resolutionsOf([RED, agent('Comparing the two machines.'), GREEN, agent('All passing now.\n\nCause: the fixtures were loaded in directory order, which differs between machines. Now we sort the file names before loading them.')]);
+    expect(found.some((value) => value.includes('directory order') && value.includes('Now we sort'))).toBe(true);
+  });
+
+  it('counts when the user tells it', () => {
+    const found = resolutionsOf([RED, agent('The native module fails to load after the upgrade. Can you try on your side?'), user("ok green here. node couldn't load the native module after the upgrade; rebuilding it with `npm rebuild sharp` was all it took.")]);
+    expect(found.some((value) => value.includes('npm rebuild sharp'))).toBe(true);
+  });
+
+  it.each([
+    'All green. Running the linter showed two warnings in the importer.',
+    'Tests pass. Now we need to update the docs for the new flag.',
+    "Tests pass: 0 failed. Next I'll look at the export job.",
+    'Green. Trying the new parser shrank the output, should I keep it?',
+  ])('a look-alike is not: %s', (report) => {
+    expect(resolutionsOf([RED, agent('Looking into it.'), GREEN, agent(report)])).toEqual([]);
+  });
+});
+
+describe('a choice settled on how a comparison came out', () => {
+  it.each([
+    'We timed both bundlers and esbuild finished in a third of the time, so esbuild it is.',
+    'Tried Playwright and Cypress on the checkout flow: Playwright came out ahead, we are adopting it.',
+    'The SQLite prototype was fast enough for the demo, so no Postgres.',
+    'Pino beat Winston on throughput - switching the logger to pino.',
+    'if the p95 stays below 200 ms we keep the read replica; it did, so the replica stays.',
+  ])('is settled: %s', (sentence) => {
+    expect(isSettledChoice(sentence)).toBe(true);
+  });
+
+  it.each([
+    "If esbuild wins the benchmark we'll switch.",
+    'esbuild is faster than webpack.',
+    'The CI run was quicker today, so I merged the branch.',
+    'Did Playwright come out ahead? Should we switch?',
+    'Nobody won the argument, so no decision yet.',
+    "The old parser won't handle that, so I'm switching branches to check.",
+  ])('is not: %s', (sentence) => {
+    expect(isSettledChoice(sentence)).toBe(false);
+  });
+
+  it.each([agent, user])('becomes a decision from either speaker (%#)', (speaker) => {
+    const facts = factsOf([speaker('Compared the two loggers on the ingest path: pino won, we are adopting it.')]);
+    expect(facts.some((fact) => fact.category === 'decisions' && fact.value.includes('pino'))).toBe(true);
+  });
+
+  it('leaves an observation with no choice after it to the notes', () => {
+    const facts = factsOf([agent('pino was faster than winston on the ingest path in that run.')]);
+    expect(facts.some((fact) => fact.value.includes('pino'))).toBe(false);
+  });
+});
+
+describe('a statement marked as replacing an earlier one by the next sentence', () => {
+  it.each([agent, user])('becomes the updated fact (%#)', (speaker) => {
+    const facts = factsOf([speaker('Webhook retries go to seven attempts. That replaces what I said earlier.')]);
+    const updated = facts.find((fact) => fact.value.includes('seven attempts'));
+    expect(updated?.isUpdate).toBe(true);
+  });
+
+  it('does not make small talk a fact', () => {
+    const facts = factsOf([user('Thanks for the help. That replaces what I said earlier.')]);
+    expect(facts).toEqual([]);
+  });
+});
