@@ -107,6 +107,8 @@ describe('a choice settled on how a comparison came out', () => {
     'Tried Playwright and Cypress on the checkout flow: Playwright came out ahead, we are adopting it.',
     'The SQLite prototype was fast enough for the demo, so no Postgres.',
     'Pino beat Winston on throughput - switching the logger to pino.',
+    'ran both linters over the api package: oxlint gave the fewest false positives, so it is the linter now.',
+    "we diffed both generators and openapi-ts produced the cleaner client, so it's the generator.",
     'if the p95 stays below 200 ms we keep the read replica; it did, so the replica stays.',
   ])('is settled: %s', (sentence) => {
     expect(isSettledChoice(sentence)).toBe(true);
@@ -118,6 +120,7 @@ describe('a choice settled on how a comparison came out', () => {
     'The CI run was quicker today, so I merged the branch.',
     'Did Playwright come out ahead? Should we switch?',
     'Nobody won the argument, so no decision yet.',
+    'The new query produced fewer rows, so I checked the join again.',
     "The old parser won't handle that, so I'm switching branches to check.",
   ])('is not: %s', (sentence) => {
     expect(isSettledChoice(sentence)).toBe(false);
