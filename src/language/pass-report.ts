@@ -64,6 +64,22 @@ export function tellsCause(sentence: string): boolean {
 }
 
 /**
+ * Tells whether a sentence states something in the past with a subject of its own, not the
+ * speaker's act, a guess nor a change: "the middleware had already consumed the body", "a previous spec
+ * left the clock frozen". While a failure is open, such a sentence tells what was wrong.
+ */
+export function tellsPastState(sentence: string): boolean {
+  const text = plain(sentence).replace(/^[(\s]+/u, '');
+  if (text.length === 0 || /\?\s*\)?$/u.test(text) || HOPE.test(text)) return false;
+  return !RECAP_ITEM.test(sentence) && !SPEAKER.test(text) && !GUESS.test(text) && STATE_PAST.test(text) && !tellsChange(sentence, 0) && !PASS.test(text);
+}
+
+/** Tells whether a sentence offers a guess rather than a finding ("my first guess is …", "probably the cache"). */
+export function isGuess(sentence: string): boolean {
+  return GUESS.test(plain(sentence));
+}
+
+/**
  * Tells whether a sentence tells the change that fixed it: a change made or the new state
  * ("pinned TZ=UTC", "the assertion uses toBeCloseTo now"), a means and what it did ("setting
  * LC_ALL sorted it", "solved with NODE_OPTIONS=…", "stubbing it makes the suite pass"), or the
@@ -184,6 +200,13 @@ const MEANS = /\b(?:(?:fixed|solved|sorted|cured|cleared|resolved) (?:it|that|th
 const PAST = /\b(?:was|were|had|did|(?!un)\p{L}{3,}ed)\b/iu;
 // A recap line that opens on the speaker's act: "- Left `x.ts` untouched", "I renamed …".
 const RECAP_ITEM = /^\s*(?:(?:[-*+•]|\d{1,3}[.)])\s+)?(?:(?:I|we)\b|(?:\p{L}{2,}ed|left|kept|made|put|set|wrote|ran|took|got|gave|cut|built|split)\b)/iu;
+// The speaker in the sentence: "I checked …", "… — we reran …".
+const SPEAKER = /\b(?:I|we)\b/iu;
+// A guess, not a finding: "my first guess is …", "probably the cache".
+const GUESS = /\b(?:guess|hunch|hints? at|suspect|suspicion|theory|hypothesis|think|maybe|perhaps|probably|possibly|likely|could be|might be|i bet)\b/iu;
+// A verb in the past: "was", "had", or an "-ed" form that is not an adjective after a determiner
+// or a possessive ("the cached summary", "each other's seeded rows").
+const STATE_PAST = /\b(?:was|were|had|did|wasn['’]t|weren['’]t|hadn['’]t|didn['’]t|never)\b|(?<!\b(?:the|a|an|its|their|our|your|his|her|each|every|any|some|no|this|that|these|those)\s)(?<!['’]s\s)\b(?!un)\p{L}{3,}ed\b/iu;
 // A count of none: "0 failed", "no failures", "zero errors".
 const NONE_FAILED = /\b(?:0|zero|no)\s+(?:failed|failures?|failing|errors?)\b/giu;
 // The speaker's practice from now on, with any verb but a plan's: "Now we sort the keys first".

@@ -27,7 +27,7 @@ import { isProductNarration, turnShapeOf } from '../language/behaviour-statement
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
 import { isCauseAndFix, isChangeReport, isSplitCauseAndFix, tellsFault } from '../language/fix-statement.js';
-import { isPassReport, passResolutionOf } from '../language/pass-report.js';
+import { isGuess, isPassReport, passResolutionOf, tellsCause, tellsPastState } from '../language/pass-report.js';
 import { countSpecifics } from '../language/salience.js';
 import { answeredQuestion, endsInQuestion } from '../language/answered-question.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
@@ -165,6 +165,10 @@ interface Episode {
   firstLive: number;
   isExpectingCause: boolean;
   hasFact: boolean;
+  /** What was wrong, told by its shape by either speaker while the failure was open. */
+  toldCause?: string | undefined;
+  /** The change reported after that cause, before the run turned green. */
+  change?: string | undefined;
 }
 
 interface ChunkState {
@@ -226,6 +230,10 @@ const MIN_STATEMENT_WORDS = 6;
 const MAX_TOLD_FIXES = 2;
 /** Salience of a fix told right after a failing run turned green: kept in T2 like a named statement. */
 const TOLD_FIX_SALIENCE = 4;
+/** Names and values a change told during an open failure needs to be joined to its cause. */
+const MIN_EPISODE_CHANGE_SPECIFICS = 0.5;
+// A sentence that refers back to the one before it: "That keeps …", "This means …".
+const BACK_REFERENCE = /^(?:that|this|it|which)\b(?!\s+(?:was|were)\s+(?:the|a|an)\b)/iu;
 /** A fenced block of diff lines. */
 const DIFF_FENCE = /^```diff[^\n]*\n([\s\S]*?)^```/mu;
 /** Changed lines a diff may have to be read as one fix. */
@@ -342,6 +350,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       return;
     }
     if (resolved.has(position)) return;
+    if (episode !== undefined && !analysis.isQuestion && !analysis.isIntention) traceEpisode(episode, { said: sentences[position] ?? analysis.text, text: analysis.text, specifics: analysis.specifics });
     // A told fix is a fact even when a completion report also lists it.
     if (isAfterFix && toldFixes < MAX_TOLD_FIXES && factCategoryFor(analysis.retention) === undefined && isToldFix(analysis, sentences[position] ?? analysis.text, language.matcher)) {
       state.facts.push({ category: 'error-resolutions', value: analysis.text, salience: Math.max(analysis.salience, TOLD_FIX_SALIENCE) });
@@ -900,6 +909,16 @@ function recordCompletion(
 
 function closeEpisode(state: ChunkState, options: { episode: Episode; order: number }): void {
   const { episode, order } = options;
+  // The cause told in one message and the change in a later one, perhaps by the other speaker:
+  // one fact, or the change added to the cause's own fact.
+  if (episode.toldCause !== undefined && episode.change !== undefined) {
+    const value = `${episode.toldCause} ${episode.change}`;
+    const causeFact = state.facts.findIndex((fact) => fact.category === 'error-resolutions' && fact.value === episode.toldCause);
+    const fact = state.facts[causeFact];
+    if (fact !== undefined) state.facts[causeFact] = { ...fact, value };
+    else if (!episode.hasFact) state.facts.push({ category: 'error-resolutions', value, salience: TOLD_FIX_SALIENCE });
+    if (fact !== undefined || !episode.hasFact) return;
+  }
   // An error resolution recorded as a fact already says what failed and why.
   if (episode.hasFact) return;
   const cause = episode.causes[episode.firstLive];
@@ -908,6 +927,26 @@ function closeEpisode(state: ChunkState, options: { episode: Episode; order: num
     state.problems.push({ text: `${episode.failure} → ${cause}`, order, firstOrder: episode.order });
   } else if (files.length > 0) {
     state.problems.push({ text: `${episode.failure}${FIXED_IN}${files}`, order, firstOrder: episode.order });
+  }
+}
+
+/**
+ * Follows an open failure's account across messages: a sentence that tells what was wrong by its
+ * shape ("turned out …", or a state in the past: "the middleware had already consumed the body"),
+ * whoever says it, and the
+ * change reported after it with a name in it ("Mounted `express.raw()` on the route").
+ */
+function traceEpisode(episode: Episode, sentence: { said: string; text: string; specifics: number }): void {
+  // A remark on the sentence before ("That keeps it close to …") is neither a cause nor a change.
+  if (BACK_REFERENCE.test(sentence.said) && !tellsFault(sentence.said)) return;
+  if (isGuess(sentence.said)) return;
+  const isChange = isChangeReport(sentence.said);
+  // "Turned out …" opens on a past verb like a change does; what it tells is the cause.
+  if (tellsCause(sentence.said) || (!isChange && tellsPastState(sentence.said))) {
+    episode.toldCause = sentence.text;
+    episode.change = undefined;
+  } else if (episode.toldCause !== undefined && isChange && !BACK_REFERENCE.test(sentence.said) && sentence.specifics >= MIN_EPISODE_CHANGE_SPECIFICS && !isPassReport(sentence.said)) {
+    episode.change = sentence.text;
   }
 }
 

@@ -101,6 +101,32 @@ describe('error resolutions told after the green run', () => {
   });
 });
 
+describe('a cause and its change told in different messages while the failure is open', () => {
+  it('joins the cause the user tells with the change the assistant reports', () => {
+    const found = resolutionsOf([RED, user('so the JSON middleware had already consumed the body before the signature check ran.'), agent('Mounted `express.raw()` on the webhook route ahead of `express.json()`.'), GREEN, agent('All passing.')]);
+    expect(found.some((value) => value.includes('consumed the body') && value.includes('express.raw()'))).toBe(true);
+  });
+
+  it('adds the later change to a cause that is a fact of its own', () => {
+    const found = resolutionsOf([RED, agent('Turned out the seed data used a fixed date two days in the past.'), agent('Pinned `FAKE_NOW` to the seed date in `setup.ts`.'), GREEN, agent('All passing.')]);
+    expect(found.some((value) => value.includes('fixed date') && value.includes('FAKE_NOW'))).toBe(true);
+  });
+
+  it.each([
+    ['a guess', 'My first guess is the seed data was stale.'],
+    ['a remark on the sentence before', 'That keeps the check close to where the body is parsed.'],
+    ["the speaker's own step", 'I looked at the middleware order first.'],
+  ])('does not take %s for the cause', (_label, cause) => {
+    const found = resolutionsOf([RED, agent(cause), agent('Renamed `parseHook` to `parseWebhook` in `hooks.ts`.'), GREEN, agent('All passing.')]);
+    expect(found.some((value) => value.includes('parseWebhook'))).toBe(false);
+  });
+
+  it('does not join a cause to a change made after the run passed', () => {
+    const found = resolutionsOf([RED, user('the JSON middleware had already consumed the body.'), GREEN, agent('All passing.'), agent('Renamed `parseHook` to `parseWebhook` in `hooks.ts`.')]);
+    expect(found.some((value) => value.includes('parseWebhook'))).toBe(false);
+  });
+});
+
 describe('a choice settled on how a comparison came out', () => {
   it.each([
     'We timed both bundlers and esbuild finished in a third of the time, so esbuild it is.',
