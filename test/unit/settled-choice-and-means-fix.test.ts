@@ -135,6 +135,7 @@ describe('a choice settled on how a comparison came out', () => {
     'Pino beat Winston on throughput - switching the logger to pino.',
     'ran both linters over the api package: oxlint gave the fewest false positives, so it is the linter now.',
     "we diffed both generators and openapi-ts produced the cleaner client, so it's the generator.",
+    'Timed the image builds: buildkit was roughly three times as fast, so we are switching CI to buildkit.',
     'if the p95 stays below 200 ms we keep the read replica; it did, so the replica stays.',
   ])('is settled: %s', (sentence) => {
     expect(isSettledChoice(sentence)).toBe(true);
