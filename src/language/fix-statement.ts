@@ -134,6 +134,22 @@ export function isChangeReport(sentence: string): boolean {
 }
 
 /**
+ * Tells whether a sentence reports a change the speaker made, in any of its clauses, led by the
+ * verb of the change ("Pinned the parser to 2.11", "Updated `db.ts`: I raised the pool to 20",
+ * "Change in `x.ts` — I moved the check"). Unlike {@link isChangeReport}, a state said with
+ * "now" or "instead of" ("the handler returns a 500 instead of a 404") is not one: said while a
+ * failure is open, it is as likely an observation.
+ */
+export function isMadeChange(sentence: string): boolean {
+  const text = sentence.replace(CODE_SPAN, 'code').replace(LIST_MARKER, '').replace(/\s+/gu, ' ').trim();
+  if (text.length === 0 || QUESTION_END.test(text) || HOPE.test(text) || TRIAL.test(text) || /:\**$/u.test(text)) return false;
+  const clauses = text.split(REPORT_BREAKS).map((part) => part.trim().replace(/^now,?\s+/iu, ''));
+  // "Updated `x.test.ts`: I added a regression test" reports a test, not a change.
+  if (clauses.some((clause) => NEW_TEST.test(clause))) return false;
+  return clauses.some((clause) => clause.length > 0 && !SUCCESS.test(clause) && (CHANGE_LEAD.test(clause) || IRREGULAR_CHANGE.test(clause)));
+}
+
+/**
  * Tells whether a sentence says what was wrong, in the past or under a label: "`load` never
  * awaited the write", "the key was missing the locale", "Root cause: a stale build". Plans,
  * hopes and questions are not.

@@ -26,7 +26,7 @@ import { isProse, wordCount } from '../language/prose.js';
 import { isProductNarration, turnShapeOf } from '../language/behaviour-statement.js';
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
-import { isCauseAndFix, isChangeReport, isSplitCauseAndFix, tellsFault } from '../language/fix-statement.js';
+import { isCauseAndFix, isChangeReport, isMadeChange, isSplitCauseAndFix, tellsFault } from '../language/fix-statement.js';
 import { isGuess, isPassReport, passResolutionOf, tellsCause, tellsPastState } from '../language/pass-report.js';
 import { countSpecifics } from '../language/salience.js';
 import { answeredQuestion, endsInQuestion } from '../language/answered-question.js';
@@ -232,6 +232,8 @@ const MAX_TOLD_FIXES = 2;
 const TOLD_FIX_SALIENCE = 4;
 /** Names and values a change told during an open failure needs to be joined to its cause. */
 const MIN_EPISODE_CHANGE_SPECIFICS = 0.5;
+// A reason weighed for the change, not what was wrong: "The alternative was to patch every caller".
+const RATIONALE = /^(?:the\s+)?(?:alternative|other option|trade-?off|reason|idea|plan)\b/iu;
 // A sentence that refers back to the one before it: "That keeps …", "This means …".
 const BACK_REFERENCE = /^(?:that|this|it|which)\b(?!\s+(?:was|were)\s+(?:the|a|an)\b)/iu;
 /** A fenced block of diff lines. */
@@ -934,18 +936,19 @@ function closeEpisode(state: ChunkState, options: { episode: Episode; order: num
  * Follows an open failure's account across messages: a sentence that tells what was wrong by its
  * shape ("turned out …", or a state in the past: "the middleware had already consumed the body"),
  * whoever says it, and the
- * change reported after it with a name in it ("Mounted `express.raw()` on the route").
+ * change the speaker reports making after it, with a name in it ("Mounted `express.raw()` on the
+ * route"; not a state seen: "`load` returns a 500 instead of a 404").
  */
 function traceEpisode(episode: Episode, sentence: { said: string; text: string; specifics: number }): void {
   // A remark on the sentence before ("That keeps it close to …") is neither a cause nor a change.
   if (BACK_REFERENCE.test(sentence.said) && !tellsFault(sentence.said)) return;
-  if (isGuess(sentence.said)) return;
+  if (isGuess(sentence.said) || RATIONALE.test(sentence.said)) return;
   const isChange = isChangeReport(sentence.said);
   // "Turned out …" opens on a past verb like a change does; what it tells is the cause.
   if (tellsCause(sentence.said) || (!isChange && tellsPastState(sentence.said))) {
     episode.toldCause = sentence.text;
     episode.change = undefined;
-  } else if (episode.toldCause !== undefined && isChange && !BACK_REFERENCE.test(sentence.said) && sentence.specifics >= MIN_EPISODE_CHANGE_SPECIFICS && !isPassReport(sentence.said)) {
+  } else if (episode.toldCause !== undefined && isMadeChange(sentence.said) && !BACK_REFERENCE.test(sentence.said) && sentence.specifics >= MIN_EPISODE_CHANGE_SPECIFICS && !isPassReport(sentence.said)) {
     episode.change = sentence.text;
   }
 }

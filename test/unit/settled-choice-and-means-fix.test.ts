@@ -121,6 +121,20 @@ describe('a cause and its change told in different messages while the failure is
     expect(found.some((value) => value.includes('parseWebhook'))).toBe(false);
   });
 
+  it.each([
+    ['a state seen, not a change made', 'I notice `handleHook` catches the error and returns a 500 instead of a 404.'],
+    ['a new test', 'Updated `test/hooks.test.ts`: I added a regression test for the empty body.'],
+  ])('does not take %s for the change', (_label, change) => {
+    const found = resolutionsOf([RED, user('the JSON middleware had already consumed the body.'), agent(change), GREEN, agent('All passing.')]);
+    expect(found.some((value) => value.includes('consumed the body') && value.includes('handleHook'))).toBe(false);
+    expect(found.some((value) => value.includes('regression test'))).toBe(false);
+  });
+
+  it('does not take a present passive for a past cause', () => {
+    const found = resolutionsOf([RED, agent('The fake clock in the tests is fixed, so date math is deterministic.'), agent('Renamed `parseHook` to `parseWebhook` in `hooks.ts`.'), GREEN, agent('All passing.')]);
+    expect(found.some((value) => value.includes('parseWebhook'))).toBe(false);
+  });
+
   it('does not join a cause to a change made after the run passed', () => {
     const found = resolutionsOf([RED, user('the JSON middleware had already consumed the body.'), GREEN, agent('All passing.'), agent('Renamed `parseHook` to `parseWebhook` in `hooks.ts`.')]);
     expect(found.some((value) => value.includes('parseWebhook'))).toBe(false);
