@@ -205,7 +205,7 @@ const SPEAKER = /\b(?:I|we)\b/iu;
 // A guess, not a finding: "my first guess is …", "probably the cache".
 const GUESS = /\b(?:guess|hunch|hints? at|suspect|suspicion|theory|hypothesis|think|maybe|perhaps|probably|possibly|likely|could be|might be|i bet)\b/iu;
 // A verb in the past: "was", "had", or an "-ed" form that is not an adjective after a determiner
-// or a possessive ("the cached summary", "each other's seeded rows") nor a present passive ("is fixed").
+// or a possessive ("the cached summary", "each other's seeded rows") nor a present passive ("the ids are generated").
 const STATE_PAST = /\b(?:was|were|had|did|wasn['’]t|weren['’]t|hadn['’]t|didn['’]t|never)\b|(?<!\b(?:the|a|an|its|their|our|your|his|her|each|every|any|some|no|this|that|these|those)\s)(?<!['’]s\s)(?<!\b(?:is|are|be|being|been|am|gets?)\s)\b(?!un)\p{L}{3,}ed\b/iu;
 // A count of none: "0 failed", "no failures", "zero errors".
 const NONE_FAILED = /\b(?:0|zero|no)\s+(?:failed|failures?|failing|errors?)\b/giu;

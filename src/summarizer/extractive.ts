@@ -232,7 +232,7 @@ const MAX_TOLD_FIXES = 2;
 const TOLD_FIX_SALIENCE = 4;
 /** Names and values a change told during an open failure needs to be joined to its cause. */
 const MIN_EPISODE_CHANGE_SPECIFICS = 0.5;
-// A reason weighed for the change, not what was wrong: "The alternative was to patch every caller".
+// A reason weighed for the change, not what was wrong: "the other option was a second queue".
 const RATIONALE = /^(?:the\s+)?(?:alternative|other option|trade-?off|reason|idea|plan)\b/iu;
 // A sentence that refers back to the one before it: "That keeps …", "This means …".
 const BACK_REFERENCE = /^(?:that|this|it|which)\b(?!\s+(?:was|were)\s+(?:the|a|an)\b)/iu;
@@ -362,7 +362,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     }
     if (consumed.has(position)) return;
     if (analysis.isUpdate && analysis.retention === 'routine' && topicWords(analysis.text, { patterns: language.matcher.pack }).length === 0) {
-      // "Formatter goes to black. That replaces what I said earlier.": the statement right before
+      // "Webhook retries go to seven. That replaces my earlier one.": the statement right before
       // the update wording gives the new value, even when nothing else made it a fact.
       const noted = notedAt.get(position - 1);
       const note = noted === undefined ? undefined : state.notes[noted];

@@ -122,16 +122,16 @@ describe('a cause and its change told in different messages while the failure is
   });
 
   it.each([
-    ['a state seen, not a change made', 'I notice `handleHook` catches the error and returns a 500 instead of a 404.'],
-    ['a new test', 'Updated `test/hooks.test.ts`: I added a regression test for the empty body.'],
+    ['a state seen, not a change made', 'I see `handleHook` swallowing the error and replying 502 instead of 400.'],
+    ['a new test', 'Updated `test/hooks.test.ts`: I wrote a spec covering the empty body.'],
   ])('does not take %s for the change', (_label, change) => {
     const found = resolutionsOf([RED, user('the JSON middleware had already consumed the body.'), agent(change), GREEN, agent('All passing.')]);
     expect(found.some((value) => value.includes('consumed the body') && value.includes('handleHook'))).toBe(false);
-    expect(found.some((value) => value.includes('regression test'))).toBe(false);
+    expect(found.some((value) => value.includes('covering the empty body'))).toBe(false);
   });
 
   it('does not take a present passive for a past cause', () => {
-    const found = resolutionsOf([RED, agent('The fake clock in the tests is fixed, so date math is deterministic.'), agent('Renamed `parseHook` to `parseWebhook` in `hooks.ts`.'), GREEN, agent('All passing.')]);
+    const found = resolutionsOf([RED, agent('The seed rows are generated per worker, so the counts stay apart.'), agent('Renamed `parseHook` to `parseWebhook` in `hooks.ts`.'), GREEN, agent('All passing.')]);
     expect(found.some((value) => value.includes('parseWebhook'))).toBe(false);
   });
 
@@ -180,13 +180,13 @@ describe('a choice settled on how a comparison came out', () => {
 
 describe('a statement marked as replacing an earlier one by the next sentence', () => {
   it.each([agent, user])('becomes the updated fact (%#)', (speaker) => {
-    const facts = factsOf([speaker('Webhook retries go to seven attempts. That replaces what I said earlier.')]);
+    const facts = factsOf([speaker('Webhook retries go to seven attempts. That replaces my earlier one.')]);
     const updated = facts.find((fact) => fact.value.includes('seven attempts'));
     expect(updated?.isUpdate).toBe(true);
   });
 
   it('does not make small talk a fact', () => {
-    const facts = factsOf([user('Thanks for the help. That replaces what I said earlier.')]);
+    const facts = factsOf([user('Thanks for the help. That replaces my earlier one.')]);
     expect(facts).toEqual([]);
   });
 });
