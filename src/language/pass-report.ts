@@ -74,7 +74,7 @@ export function tellsPastState(sentence: string): boolean {
   return !RECAP_ITEM.test(sentence) && !SPEAKER.test(text) && !GUESS.test(text) && STATE_PAST.test(text) && !tellsChange(sentence, 0) && !PASS.test(text);
 }
 
-/** Tells whether a sentence offers a guess rather than a finding ("my first guess is …", "probably the cache"). */
+/** Tells whether a sentence offers a guess rather than a finding ("I suspect the cache", "probably the lock"). */
 export function isGuess(sentence: string): boolean {
   return GUESS.test(plain(sentence));
 }
@@ -202,7 +202,7 @@ const PAST = /\b(?:was|were|had|did|(?!un)\p{L}{3,}ed)\b/iu;
 const RECAP_ITEM = /^\s*(?:(?:[-*+•]|\d{1,3}[.)])\s+)?(?:(?:I|we)\b|(?:\p{L}{2,}ed|left|kept|made|put|set|wrote|ran|took|got|gave|cut|built|split)\b)/iu;
 // The speaker in the sentence: "I checked …", "… — we reran …".
 const SPEAKER = /\b(?:I|we)\b/iu;
-// A guess, not a finding: "my first guess is …", "probably the cache".
+// A guess, not a finding: "I suspect the cache", "probably the lock".
 const GUESS = /\b(?:guess|hunch|hints? at|suspect|suspicion|theory|hypothesis|think|maybe|perhaps|probably|possibly|likely|could be|might be|i bet)\b/iu;
 // A verb in the past: "was", "had", or an "-ed" form that is not an adjective after a determiner
 // or a possessive ("the cached summary", "each other's seeded rows") nor a present passive ("the ids are generated").

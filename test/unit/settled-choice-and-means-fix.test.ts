@@ -113,7 +113,7 @@ describe('a cause and its change told in different messages while the failure is
   });
 
   it.each([
-    ['a guess', 'My first guess is the seed data was stale.'],
+    ['a guess', 'Maybe the seed data was stale overnight.'],
     ['a remark on the sentence before', 'That keeps the check close to where the body is parsed.'],
     ["the speaker's own step", 'I looked at the middleware order first.'],
   ])('does not take %s for the cause', (_label, cause) => {
