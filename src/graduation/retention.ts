@@ -7,6 +7,7 @@ import { isActionResponse, isBehaviourStatement, isConditionalRule, isDeferenceT
 import { hasFixOutcome, isCauseAndFix, isJoinedCauseAndFix, isLabelledFix, isSplitCauseAndFix } from '../language/fix-statement.js';
 import { isAcceptedOption } from '../language/accepted-option.js';
 import { isStatedConvention } from '../language/convention-statement.js';
+import { isSettledChoice } from '../language/settled-choice.js';
 import { isStatedPreference } from '../language/preference-statement.js';
 import { isRecurringProcess } from '../language/recurrence.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
@@ -616,6 +617,10 @@ function analyzeWhole(
   // The user taking up an option put to them, restated ("a nightly rollup table sounds right, do
   // that"), decides it.
   if (role === 'user' && !isDeadEnd && !isQuestion && !salience.isOutput && isAcceptedOption(text) && topicWords(prose, { patterns: matcher.pack }).length >= 2) {
+    return { ...rest, retention: 'decision', salience: Math.max(salience.score, DURABLE_SCORE) };
+  }
+  // A choice settled on how a comparison came out ("ky came out ahead, so that's the client now"), by either speaker.
+  if (!isDeadEnd && !isQuestion && !isIntention && !salience.isOutput && isSettledChoice(prose) && topicWords(prose, { patterns: matcher.pack }).length >= 2) {
     return { ...rest, retention: 'decision', salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   if (!isDeadEnd && !isQuestion && !isIntention && !salience.isOutput && isStatedPreference(text, { role })) {

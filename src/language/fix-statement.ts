@@ -41,9 +41,21 @@ export function isCauseAndFix(sentence: string): boolean {
     // grabbed a coffee"), and when what follows is the speaker's change or a new state that is not
     // merely a pass ("…, it passes now").
     if (match[0].trim() === ',' && (SUCCESS.test(after) || !(FAILED_STATE.test(before) || (FAULT.test(before) && isSpecific)) || !(CHANGE_LEAD.test(after) || NEW_STATE.test(after)))) continue;
-    if (hasChange(after) || FIX_RESULT.test(after)) return true;
+    if (hasChange(after) || FIX_RESULT.test(after) || isMeansResult(after)) return true;
   }
   return false;
+}
+
+/**
+ * Tells whether a clause is led by the means that fixed something and says what it did, whatever
+ * the verb: "making the fixture function-scoped isolated them", "pinning the zone was enough",
+ * "adding the flag did the trick". Looking into a failure ("running the suite showed two
+ * failures", "logging the ids revealed …") and a means that failed are not.
+ */
+export function isMeansResult(clause: string): boolean {
+  const text = clause.replace(CODE_SPAN, 'code').replace(/\s+/gu, ' ').trim();
+  if (text.length === 0 || QUESTION_END.test(text) || HOPE.test(text)) return false;
+  return MEANS_RESULT.test(text);
 }
 
 /**
@@ -70,7 +82,7 @@ export function isSplitCauseAndFix(previous: string, sentence: string): boolean 
   if (SUCCESS.test(fix)) return false;
   // The new state ("Both are UTC-aware now"), a change made ("Bumped it to 20") or a means that
   // did the fixing ("Running the migrations first fixed it").
-  return NEW_STATE.test(fix) || CHANGE_LEAD.test(fix) || FIX_RESULT.test(fix);
+  return NEW_STATE.test(fix) || CHANGE_LEAD.test(fix) || FIX_RESULT.test(fix) || isMeansResult(fix);
 }
 
 /**
@@ -122,6 +134,22 @@ export function isChangeReport(sentence: string): boolean {
 }
 
 /**
+ * Tells whether a sentence reports a change the speaker made, in any of its clauses, led by the
+ * verb of the change ("Pinned the parser to 2.11", "Updated `db.ts`: I raised the pool to 20",
+ * "Change in `x.ts` — I moved the check"). Unlike {@link isChangeReport}, a state said with
+ * "now" or "instead of" ("the handler returns a 500 instead of a 404") is not one: said while a
+ * failure is open, it is as likely an observation.
+ */
+export function isMadeChange(sentence: string): boolean {
+  const text = sentence.replace(CODE_SPAN, 'code').replace(LIST_MARKER, '').replace(/\s+/gu, ' ').trim();
+  if (text.length === 0 || QUESTION_END.test(text) || HOPE.test(text) || TRIAL.test(text) || /:\**$/u.test(text)) return false;
+  const clauses = text.split(REPORT_BREAKS).map((part) => part.trim().replace(/^now,?\s+/iu, ''));
+  // "Updated `x.test.ts`: I added a regression test" reports a test, not a change.
+  if (clauses.some((clause) => NEW_TEST.test(clause))) return false;
+  return clauses.some((clause) => clause.length > 0 && !SUCCESS.test(clause) && (CHANGE_LEAD.test(clause) || IRREGULAR_CHANGE.test(clause)));
+}
+
+/**
  * Tells whether a sentence says what was wrong, in the past or under a label: "`load` never
  * awaited the write", "the key was missing the locale", "Root cause: a stale build". Plans,
  * hopes and questions are not.
@@ -151,6 +179,10 @@ const SPECIFIC = /`|[=/\\]|\d|\b[A-Z]{2,}\b|\w\.\w/u;
 // A means, then a verb of fixing and what it fixed: "running the migration first fixed it",
 // "code sorted it", "sorting the ids before locking removed the deadlock".
 const FIX_RESULT = /^(?!(?:I|we|it|that|this|which|nothing|something)\b)\S[^;:]*?\s(?:fixed|solved|resolved|sorted|cured|removed|eliminated|stopped|prevented|got rid of|did away with)\s+(?:it|that|this|them|both|the\s+[\p{L}-]+)\b/iu;
+// A clause led by a means (a gerund that is not a step of looking into the failure), then what it
+// did: a past verb that is not one of finding, failing or taking time ("… isolated them", "…
+// brought the count back to 2"), or a verdict on it ("… was enough", "… did the trick").
+const MEANS_RESULT = /^(?:(?:and|so|then|just)\s+)?(?!(?:running|rerunning|re-running|trying|checking|looking|reading|testing|logging|debugging|printing|grepping|searching|inspecting|bisecting|nothing|something|everything|anything)\b)\p{L}{3,}ing\s+[^;:]*?\s(?:(?!(?:showed|revealed|printed|logged|returned|failed|crashed|timed|produced|reported|confirmed|surfaced|exposed|triggered|raised|needed|required|wanted|seemed|looked|started|passed|caused)\b)\p{L}{3,}ed\s+(?:it|them|that|this|both|the|things|everything|each|every|all)\b|(?:was|is)\s+(?:enough|all (?:it|that) (?:took|needed|was needed)|what (?:it|that) needed)|did (?:the trick|it|the job)|brought\s+\S+(?:\s+\S+)?\s+back|got rid of|made\s+(?:it|them|the\s+[\p{L}-]+)\s+(?:pass|stable|deterministic|green|go away|work))/iu;
 // A past tense in the clause: "was", "had", "ran", a regular "-ed" form.
 const PAST = /\b(?:was|were|had|hadn['’]t|wasn['’]t|weren['’]t|did|didn['’]t|ran|read|kept|left|went|came|got|took|sent|lacked|never)\b|\b\p{L}{2,}ed\b/iu;
 // A clause led by the speaker's own act ("I checked the logs - nothing") reports an attempt.
@@ -167,8 +199,8 @@ const SUCCESS = /\b(?:pass(?:ed|es)?(?!-)|worked|succeeded|went through|was fine
 // "now" giving the new state; "for now" and "until now" give a time, "now that" a reason.
 const NEW_STATE = /(?<!\b(?:for|until|till|right|just|by)\s)\bnow\b(?!\s+that\b)/iu;
 // A failure or a faulty state, told in the past: "the export ran out of memory", "the timestamps
-// were naive", "the counter was never reset", "the handler returned 500".
-const FAILED_STATE = /\b(?:came from|caused by|hence the|kept (?:the|a|an) (?:first|old|stale|previous|initial|original)\b|came back (?:without|empty|as)|(?:in|into) (?:the )?(?:wrong|different|opposite|reverse) orders?|hit (?:the|a|its|our) (?:[\p{L}-]+ )?(?:cap|limit|ceiling|quota)|broke|failed|crashed|hung|stalled|leaked|threw|timed out|ran out|collided|overflowed|deadlocked|drifted|doubled|overwrote|mismatched|returned (?:\d{3}|null|undefined|nothing|an? (?:error|empty))|(?:was|were|had been)\s+(?:[\p{L}-]+\s+){0,3}?(?:off|wrong|missing|broken|stale|naive|null|empty|undefined|unbounded|duplicated|off by|too\s+\p{L}+|not|capped|swallowed|ignored|dropped|leaking|blocking|racing|lost|corrupt(?:ed)?|truncated|reused|shared)|wasn['’]t|weren['’]t|hadn['’]t|didn['’]t|never\s+(?!an?\b|the\b|been\b)\p{L}+)\b/iu;
+// were naive", "the counter was never reset", "the handler returned 500", "node couldn't resolve it".
+const FAILED_STATE = /\b(?:came from|caused by|hence the|kept (?:the|a|an) (?:first|old|stale|previous|initial|original)\b|came back (?:without|empty|as)|(?:in|into) (?:the )?(?:wrong|different|opposite|reverse) orders?|hit (?:the|a|its|our) (?:[\p{L}-]+ )?(?:cap|limit|ceiling|quota)|broke|failed|crashed|hung|stalled|leaked|threw|timed out|ran out|collided|overflowed|deadlocked|drifted|doubled|overwrote|mismatched|returned (?:\d{3}|null|undefined|nothing|an? (?:error|empty))|(?:was|were|had been)\s+(?:[\p{L}-]+\s+){0,3}?(?:off|wrong|missing|broken|stale|naive|null|empty|undefined|unbounded|duplicated|off by|too\s+\p{L}+|not|capped|swallowed|ignored|dropped|leaking|blocking|racing|lost|corrupt(?:ed)?|truncated|reused|shared)|wasn['’]t|weren['’]t|hadn['’]t|didn['’]t|couldn['’]t|could not|never\s+(?!an?\b|the\b|been\b)\p{L}+)\b/iu;
 // A change reported in the passive is the fix, not the fault: "the script has been updated".
 const REPORTED_CHANGE = /\b(?:has|have)\s+been\s+\p{L}+ed\b/iu;
 // A full stop between two sentences a caller joined.

@@ -7,7 +7,7 @@
 // Cause and change are kept together as one statement, so a summary cannot keep one without the
 // other.
 
-import { isChangeReport, tellsFault } from './fix-statement.js';
+import { isChangeReport, isMeansResult, tellsFault } from './fix-statement.js';
 
 /** A sentence of a message as the resolution reader needs it. */
 export interface ReadSentence {
@@ -34,7 +34,8 @@ export interface PassResolution {
  */
 export function isPassReport(sentence: string): boolean {
   const text = plain(sentence).replace(/[.!]+$/u, '');
-  if (text.length === 0 || /\?/u.test(text) || HOPE.test(text) || NOT_PASSING.test(text)) return false;
+  // "0 failed", "no failures": a count of none reports the pass, not a failure.
+  if (text.length === 0 || /\?/u.test(text) || HOPE.test(text) || NOT_PASSING.test(text.replace(NONE_FAILED, ''))) return false;
   return text.split(/\s+/u).length <= MAX_PASS_WORDS && PASS.test(text);
 }
 
@@ -63,6 +64,22 @@ export function tellsCause(sentence: string): boolean {
 }
 
 /**
+ * Tells whether a sentence states something in the past with a subject of its own, not the
+ * speaker's act, a guess nor a change: "the middleware had already consumed the body", "a previous spec
+ * left the clock frozen". While a failure is open, such a sentence tells what was wrong.
+ */
+export function tellsPastState(sentence: string): boolean {
+  const text = plain(sentence).replace(/^[(\s]+/u, '');
+  if (text.length === 0 || /\?\s*\)?$/u.test(text) || HOPE.test(text)) return false;
+  return !RECAP_ITEM.test(sentence) && !SPEAKER.test(text) && !GUESS.test(text) && STATE_PAST.test(text) && !tellsChange(sentence, 0) && !PASS.test(text);
+}
+
+/** Tells whether a sentence offers a guess rather than a finding ("I suspect the cache", "probably the lock"). */
+export function isGuess(sentence: string): boolean {
+  return GUESS.test(plain(sentence));
+}
+
+/**
  * Tells whether a sentence tells the change that fixed it: a change made or the new state
  * ("pinned TZ=UTC", "the assertion uses toBeCloseTo now"), a means and what it did ("setting
  * LC_ALL sorted it", "solved with NODE_OPTIONS=…", "stubbing it makes the suite pass"), or the
@@ -71,7 +88,7 @@ export function tellsCause(sentence: string): boolean {
 export function tellsChange(sentence: string, specifics: number): boolean {
   const text = plain(sentence).replace(/^[(\s]+/u, '');
   if (text.length === 0 || /\?\s*\)?$/u.test(text) || HOPE.test(text)) return false;
-  return isChangeReport(text) || MEANS.test(text) || (specifics > 0 && (PRACTICE.test(text) || (NOW.test(text) && !PASS.test(text))));
+  return isChangeReport(text) || MEANS.test(text) || isMeansResult(text) || (specifics > 0 && (PRACTICE.test(text) || (NOW.test(text) && !PASS.test(text))));
 }
 
 /**
@@ -107,26 +124,40 @@ export function passResolutionOf(sentences: readonly ReadSentence[], options: { 
   const picked: typeof read = [];
   let hasCause = false;
   let hasChange = false;
+  let hasLooseCause = false;
   for (const sentence of read) {
     if (sentence.isAside) break;
+    // A recap may repeat the pass ("- tests green again") before the line that explains it.
+    if (picked.length === 0 && isPassReport(sentence.said)) continue;
     // With a failure known, a sentence in the past that names something, right after the pass
     // report, tells what was wrong ("The tokens were minted ahead of the API's clock; …").
-    // A list item is a recap line ("- Left `x.ts` untouched"), not an explanation.
-    const isCause = tellsCause(sentence.said) || (options.known && hasPassLead && sentence.specifics > 0 && !LIST_ITEM.test(sentence.said) && PAST.test(plain(sentence.said)));
+    // A line that opens on the speaker's act is a recap ("- Left `x.ts` untouched"); one with a
+    // subject of its own ("- a previous test left `REDIS_URL` set") tells a state.
+    // A sentence that tells a change whole ("Stripping it was enough") is not a state, past tense or not.
+    const isPastState: boolean = options.known && hasPassLead && !RECAP_ITEM.test(sentence.said) && PAST.test(plain(sentence.said)) && !(hasCause && tellsChange(sentence.said, sentence.specifics));
+    // With nothing named, such a sentence opening the account is a cause only if a change follows.
+    const isLooseCause: boolean = isPastState && sentence.specifics === 0 && picked.length === 0 && !tellsCause(sentence.said);
+    const isCause: boolean = tellsCause(sentence.said) || (isPastState && sentence.specifics > 0) || isLooseCause;
+    if (isLooseCause) hasLooseCause = true;
     // A cause told with a verb of change ("turned out the seed inserted users first") tells the
     // change only in a later clause ("…; I stub the host").
     const isChange = isCause ? laterClauses(sentence.said).some((clause) => tellsChange(clause, sentence.specifics)) : tellsChange(sentence.said, sentence.specifics);
     // After a cause, the next sentence naming something is the change it brought ("Servers
     // bind port 0"), and so is one led by a means ("Installing it put the dates right");
-    // anything else ends the account.
-    const isNamedAfterCause: boolean = hasCause && !hasChange && !isCause && ((sentence.specifics > 0 && !PASS.test(plain(sentence.said))) || GERUND_LEAD.test(plain(sentence.said)));
+    // so is the speaker's practice since then ("Now we sort the keys first"); anything else
+    // ends the account.
+    const isNamedAfterCause: boolean = hasCause && !hasChange && !isCause && ((sentence.specifics > 0 && !PASS.test(plain(sentence.said))) || GERUND_LEAD.test(plain(sentence.said)) || NOW_PRACTICE.test(plain(sentence.said)));
     if (!(isCause || isChange || isNamedAfterCause)) break;
     picked.push(sentence);
     hasCause ||= isCause;
     hasChange ||= isChange || isNamedAfterCause;
     if (hasCause && hasChange) break;
   }
-  if (picked.length === 0 || !(hasCause || options.known) || !picked.some((sentence) => sentence.specifics > 0)) return undefined;
+  // Something concrete is named, or a failure is told whole, its cause and its change, where a
+  // failure is known or a run just turned green.
+  const isWhole = (options.known || options.afterGreen) && hasCause && hasChange;
+  if (hasLooseCause && !hasChange) return undefined;
+  if (picked.length === 0 || !(hasCause || options.known) || !(isWhole || picked.some((sentence) => sentence.specifics > 0))) return undefined;
   const value = picked.map((sentence) => sentence.text.trim().replace(/^\(|\)$/gu, '')).join(' ');
   return { value, positions: [...new Set(picked.map((sentence) => sentence.position))] };
 }
@@ -147,8 +178,8 @@ const CLAUSE_BREAK = /;\s+|\s+[-—–]{1,2}\s+|,\s+(?:and|so)\s+|,\s+(?=(?:I|we
 const MAX_PASS_WORDS = 8;
 /** Sentences a resolution may span after the report. */
 const MAX_SENTENCES = 4;
-// A run that passes, said loosely: "passing", "green", "suite's clean", "works on my side", "that did it".
-const PASS = /\b(?:pass(?:es|ed|ing)?(?!\s+(?:the|a|an|its|their|it|them|in|to|through|along)\b)|green|clean run|(?:suite|build|run|tests?)['’]?s?\s+(?:is\s+|are\s+)?clean|(?:it|that|everything|all|this)\s+works?|works?\s+(?:now|again|here|fine|on (?:my|this|your))|all good|stable(?:\s+now)?|that did it|go(?:es)? through|went through|runs? through|ran through)\b/iu;
+// A run that passes, said loosely: "passing", "green", "no failures", "suite's clean", "works on my side", "that did it".
+const PASS = /\b(?:(?:no|zero|0)\s+(?:failures|failed|failing (?:tests|specs))|pass(?:es|ed|ing)?(?!\s+(?:the|a|an|its|their|it|them|in|to|through|along)\b)|green|clean run|(?:suite|build|run|tests?)['’]?s?\s+(?:is\s+|are\s+)?clean|(?:it|that|everything|all|this)\s+works?|works?\s+(?:now|again|here|fine|on (?:my|this|your))|all good|stable(?:\s+now)?|that did it|go(?:es)? through|went through|runs? through|ran through)\b/iu;
 // A report of a run still failing, or of work not done: "still red", "not passing yet".
 const NOT_PASSING = /\b(?:not|n['’]t|never|still (?:red|fail\w*)|red|fail\w*|flak\w*|break\w*|broke)\b/iu;
 // A hope or a plan: "should pass now", "let me".
@@ -167,8 +198,19 @@ const OUTCOME_END = /\b(?:pass(?:es|ed|ing)?|green|works?)\b[^.;]{0,30}[.!]?$/iu
 const MEANS = /\b(?:(?:fixed|solved|sorted|cured|cleared|resolved) (?:it|that|this|the \p{L}+)|(?:solved|fixed|sorted) (?:with|by)|did it|did the trick|is what it needed|makes? the (?:suite|tests?|build|job|run)\b[^.;]{0,20}\bpass|with \S+(?: \S+)? (?:intercepting|stubbing|mocking|in place))\b|^with\s+[^,.;]{2,60}?,?\s+(?:the\s+)?(?:whole\s+)?(?:suite|tests?|build|job|run|it)\s+(?:\p{L}+\s+)?(?:pass(?:es)?|works?|runs? clean)\b/iu;
 // A past tense in the sentence: "was", "had", a regular "-ed" form.
 const PAST = /\b(?:was|were|had|did|(?!un)\p{L}{3,}ed)\b/iu;
-// A list item: "- left it untouched", "2. bumped the pool".
-const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/u;
+// A recap line that opens on the speaker's act: "- Left `x.ts` untouched", "I renamed …".
+const RECAP_ITEM = /^\s*(?:(?:[-*+•]|\d{1,3}[.)])\s+)?(?:(?:I|we)\b|(?:\p{L}{2,}ed|left|kept|made|put|set|wrote|ran|took|got|gave|cut|built|split)\b)/iu;
+// The speaker in the sentence: "I checked …", "… — we reran …".
+const SPEAKER = /\b(?:I|we)\b/iu;
+// A guess, not a finding: "I suspect the cache", "probably the lock".
+const GUESS = /\b(?:guess|hunch|hints? at|suspect|suspicion|theory|hypothesis|think|maybe|perhaps|probably|possibly|likely|could be|might be|i bet)\b/iu;
+// A verb in the past: "was", "had", or an "-ed" form that is not an adjective after a determiner
+// or a possessive ("the cached summary", "each other's seeded rows") nor a present passive ("the ids are generated").
+const STATE_PAST = /\b(?:was|were|had|did|wasn['’]t|weren['’]t|hadn['’]t|didn['’]t|never)\b|(?<!\b(?:the|a|an|its|their|our|your|his|her|each|every|any|some|no|this|that|these|those)\s)(?<!['’]s\s)(?<!\b(?:is|are|be|being|been|am|gets?)\s)\b(?!un)\p{L}{3,}ed\b/iu;
+// A count of none: "0 failed", "no failures", "zero errors".
+const NONE_FAILED = /\b(?:0|zero|no)\s+(?:failed|failures?|failing|errors?)\b/giu;
+// The speaker's practice from now on, with any verb but a plan's: "Now we sort the keys first".
+const NOW_PRACTICE = /^now,?\s+(?:I|we)\s+(?!(?:need|want|have|will|can|could|should|must|am|are|get|try|check|run|see|look|verify|know|think|wait)\b)\p{L}{3,}\b/iu;
 // The new state, said with "now": "`schedule.ts` passes the five-field form now".
 const NOW = /(?<!\b(?:for|until|till|right|just|by)\s)\bnow\b(?!\s+that\b)/iu;
 // A sentence led by the means that fixed it: "Installing it in the base image put the dates right".

@@ -26,8 +26,8 @@ import { isProse, wordCount } from '../language/prose.js';
 import { isProductNarration, turnShapeOf } from '../language/behaviour-statement.js';
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
-import { isCauseAndFix, isChangeReport, isSplitCauseAndFix, tellsFault } from '../language/fix-statement.js';
-import { isPassReport, passResolutionOf } from '../language/pass-report.js';
+import { isCauseAndFix, isChangeReport, isMadeChange, isSplitCauseAndFix, tellsFault } from '../language/fix-statement.js';
+import { isGuess, isPassReport, passResolutionOf, tellsCause, tellsPastState } from '../language/pass-report.js';
 import { countSpecifics } from '../language/salience.js';
 import { answeredQuestion, endsInQuestion } from '../language/answered-question.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
@@ -165,6 +165,10 @@ interface Episode {
   firstLive: number;
   isExpectingCause: boolean;
   hasFact: boolean;
+  /** What was wrong, told by its shape by either speaker while the failure was open. */
+  toldCause?: string | undefined;
+  /** The change reported after that cause, before the run turned green. */
+  change?: string | undefined;
 }
 
 interface ChunkState {
@@ -209,6 +213,11 @@ const ANSWER_SALIENCE = 3.5;
 const USER_STATEMENT_BONUS = 4;
 /** Weight a note in the user's own words gains over narration when summaries are consolidated. */
 const USER_SPEECH_WEIGHT = 2;
+/** Fewest and most words of a sentence read as one plain statement (see `isPlainSentence`). */
+const MIN_PLAIN_WORDS = 3;
+const MAX_PLAIN_WORDS = 30;
+/** Salience of a statement the update wording after it marks as replacing an earlier value. */
+const UPDATED_STATEMENT_SALIENCE = 3.5;
 /** Salience of a user's statement kept as a note (see `isUserStatement`). */
 const USER_STATEMENT_SALIENCE = 1;
 /** Score the agent's description of the product gains when a chunk's notes are picked (below `USER_STATEMENT_BONUS`). */
@@ -221,6 +230,12 @@ const MIN_STATEMENT_WORDS = 6;
 const MAX_TOLD_FIXES = 2;
 /** Salience of a fix told right after a failing run turned green: kept in T2 like a named statement. */
 const TOLD_FIX_SALIENCE = 4;
+/** Names and values a change told during an open failure needs to be joined to its cause. */
+const MIN_EPISODE_CHANGE_SPECIFICS = 0.5;
+// A reason weighed for the change, not what was wrong: "the other option was a second queue".
+const RATIONALE = /^(?:the\s+)?(?:alternative|other option|trade-?off|reason|idea|plan)\b/iu;
+// A sentence that refers back to the one before it: "That keeps …", "This means …".
+const BACK_REFERENCE = /^(?:that|this|it|which)\b(?!\s+(?:was|were)\s+(?:the|a|an)\b)/iu;
 /** A fenced block of diff lines. */
 const DIFF_FENCE = /^```diff[^\n]*\n([\s\S]*?)^```/mu;
 /** Changed lines a diff may have to be read as one fix. */
@@ -310,6 +325,8 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   const isAfterGreen = state.isJustGreen;
   state.isJustGreen = false;
   let toldFixes = 0;
+  // Where each sentence of this message went when it became a note.
+  const notedAt = new Map<number, number>();
   // A pass report with the cause and the change told after it, in the same message, is one fact.
   const resolution = passResolutionOf(
     analyses.map((analysis, position) => ({ text: analysis.text, said: sentences[position] ?? analysis.text, specifics: analysis.specifics, isAside: analysis.isQuestion || analysis.isIntention || analysis.isDeadEnd })),
@@ -335,6 +352,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       return;
     }
     if (resolved.has(position)) return;
+    if (episode !== undefined && !analysis.isQuestion && !analysis.isIntention) traceEpisode(episode, { said: sentences[position] ?? analysis.text, text: analysis.text, specifics: analysis.specifics });
     // A told fix is a fact even when a completion report also lists it.
     if (isAfterFix && toldFixes < MAX_TOLD_FIXES && factCategoryFor(analysis.retention) === undefined && isToldFix(analysis, sentences[position] ?? analysis.text, language.matcher)) {
       state.facts.push({ category: 'error-resolutions', value: analysis.text, salience: Math.max(analysis.salience, TOLD_FIX_SALIENCE) });
@@ -344,6 +362,17 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     }
     if (consumed.has(position)) return;
     if (analysis.isUpdate && analysis.retention === 'routine' && topicWords(analysis.text, { patterns: language.matcher.pack }).length === 0) {
+      // "Webhook retries go to seven. That replaces my earlier one.": the statement right before
+      // the update wording gives the new value, even when nothing else made it a fact.
+      const noted = notedAt.get(position - 1);
+      const note = noted === undefined ? undefined : state.notes[noted];
+      const isStatedBefore = note !== undefined && !note.isIntention && isPlainSentence(note.text) && isPlainSentence(analysis.text);
+      if (note !== undefined && isStatedBefore && (note.specifics > 0 || topicWords(note.text, { patterns: language.matcher.pack }).length > 0)) {
+        state.notes.splice(noted as number, 1);
+        state.facts.push({ category: 'decisions', value: note.text, salience: Math.max(note.salience, UPDATED_STATEMENT_SALIENCE), isUpdate: true });
+        lastFact = state.facts.length - 1;
+        return;
+      }
       // "which overrides my earlier note": the update wording belongs to the previous fact.
       const previous = state.facts[lastFact];
       if (previous !== undefined) state.facts[lastFact] = { ...previous, isUpdate: true };
@@ -389,6 +418,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     // cues; one that changes a value keeps its weight, so the newest value outlasts the older one.
     const judged = category === undefined || analysis.isUpdate ? analysis.salience : 0;
     const salience = isProductStatement ? Math.max(judged, PRODUCT_NARRATION_SALIENCE) : judged;
+    notedAt.set(position, state.notes.length);
     state.notes.push({
       text: analysis.text,
       order,
@@ -446,6 +476,15 @@ function diffFixOf(text: string): string | undefined {
   const after = text.slice(fence.index + fence[0].length).trim();
   const remark = after.length === 0 ? undefined : after.split(/(?<=[.!])\s/u)[0]?.trim().replace(/[.!]$/u, '');
   return remark !== undefined && remark.length > 0 && wordCount(remark) <= MAX_ITEM_WORDS ? `${remark}: ${change}` : `Changed ${change}`;
+}
+
+/**
+ * Whether a text reads as one plain sentence of prose: a few words, ending on a stop, with no code
+ * punctuation or markers in it (not a line of a pasted file or an edit block).
+ */
+function isPlainSentence(text: string): boolean {
+  const words = wordCount(text);
+  return words >= MIN_PLAIN_WORDS && words <= MAX_PLAIN_WORDS && /^[\p{L}`"']/u.test(text) && /[.!]\s*$/u.test(text) && !/[{}();=<>[\]]|\/\/|^\s*[#>*|-]/u.test(text.replace(/`[^`\n]*`/gu, 'code'));
 }
 
 /**
@@ -872,6 +911,16 @@ function recordCompletion(
 
 function closeEpisode(state: ChunkState, options: { episode: Episode; order: number }): void {
   const { episode, order } = options;
+  // The cause told in one message and the change in a later one, perhaps by the other speaker:
+  // one fact, or the change added to the cause's own fact.
+  if (episode.toldCause !== undefined && episode.change !== undefined) {
+    const value = `${episode.toldCause} ${episode.change}`;
+    const causeFact = state.facts.findIndex((fact) => fact.category === 'error-resolutions' && fact.value === episode.toldCause);
+    const fact = state.facts[causeFact];
+    if (fact !== undefined) state.facts[causeFact] = { ...fact, value };
+    else if (!episode.hasFact) state.facts.push({ category: 'error-resolutions', value, salience: TOLD_FIX_SALIENCE });
+    if (fact !== undefined || !episode.hasFact) return;
+  }
   // An error resolution recorded as a fact already says what failed and why.
   if (episode.hasFact) return;
   const cause = episode.causes[episode.firstLive];
@@ -880,6 +929,27 @@ function closeEpisode(state: ChunkState, options: { episode: Episode; order: num
     state.problems.push({ text: `${episode.failure} → ${cause}`, order, firstOrder: episode.order });
   } else if (files.length > 0) {
     state.problems.push({ text: `${episode.failure}${FIXED_IN}${files}`, order, firstOrder: episode.order });
+  }
+}
+
+/**
+ * Follows an open failure's account across messages: a sentence that tells what was wrong by its
+ * shape ("turned out …", or a state in the past: "the middleware had already consumed the body"),
+ * whoever says it, and the
+ * change the speaker reports making after it, with a name in it ("Mounted `express.raw()` on the
+ * route"; not a state seen: "`load` returns a 500 instead of a 404").
+ */
+function traceEpisode(episode: Episode, sentence: { said: string; text: string; specifics: number }): void {
+  // A remark on the sentence before ("That keeps it close to …") is neither a cause nor a change.
+  if (BACK_REFERENCE.test(sentence.said) && !tellsFault(sentence.said)) return;
+  if (isGuess(sentence.said) || RATIONALE.test(sentence.said)) return;
+  const isChange = isChangeReport(sentence.said);
+  // "Turned out …" opens on a past verb like a change does; what it tells is the cause.
+  if (tellsCause(sentence.said) || (!isChange && tellsPastState(sentence.said))) {
+    episode.toldCause = sentence.text;
+    episode.change = undefined;
+  } else if (episode.toldCause !== undefined && isMadeChange(sentence.said) && !BACK_REFERENCE.test(sentence.said) && sentence.specifics >= MIN_EPISODE_CHANGE_SPECIFICS && !isPassReport(sentence.said)) {
+    episode.change = sentence.text;
   }
 }
 
