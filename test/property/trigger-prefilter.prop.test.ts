@@ -93,6 +93,31 @@ describe('the trigger prefilter of redaction', () => {
     expect(kindsOf('API-KEY')).toEqual(['auth-header', 'credential', 'credential', 'credential', 'credential']);
   });
 
+  it('marks the same detectors as one case-blind search for all the words', () => {
+    const detectors = builtInDetectors({ entropy: 3.5 });
+    const scan = createTriggerScan(detectors);
+    // Characters whose case `i` folds to no ASCII letter, or from one: they must match no word.
+    const folded = fc.constantFrom('\u212a', '\u017f', '\u0130', '\u0131', 'ß', 'K', 's', 'I', 'i');
+    const mixed = fc.array(fc.oneof(text, folded, triggerWord), { maxLength: 6 }).map((pieces) => pieces.join(''));
+    fc.assert(
+      fc.property(mixed, (value) => {
+        expect(scan.scan(value)).toBe(referenceScan(detectors, value));
+      }),
+      { numRuns: PROPERTY_RUNS },
+    );
+  });
+
+  it('finds words of other scripts in any case too', () => {
+    const detectors: Detector[] = [
+      { kind: 'french', find: () => [], triggers: ['clé'] },
+      { kind: 'plain', find: () => [], triggers: ['key'] },
+    ];
+    const scan = createTriggerScan(detectors);
+    expect(scan.scan('la CLÉ du coffre')).toBe(1 << (scan.bits[0] as number));
+    expect(scan.scan('la cle du coffre')).toBe(0);
+    expect(scan.scan('a KEY')).toBe(1 << (scan.bits[1] as number));
+  });
+
   it('runs every detector without triggers, and the ones beyond the bits of a mask', () => {
     const many: Detector[] = Array.from({ length: 40 }, (_, index) => ({ kind: `k${index}`, find: () => [], triggers: ['zz'] }));
     const scan = createTriggerScan([{ kind: 'plain', find: () => [] }, ...many]);
@@ -116,6 +141,33 @@ describe('the trigger prefilter of redaction', () => {
 });
 
 // --- Internal helpers ---
+
+// The trigger scan as one RegExp of every word, longest first, with the `i` flag: the mask of the
+// detectors whose words (or words that are prefixes of them) occur, all of them after 16 matches.
+function referenceScan(detectors: readonly Detector[], value: string): number {
+  const wordBits = new Map<string, number>();
+  let nextBit = 0;
+  for (const detector of detectors) {
+    const triggers = detector.triggers ?? [];
+    if (triggers.length === 0 || nextBit >= 31) continue;
+    const bit = nextBit++;
+    for (const trigger of triggers) wordBits.set(trigger.toLowerCase(), (wordBits.get(trigger.toLowerCase()) ?? 0) | (1 << bit));
+  }
+  const words = [...wordBits.keys()].sort((left, right) => right.length - left.length || (left < right ? -1 : 1));
+  let all = 0;
+  for (const mask of wordBits.values()) all |= mask;
+  const pattern = new RegExp(words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
+  let found = 0;
+  let matches = 0;
+  for (let match = pattern.exec(value); match !== null; match = pattern.exec(value)) {
+    const word = match[0].toLowerCase();
+    for (const [other, mask] of wordBits) if (word.startsWith(other)) found |= mask;
+    matches += 1;
+    if (found === all || matches >= 16) return all;
+    pattern.lastIndex = match.index + 1;
+  }
+  return found;
+}
 
 // secretNameStrength as written before it searched for a secret-name word first.
 function referenceNameStrength(name: string): 'strong' | 'weak' | false {

@@ -32,6 +32,29 @@ describe('exactCounter()', () => {
     expect(total).toBe(countTokens(reordered, NO_SPECIAL));
   });
 
+  it('tells apart pre-tokens whose hashes are equal', () => {
+    // ' qpilxe' and ' dthtovgo' have the same 32-bit FNV-1a hash: the second must not be taken for the first.
+    const count = exactCounter('o200k_base');
+    for (const word of [' qpilxe', ' dthtovgo', ' qpilxe', ' dthtovgo']) {
+      vi.mocked(countTokens).mockClear();
+      expect(count(`Sure${word}`)).toBe(countTokens(`Sure${word}`, NO_SPECIAL));
+    }
+    vi.mocked(countTokens).mockClear();
+    count('Sure dthtovgo qpilxe');
+    expect(tokenized()).toEqual([]);
+  });
+
+  it('stays exact when more pre-tokens than a slot holds compete for it', () => {
+    // Ten pre-tokens whose hashes end in the same 16 bits, so all of them look in the same slots.
+    const words = [' elafe', ' islawe', ' znmie', ' xvgodxg', ' grdxn', ' gnsyum', ' kvmbm', ' jalkg', ' dbsmu', ' avaer'];
+    const count = exactCounter('o200k_base');
+    for (let round = 0; round < 3; round += 1) {
+      for (const word of words) expect(count(`Then${word}.`)).toBe(countTokens(`Then${word}.`, NO_SPECIAL));
+    }
+    const text = `Then${words.join('')} and${[...words].reverse().join('')}.`;
+    expect(count(text)).toBe(countTokens(text, NO_SPECIAL));
+  });
+
   it('counts special-token strings as plain text', () => {
     const count = exactCounter('o200k_base');
     expect(count('a <|endoftext|> b')).toBe(countTokens('a <|endoftext|> b', NO_SPECIAL));
