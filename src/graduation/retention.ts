@@ -2,13 +2,15 @@ import { matcherFor, wordSetsFor, type PatternMatcher, type PatternPack, type Wo
 import { defaultPatterns } from '../boundaries/patterns/default.js';
 import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
-import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
+import { countSpecifics, DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
+import { relayedDecisionOf } from '../language/relayed-decision.js';
 import { isActionResponse, isBehaviourStatement, isConditionalRule, isDeferenceToRule, isFollowingPractice, isObligationStatement, isProductDescription, isRefusalOrScope, isStandingRule, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
 import { hasFixOutcome, isCauseAndFix, isJoinedCauseAndFix, isLabelledFix, isSplitCauseAndFix } from '../language/fix-statement.js';
 import { isAcceptedOption } from '../language/accepted-option.js';
 import { isStatedPreference } from '../language/preference-statement.js';
 import { isRecurringProcess } from '../language/recurrence.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
+import { isNoteLine } from '../language/message-parts.js';
 import { detachedCopy } from '../detached-copy.js';
 import { createRecentMemo, type RecentMemo } from '../recent-memo.js';
 
@@ -83,6 +85,8 @@ function proseLines(text: string): string[] {
   const lines: string[] = [];
   let isInFence = false;
   let canContinue = false;
+  // A quoted line ("> …") and the reply under it are different voices: one never continues the other.
+  let wasQuoted = false;
   for (const rawLine of text.split(/\r?\n/u)) {
     // A closing fence with prose after it on the same line ("``` Also, …") ends the code block;
     // the prose that follows is part of the message.
@@ -101,16 +105,20 @@ function proseLines(text: string): string[] {
     }
     if (isInFence) continue;
     const hasMarker = LINE_MARKER.test(rawLine);
+    const isQuoted = QUOTE_MARKER.test(rawLine);
     const line = rawLine.replace(LINE_MARKER, '').trim();
     if (line.length === 0) {
       canContinue = false;
       continue;
     }
-    if (canContinue && !hasMarker && WRAPPED_START.test(line)) {
+    // A shorthand note line ("DB pool: 20 connections max") starts a sentence of its own.
+    const isNote = isNoteLine(line);
+    if (canContinue && !hasMarker && !isNote && isQuoted === wasQuoted && WRAPPED_START.test(line)) {
       lines[lines.length - 1] = `${lines[lines.length - 1] ?? ''} ${line}`;
     } else {
       lines.push(line);
     }
+    wasQuoted = isQuoted;
     canContinue = !SENTENCE_END.test(line) && !TABLE_LINE.test(line) && !HEADING_LINE.test(rawLine);
   }
   return lines;
@@ -423,6 +431,9 @@ const WRAPPED_IN_PARENTHESES = /^\(([^()]+)\)[.!]?$/u;
 const SENTENCE_END = /[.!?:;…]["')\]*_`]*$/u;
 const TABLE_LINE = /^\|/u;
 const HEADING_LINE = /^\s{0,3}#{1,6}\s/u;
+// Cue groups that word what a relayed call decided.
+const RELAYED_CALL_GROUPS = ['decision', 'requirement', 'constraint', 'convention', 'preference'] as const;
+const QUOTE_MARKER = /^\s{0,3}>/u;
 const LINE_MARKER = /^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+|>\s*)+/u;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
 const CODE_SPAN = /`[^`\n]*`/gu;
@@ -598,6 +609,12 @@ function analyzeWhole(
     return { ...base, retention: 'error-resolution', isDiagnosis: false, salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   const isDiagnosis = !isDeadEnd && !isQuestion && hasCause;
+  // A call the user passes on from someone else ("the team agreed to standardise on winston for
+  // logging", "everyone agreed: pino for all logging") is a decision; the lead's words are no small talk.
+  if (isUser && !isQuestion && !isDeadEnd && !salience.isOutput && isRelayedChoice(text, matcher)) {
+    const retention = salience.isDurable ? retentionOf(salience.category) : 'decision';
+    return { ...base, retention, isDiagnosis, salience: Math.max(salience.score, DURABLE_SCORE) };
+  }
   // Small talk and leaving ("brb, quick call") stay small talk unless they carry specifics.
   if ((matcher.test('leaving', prose) || matcher.test('chitChat', prose)) && identifierCount === 0 && salience.specifics < 1) {
     return { ...base, retention: 'chit-chat', isDiagnosis, salience: 0 };
@@ -680,6 +697,21 @@ function isStatedBehaviour(
   if (isBehaviourStatement(text)) return true;
   // The user describing what the product does says how it is meant to work.
   return role === 'user' && (turn === 'instruction' || turn === 'statement') && isProductDescription(text);
+}
+
+/**
+ * Whether a sentence relays another party's call (see `relayedDecisionOf`) about something: what
+ * was decided names something or is worded as a choice, a rule or a requirement with a subject,
+ * and is no small talk ("the team agreed the meeting ran long").
+ */
+function isRelayedChoice(text: string, matcher: PatternMatcher): boolean {
+  const decided = relayedDecisionOf(text);
+  if (decided === undefined) return false;
+  const prose = decided.replace(CODE_SPAN, '`…`');
+  if (matcher.test('chitChat', prose) || matcher.test('leaving', prose)) return false;
+  if (countSpecifics(decided, { role: 'user' }) >= 1) return true;
+  const isWordedAsCall = RELAYED_CALL_GROUPS.some((group) => matcher.test(group, prose));
+  return isWordedAsCall && topicWords(prose, { patterns: matcher.pack }).length >= 2;
 }
 
 function retentionOf(category: FactCategory | undefined): RetentionClass {

@@ -86,10 +86,13 @@ export function scoreSalience(
   const isNamedMeans = slotNames > 0 && !isQuestion && !NARRATION.test(text) && !(role !== 'user' && FIRST_PERSON.test(text));
   // The user agreeing to a named option ("agreed, Redis streams then", "fine, Kafka it is") chooses it.
   const isAgreedChoice = role === 'user' && !isQuestion && specifics >= 1 && AGREED_CHOICE.test(prose);
-  const isChoice = isReasonedChoice || isPlacedChoice || kindNames.count > 0 || isProposal || isNamedMeans || isAgreedChoice;
+  // Something put behind a named feature flag ("we ship it behind the `beta_search` flag") is a
+  // rollout decision: the flag is chosen and the thing depends on it.
+  const isGated = !isQuestion && GATED_BY_FLAG.test(text);
+  const isChoice = isReasonedChoice || isPlacedChoice || kindNames.count > 0 || isProposal || isNamedMeans || isAgreedChoice || isGated;
   const cues = CUE_WEIGHTS.map(({ group, weight }) => {
     const count = Math.min(2, matcher.count(group, prose));
-    return { group, value: (group === 'decision' && isChoice ? Math.max(1, count) : count) * weight };
+    return { group, value: (group === 'decision' && isChoice ? Math.max(isGated ? 2 : 1, count) : count) * weight };
   });
   const markerBonus = isMarked && !cues.some((cue) => cue.group === 'factMarker' && cue.value > 0) ? MARKER_WEIGHT : 0;
   const cueTotal = cues.reduce((sum, cue) => sum + cue.value, 0) + markerBonus;
@@ -272,7 +275,8 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher, options: { known
     const word = (match[1] ?? '').toLowerCase();
     if (isNameLike(word, words)) names.add(word);
   }
-  // A short label and the name that fills it: "traces: jaeger", "background jobs: graphile-worker".
+  // A short label and the name that fills it: "traces: jaeger", "background jobs: graphile-worker",
+  // also in shorthand with an arrow ("queue → BullMQ").
   const labelled = labelledName(options.sentence, words);
   if (labelled !== undefined) names.add(labelled);
   // The statement without its lead-in ("For the record, …") says who does the work.
@@ -513,6 +517,9 @@ const OWN_CHOICE = /^(?:(?:also|and|so|then|now|finally)[,]?\s+)*I(?:['’]ve| h
 const PLACED_CHOICE = /^(?:(?:also|and|so|then|finally)[,]?\s+)*(?:(?:I|we)(?:['’]ve| have| just| also)?\s+)?(?:put|moved|went with|go with|picked|selected|chose|switched|swapped|settled on|opted for|standardi[sz]ed on|based|built|kept|left|pointed|routed|wired)\b/iu;
 // A capitalised name as the object of a placing preposition: "… onto Temporal", "… behind Caddy".
 const NAME_IN_SLOT = /\b(?:on|onto|with|through|behind|to)\s+[A-Z][\p{L}\p{N}]*\p{Ll}[\p{L}\p{N}.-]*(?=\s+for\b|[\s,.;:]*$|[,;:]\s)/u;
+// "behind the `beta_search` flag", "behind `new_checkout`", "behind a NEW_BILLING toggle": a flag
+// name (a code span that is no call, or a snake_case or upper-case name) after "behind".
+const GATED_BY_FLAG = /\bbehind\s+(?:(?:the|a|an|our|its|their)\s+)?(?:(?:feature|release)\s+)?(?:(?:flag|toggle)\s+)?(?:`[\p{L}\p{N}_.:-]+`|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\p{L}\p{N}_(])/u;
 // The speaker's own action given as the consequence of what was said before it.
 // Anchored on ", so I": a leading wildcard would scan long texts once per letter.
 const CONSEQUENCE_OF_RULE = /,\s+so\s+(?:I|we)\b/u;
@@ -565,7 +572,7 @@ const OBJECT_DETERMINER = /^(?:the|a|an|our|every|each|all|its|their|any)$/u;
 // that kind are made with ("written as mjml templates").
 const COPULA_NAME_KIND = /(?<![\p{L}\p{N}_-])(is|are|as)\s+(?:now\s+|all\s+)?(?:a\s+|an\s+)?(\p{Ll}[\p{Ll}\p{N}.+-]*[\p{Ll}\p{N}])(?=\s+(\p{Ll}+)(?![\p{L}\p{N}_-]))/gu;
 // "<label of one to three words>: <name>" then the end or the role it fills ("… for metrics").
-const LABELLED_NAME = /^((?:\p{L}[\p{L}-]*\s+){0,2}\p{L}[\p{L}-]*):\s+((?:@[\p{Ll}\p{N}-]+\/)?\p{L}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?=\s*(?:[.;!)]|$)|\s+(?:for|across|everywhere|throughout)\b)/u;
+const LABELLED_NAME = /^((?:\p{L}[\p{L}-]*\s+){0,2}\p{L}[\p{L}-]*)(?::|\s+(?:->|→|=>))\s+((?:@[\p{Ll}\p{N}-]+\/)?\p{L}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?=\s*(?:[.;!)]|$)|\s+(?:for|across|everywhere|throughout)\b)/u;
 const DASH_LEAD_IN = /^(?:\p{L}+\s+){0,3}\p{L}+\s+[-—–]\s+/u;
 const LOWER_WORD_BEFORE_AS = /(?<![\p{L}\p{N}_`-])(\p{Ll}[\p{L}\p{N}_.-]{1,30})\s+(?=as\s)/gu;
 const PLACE_OF_KIND = /\b(?:lives?|live|belongs?|goes|go|sits?|(?:is|are)\s+(?:kept|stored|placed|grouped|collected))\s+(?:in|under|inside)\s+(?:the\s+)?(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*/u;
