@@ -3,7 +3,7 @@ import { defaultPatterns } from '../boundaries/patterns/default.js';
 import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
 import { countSpecifics, DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
-import { relayedDecisionOf } from '../language/relayed-decision.js';
+import { isRelayedWish, relayedDecisionOf } from '../language/relayed-decision.js';
 import { isActionResponse, isBehaviourStatement, isConditionalRule, isDeferenceToRule, isFollowingPractice, isObligationStatement, isProductDescription, isRefusalOrScope, isStandingRule, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
 import { hasFixOutcome, isCauseAndFix, isJoinedCauseAndFix, isLabelledFix, isSplitCauseAndFix } from '../language/fix-statement.js';
 import { isAcceptedOption } from '../language/accepted-option.js';
@@ -611,6 +611,8 @@ function analyzeWhole(
   const isDiagnosis = !isDeadEnd && !isQuestion && hasCause;
   // A call the user passes on from someone else ("the team agreed to standardise on winston for
   // logging", "everyone agreed: pino for all logging") is a decision; the lead's words are no small talk.
+  // Someone else's wish to know or to meet ("my lead wants to know when it ships") decides nothing.
+  if (isUser && isRelayedWish(text)) return { ...base, retention: 'routine', isDiagnosis, salience: 0 };
   if (isUser && !isQuestion && !isDeadEnd && !salience.isOutput && isRelayedChoice(text, matcher)) {
     const retention = salience.isDurable ? retentionOf(salience.category) : 'decision';
     return { ...base, retention, isDiagnosis, salience: Math.max(salience.score, DURABLE_SCORE) };

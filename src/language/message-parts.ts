@@ -93,6 +93,32 @@ export function quotedReplies(text: string): QuotedReply[] {
   return replies;
 }
 
+/**
+ * The message without the quoted blocks that have a reply under them: what the speaker says in
+ * their own words. A quote with nothing under it (pasted text) stays.
+ */
+export function withoutAnsweredQuotes(text: string): string {
+  const lines = text.split(/\r?\n/u);
+  const kept: string[] = [];
+  let block: string[] = [];
+  let isInFence = false;
+  for (const line of lines) {
+    if (FENCE.test(line)) isInFence = !isInFence;
+    if (!isInFence && QUOTE_LINE.test(line)) {
+      block.push(line);
+      continue;
+    }
+    // The block is answered when own words follow it; blank lines in between keep it open.
+    if (block.length > 0 && line.trim().length === 0) {
+      block.push(line);
+      continue;
+    }
+    block = [];
+    kept.push(line);
+  }
+  return [...kept, ...block].join('\n');
+}
+
 // --- Internal helpers ---
 
 // One to four words of label, then ":" or an arrow, then a value on the same line.

@@ -21,6 +21,16 @@ export function relayedDecisionOf(text: string): string | undefined {
   return decided;
 }
 
+/**
+ * Whether a sentence passes on another party's wish to know or to meet rather than a call ("my
+ * lead wants to know when the export ships", "the team asked to talk about it on Monday").
+ */
+export function isRelayedWish(text: string): boolean {
+  const match = PARTY_CALL.exec(text.trim());
+  if (match === null) return false;
+  return NOT_A_CALL.test(text.trim().slice(match.index + match[0].length).trim());
+}
+
 // --- Internal helpers ---
 
 // Who makes a call: a group or a role ("the team", "my lead", "our architect", "security"), everyone,
@@ -32,5 +42,5 @@ const CALL = String.raw`(?:agreed|decided|wants|want|wanted|would like|asked for
 const PARTY_CALL = new RegExp(String.raw`(?:^|\band\s+|[,;:]\s+)${PARTY}\s+(?:(?:has|have|had|finally|all|now|just)\s+)?${CALL}\s+`, 'u');
 // Where the call was made: "per the review,", "after the design review", "as agreed in the sync,".
 const PLACE_CALL = /^(?:per|according to|after|following|as (?:agreed|decided) (?:in|at|with|by))\s+(?:the\s+|our\s+|my\s+|today['’]s\s+|yesterday['’]s\s+)?(?:[\p{L}-]+\s+){0,2}?(?:review|reviews|meeting|call|discussion|standup|stand-up|sync|retro|rfc|adr|lead|team|architect|decision)[,:]?\s+/iu;
-// A wish to know, to see or to meet is no call about the work.
-const NOT_A_CALL = /^(?:to\s+)?(?:know|see|hear|check in|talk|chat|meet|discuss|sync|catch up|understand|ask|look|understand|review)\b|^(?:when|whether|if|why|how|what|where|who)\b|^(?:me|you|us)\s+to\s+(?:know|see|talk|meet|look|check|review|join)\b|\?\s*$/iu;
+// A wish to know or to meet is no call about the work, nor is a report of how something went.
+const NOT_A_CALL = /^(?:to\s+)?(?:know|hear|check in|talk|chat|meet|discuss|sync|catch up|understand|ask)\b|^(?:when|whether|if|why|how|what|where|who)\b|^(?:me|you|us)\s+to\s+(?:know|talk|meet|join|chat)\b|^(?:that\s+)?(?:the|a|an|it|this|that|they|he|she)\b(?:\s+[\p{L}-]+){0,3}?\s+(?:was|were|went|ran|looked|seemed|felt|got|did|had)\b|\?\s*$/iu;

@@ -30,7 +30,7 @@ import { isCauseAndFix, isChangeReport, isSplitCauseAndFix, tellsFault } from '.
 import { isPassReport, passResolutionOf } from '../language/pass-report.js';
 import { countSpecifics } from '../language/salience.js';
 import { answeredQuestion, endsInQuestion } from '../language/answered-question.js';
-import { quotedReplies, setApartAsides } from '../language/message-parts.js';
+import { quotedReplies, setApartAsides, withoutAnsweredQuotes } from '../language/message-parts.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
 import { uniqueProseShares, uniqueWordShares } from './note-novelty.js';
 
@@ -303,7 +303,8 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   const { entry, order, state, language } = options;
   const role = entry.kind === 'note' ? 'user' : entry.role;
   // Agents also talk through tools (a plan, a question, a completion report in a call's input).
-  const spoken = [entry.text, ...(entry.toolCalls ?? []).flatMap((call) => proseIn(call.input))].join('\n');
+  // Quoted lines answered under the quote are the other party's words (see readQuotedAnswers).
+  const spoken = [withoutAnsweredQuotes(entry.text), ...(entry.toolCalls ?? []).flatMap((call) => proseIn(call.input))].join('\n');
   const sentences = joinLeadIns(joinCauseAndFix(splitSentences(spoken, { patterns: language.matcher.pack }), language.matcher, role), language.matcher);
   // The shape of the turn weighs its sentences: a statement of behaviour in a report needs a value.
   const turn = turnShapeOf(entry.text);
@@ -472,8 +473,9 @@ function readQuotedAnswers(options: { text: string; role: Entry['role']; firstFa
     });
     if (pair === undefined) continue;
     const value = `${clip(pair.question)} → ${pair.reply}`;
+    // The fact the reply made on its own, if any: it opens with the answer.
     const said = normalizeTitle(answer);
-    const own = state.facts.findIndex((fact, index) => index >= options.firstFact && normalizeTitle(fact.value) === said);
+    const own = state.facts.findIndex((fact, index) => index >= options.firstFact && normalizeTitle(fact.value).startsWith(said));
     const fact = state.facts[own];
     if (fact !== undefined) state.facts[own] = { ...fact, value, salience: Math.max(fact.salience ?? 0, ANSWER_SALIENCE) };
     else state.facts.push({ category: 'decisions', value, salience: ANSWER_SALIENCE });
