@@ -432,6 +432,7 @@ const SENTENCE_END = /[.!?:;…]["')\]*_`]*$/u;
 const TABLE_LINE = /^\|/u;
 const HEADING_LINE = /^\s{0,3}#{1,6}\s/u;
 // Cue groups that word what a relayed call decided.
+const MIN_RELAYED_SPECIFICS = 0.4;
 const RELAYED_CALL_GROUPS = ['decision', 'requirement', 'constraint', 'convention', 'preference'] as const;
 const QUOTE_MARKER = /^\s{0,3}>/u;
 const LINE_MARKER = /^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+|>\s*)+/u;
@@ -711,7 +712,8 @@ function isRelayedChoice(text: string, matcher: PatternMatcher): boolean {
   if (decided === undefined) return false;
   const prose = decided.replace(CODE_SPAN, '`…`');
   if (matcher.test('chitChat', prose) || matcher.test('leaving', prose)) return false;
-  if (countSpecifics(decided, { role: 'user' }) >= 1) return true;
+  // Any name counts, an acronym ("EKS") or a code span too.
+  if (countSpecifics(decided, { role: 'user' }) >= MIN_RELAYED_SPECIFICS) return true;
   const isWordedAsCall = RELAYED_CALL_GROUPS.some((group) => matcher.test(group, prose));
   return isWordedAsCall && topicWords(prose, { patterns: matcher.pack }).length >= 2;
 }

@@ -71,7 +71,12 @@ export function scoreSalience(
   // The choice verbs lead the statement; a lead-in set apart from it ("For context, I kept …") does not hide them.
   const stated = text.replace(CODE_SPAN, '`…`');
   const opensOn = (lead: RegExp): boolean => lead.test(prose) || lead.test(stated);
-  const isReasonedChoice = role !== 'user' && specifics >= 1 && opensOn(OWN_CHOICE) && REASONED.test(prose) && !FILE_PATH.test(text) && !WORK_OBJECT.test(prose);
+  // A choice given as the reason for what follows ("Since I switched the indexer to Typesense, the
+  // rebuild script is gone") is one too: the premise opens on a verb of choosing or placing and
+  // names what was chosen ("Since I just added them in task 7.2, …" chooses nothing).
+  const premise = CHOICE_PREMISE.exec(stated)?.[1];
+  const isPremisedChoice = premise !== undefined && PLACED_CHOICE.test(premise) && countSpecifics(premise, { role }) >= 1;
+  const isReasonedChoice = role !== 'user' && specifics >= 1 && (isPremisedChoice || (opensOn(OWN_CHOICE) && REASONED.test(prose))) && !FILE_PATH.test(text) && !WORK_OBJECT.test(premise ?? prose);
   // A tool the speaker put in a role, with no reason given ("I put order search on meilisearch",
   // "went with pino for structured logging"): the name fills the slot of a choosing or placing
   // verb and the object is a role, not a file or a piece of the work ("I put a log line in …").
@@ -141,7 +146,8 @@ export function scoreSalience(
   // leads a setting; it does not narrate it.
   if (role !== 'user' && PAST_LEAD.test(text) && !ADJECTIVE_LEAD.test(text) && !isFix && !isPlacedChoice && !isLabelledSetting(text)) penalty += 1;
   // A terse instruction from the user about a piece of code (no `any`, no `&&`) is still one.
-  if (words < 3 && !(role === 'user' && specifics > 0 && cueTotal > 0)) penalty += 2;
+  // A label and the name that fills it ("identity: Keycloak") is a note line, not a fragment.
+  if (words < 3 && !(role === 'user' && specifics > 0 && cueTotal > 0) && labelledName(stated, wordSetsFor(matcher.pack)) === undefined) penalty += 2;
 
   const content = Math.min(3, specifics);
   const score = content >= 0.4
@@ -520,6 +526,8 @@ const NAME_IN_SLOT = /\b(?:on|onto|with|through|behind|to)\s+[A-Z][\p{L}\p{N}]*\
 // "behind the `beta_search` flag", "behind `new_checkout`", "behind a NEW_BILLING toggle": a flag
 // name (a code span that is no call, or a snake_case or upper-case name) after "behind".
 const GATED_BY_FLAG = /\bbehind\s+(?:(?:the|a|an|our|its|their)\s+)?(?:(?:feature|release)\s+)?(?:(?:flag|toggle)\s+)?(?:`[\p{L}\p{N}_.:-]+`|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\p{L}\p{N}_(])/u;
+// The clause a premise opens, up to its comma: "Since I switched the indexer to Typesense, …".
+const CHOICE_PREMISE = /^(?:since|as|because|now that|given that|seeing as)\s+([^,;]+)[,;]\s/iu;
 // The speaker's own action given as the consequence of what was said before it.
 // Anchored on ", so I": a leading wildcard would scan long texts once per letter.
 const CONSEQUENCE_OF_RULE = /,\s+so\s+(?:I|we)\b/u;

@@ -137,6 +137,7 @@ describe('shorthand note lines', () => {
   it.each([
     ['user', 'quick notes from the call:\nuploads: 40 MB max per file\nthumbnails → imgproxy', ['40 MB', 'imgproxy']],
     ['assistant', 'Where we ended up:\n- search → Typesense\n- cache → Valkey\nI will start with the indexer.', ['Typesense', 'Valkey']],
+    ['assistant', 'Agreed so far:\n- object storage: MinIO\n- sessions: cookie-based.', ['MinIO']],
   ] as const)('are each a statement of their own (%s)', (speaker, text, values) => {
     const facts = factsOf([said(speaker, text)]);
     for (const value of values) expect(facts.filter((fact) => fact.includes(value))).toHaveLength(1);
@@ -152,12 +153,16 @@ describe('a choice given as the reason for something else', () => {
     ['assistant', 'Now that the audit events go through Kinesis, the cron that polled the table can go.', 'Kinesis'],
     ['user', 'since we are going with Temporal for the billing workflows, the retry helper can be deleted', 'Temporal'],
     ['assistant', 'Because I went with valibot for the form schemas, every field error is typed now.', 'valibot'],
+    ['assistant', 'Since I moved the webhooks onto Hookdeck, the local retry table is unused.', 'Hookdeck'],
   ] as const)('is kept as a decision (%s): %s', (speaker, text, value) => {
     expect(factsOf([said(speaker, text)]).some((fact) => fact.includes(value))).toBe(true);
   });
 
-  it('is no decision when the premise names nothing', () => {
-    expect(factsOf([assistant('Now that I have the file open, I can see where the loop starts.')])).toEqual([]);
+  it.each([
+    'Now that I have the file open, I can see where the loop starts.',
+    'Since I renamed them in step 3, the imports should resolve.',
+  ])('is no decision when the premise chooses nothing: %s', (text) => {
+    expect(factsOf([assistant(text)])).toEqual([]);
   });
 });
 
@@ -185,6 +190,7 @@ describe('a decision relayed from someone else', () => {
     ['The team agreed to standardise on ky for HTTP calls.', 'ky'],
     ['We went through it in the retro and everyone agreed: squash merges only.', 'squash merges'],
     ['my manager wants the p95 for search under 300 ms', '300 ms'],
+    ['our CTO signed off on GKE for the data jobs', 'GKE'],
   ])('keeps the user passing it on as a fact: %s', (text, value) => {
     expect(factsOf([user(text)]).some((fact) => fact.includes(value))).toBe(true);
   });
