@@ -63,7 +63,9 @@ export interface SentenceAnalysis {
 /**
  * Splits prose into sentences. Every line, markdown bullet, numbered item and heading is split on
  * its own (bullet markers are removed), except that a hard-wrapped sentence is joined again: a
- * line that does not end a sentence continues on the next when that one starts in lower case.
+ * line that does not end a sentence continues on the next when that one starts in lower case,
+ * unless that one is a shorthand note line ("read replicas: not yet") or one of them is quoted
+ * ("> …") and the other is not.
  * Inside a line, a sentence ends at `.`, `!`, `?` or `…` followed by whitespace, except inside
  * `` `code spans` `` and after common abbreviations ("e.g.", "i.e.", "vs."). Paths, versions and
  * decimals stay intact because their dots are not followed by whitespace. Fenced code blocks are
