@@ -2,7 +2,8 @@ import { matcherFor, wordSetsFor, type PatternMatcher, type PatternPack, type Wo
 import { defaultPatterns } from '../boundaries/patterns/default.js';
 import type { Entry, FactCategory, RetentionClass } from '../types.js';
 import { extractIdentifiers } from '../language/identifiers.js';
-import { DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
+import { countSpecifics, DURABLE_SCORE, scoreSalience, type Salience } from '../language/salience.js';
+import { isRelayedWish, relayedDecisionOf } from '../language/relayed-decision.js';
 import { isActionResponse, isBehaviourStatement, isConditionalRule, isDeferenceToRule, isFollowingPractice, isObligationStatement, isProductDescription, isRefusalOrScope, isStandingRule, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
 import { hasFixOutcome, isCauseAndFix, isJoinedCauseAndFix, isLabelledFix, isSplitCauseAndFix } from '../language/fix-statement.js';
 import { isAcceptedOption } from '../language/accepted-option.js';
@@ -11,6 +12,7 @@ import { isSettledChoice } from '../language/settled-choice.js';
 import { isStatedPreference } from '../language/preference-statement.js';
 import { isRecurringProcess } from '../language/recurrence.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
+import { isNoteLine } from '../language/message-parts.js';
 import { detachedCopy } from '../detached-copy.js';
 import { createRecentMemo, type RecentMemo } from '../recent-memo.js';
 
@@ -63,7 +65,9 @@ export interface SentenceAnalysis {
 /**
  * Splits prose into sentences. Every line, markdown bullet, numbered item and heading is split on
  * its own (bullet markers are removed), except that a hard-wrapped sentence is joined again: a
- * line that does not end a sentence continues on the next when that one starts in lower case.
+ * line that does not end a sentence continues on the next when that one starts in lower case,
+ * unless that one is a shorthand note line ("read replicas: not yet") or one of them is quoted
+ * ("> …") and the other is not.
  * Inside a line, a sentence ends at `.`, `!`, `?` or `…` followed by whitespace, except inside
  * `` `code spans` `` and after common abbreviations ("e.g.", "i.e.", "vs."). Paths, versions and
  * decimals stay intact because their dots are not followed by whitespace. Fenced code blocks are
@@ -85,6 +89,8 @@ function proseLines(text: string): string[] {
   const lines: string[] = [];
   let isInFence = false;
   let canContinue = false;
+  // A quoted line ("> …") and the reply under it are different voices: one never continues the other.
+  let wasQuoted = false;
   for (const rawLine of text.split(/\r?\n/u)) {
     // A closing fence with prose after it on the same line ("``` Also, …") ends the code block;
     // the prose that follows is part of the message.
@@ -103,16 +109,20 @@ function proseLines(text: string): string[] {
     }
     if (isInFence) continue;
     const hasMarker = LINE_MARKER.test(rawLine);
+    const isQuoted = QUOTE_MARKER.test(rawLine);
     const line = rawLine.replace(LINE_MARKER, '').trim();
     if (line.length === 0) {
       canContinue = false;
       continue;
     }
-    if (canContinue && !hasMarker && WRAPPED_START.test(line)) {
+    // A shorthand note line ("DB pool: 20 connections max") starts a sentence of its own.
+    const isNote = isNoteLine(line);
+    if (canContinue && !hasMarker && !isNote && isQuoted === wasQuoted && WRAPPED_START.test(line)) {
       lines[lines.length - 1] = `${lines[lines.length - 1] ?? ''} ${line}`;
     } else {
       lines.push(line);
     }
+    wasQuoted = isQuoted;
     canContinue = !SENTENCE_END.test(line) && !TABLE_LINE.test(line) && !HEADING_LINE.test(rawLine);
   }
   return lines;
@@ -425,6 +435,10 @@ const WRAPPED_IN_PARENTHESES = /^\(([^()]+)\)[.!]?$/u;
 const SENTENCE_END = /[.!?:;…]["')\]*_`]*$/u;
 const TABLE_LINE = /^\|/u;
 const HEADING_LINE = /^\s{0,3}#{1,6}\s/u;
+// Cue groups that word what a relayed call decided.
+const MIN_RELAYED_SPECIFICS = 0.4;
+const RELAYED_CALL_GROUPS = ['decision', 'requirement', 'constraint', 'convention', 'preference'] as const;
+const QUOTE_MARKER = /^\s{0,3}>/u;
 const LINE_MARKER = /^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+|>\s*)+/u;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
 const CODE_SPAN = /`[^`\n]*`/gu;
@@ -600,6 +614,14 @@ function analyzeWhole(
     return { ...base, retention: 'error-resolution', isDiagnosis: false, salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   const isDiagnosis = !isDeadEnd && !isQuestion && hasCause;
+  // A call the user passes on from someone else ("the team agreed to standardise on winston for
+  // logging", "everyone agreed: pino for all logging") is a decision; the lead's words are no small talk.
+  // Someone else's wish to know or to meet ("my lead wants to know when it ships") decides nothing.
+  if (isUser && isRelayedWish(text)) return { ...base, retention: 'routine', isDiagnosis, salience: 0 };
+  if (isUser && !isQuestion && !isDeadEnd && !salience.isOutput && isRelayedChoice(text, matcher)) {
+    const retention = salience.isDurable ? retentionOf(salience.category) : 'decision';
+    return { ...base, retention, isDiagnosis, salience: Math.max(salience.score, DURABLE_SCORE) };
+  }
   // Small talk and leaving ("brb, quick call") stay small talk unless they carry specifics.
   if ((matcher.test('leaving', prose) || matcher.test('chitChat', prose)) && identifierCount === 0 && salience.specifics < 1) {
     return { ...base, retention: 'chit-chat', isDiagnosis, salience: 0 };
@@ -690,6 +712,22 @@ function isStatedBehaviour(
   if (isBehaviourStatement(text)) return true;
   // The user describing what the product does says how it is meant to work.
   return role === 'user' && (turn === 'instruction' || turn === 'statement') && isProductDescription(text);
+}
+
+/**
+ * Whether a sentence relays another party's call (see `relayedDecisionOf`) about something: what
+ * was decided names something or is worded as a choice, a rule or a requirement with a subject,
+ * and is no small talk ("the team agreed the meeting ran long").
+ */
+function isRelayedChoice(text: string, matcher: PatternMatcher): boolean {
+  const decided = relayedDecisionOf(text);
+  if (decided === undefined) return false;
+  const prose = decided.replace(CODE_SPAN, '`…`');
+  if (matcher.test('chitChat', prose) || matcher.test('leaving', prose)) return false;
+  // Any name counts, an acronym ("EKS") or a code span too.
+  if (countSpecifics(decided, { role: 'user' }) >= MIN_RELAYED_SPECIFICS) return true;
+  const isWordedAsCall = RELAYED_CALL_GROUPS.some((group) => matcher.test(group, prose));
+  return isWordedAsCall && topicWords(prose, { patterns: matcher.pack }).length >= 2;
 }
 
 function retentionOf(category: FactCategory | undefined): RetentionClass {

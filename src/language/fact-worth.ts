@@ -144,7 +144,7 @@ export function judgeFact(options: {
     return isPastedAdvice(plain, { role, layout: options.layout }) ? 'pasted' : undefined;
   }
   // A stated liking, a convention of the project and a cause told with its fix are findings, however they are worded.
-  const hasFinding = FINDING.test(plain) || isStatedPreference(plain, { role }) || isStatedConvention(plain, { role }) || isCauseAndFix(plain);
+  const hasFinding = FINDING.test(plain) || isStatedPreference(plain, { role }) || isStatedConvention(plain, { role }) || isCauseAndFix(plain) || SHORTHAND_CHOICE.test(plain);
   if (ASKS_USER.test(plain) && !TAG_QUESTION.test(plain)) return 'question';
   // A report of finished work that names what was chosen ("… moved the archive to S3 Glacier with a
   // 90 day cutoff") is a decision; one that only praises the work is narration.
@@ -223,6 +223,12 @@ const NARRATION = new RegExp(
   ].join('|'),
   'iu',
 );
+
+// The clause a "now that" premise opens, up to its comma.
+const NAMED_PREMISE = /^now that\s+([^,;]+)[,;]/iu;
+// A shorthand line that fills a role with a name ("queue → BullMQ", "auth -> Clerk"): a choice,
+// also as an item of a plan.
+const SHORTHAND_CHOICE = /^(?:\p{L}[\p{L}\p{N}'’/&-]*\s+){0,3}\p{L}[\p{L}\p{N}'’/&-]*\s+(?:->|→|=>)\s+(?:`[^`]+`|[\p{L}@][\p{L}\p{N}@/.+-]*[\p{L}\p{N}](?:\s+\p{Lu}[\p{L}\p{N}.+-]*)?)[.;]?$/u;
 
 // Intentions are about the next minute whatever they name: "Now let's rerun `npm test`".
 const INTENTION = /^(?:(?:now|next|first|then|finally|great|ok(?:ay)?|perfect|excellent|good)[,!.]?\s+)*(?:let me|let's|let us)\b/iu;
@@ -410,6 +416,10 @@ function isAnnouncedOnly(plain: string): boolean {
 
 function isNarration(plain: string, role: Entry['role']): boolean {
   if (!NARRATION.test(plain)) return false;
+  // A premise that names what was chosen ("Now that the order events go over Pulsar, …") gives a
+  // choice as the reason for what follows; "Now that I have the file open, …" names nothing.
+  const premise = NAMED_PREMISE.exec(plain);
+  if (premise !== null && countSpecifics(premise[1] ?? '', { role }) >= 1) return false;
   // "Let's check the logs" is the next minute's work; "Let's keep retries at 5" is a choice.
   const intended = INTENTION.exec(plain);
   if (intended !== null) {

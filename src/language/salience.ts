@@ -71,7 +71,12 @@ export function scoreSalience(
   // The choice verbs lead the statement; a lead-in set apart from it ("For context, I kept …") does not hide them.
   const stated = text.replace(CODE_SPAN, '`…`');
   const opensOn = (lead: RegExp): boolean => lead.test(prose) || lead.test(stated);
-  const isReasonedChoice = role !== 'user' && specifics >= 1 && opensOn(OWN_CHOICE) && REASONED.test(prose) && !FILE_PATH.test(text) && !WORK_OBJECT.test(prose);
+  // A choice given as the reason for what follows ("Since I switched the indexer to Typesense, the
+  // rebuild script is gone") is one too: the premise opens on a verb of choosing or placing and
+  // names what was chosen ("Since I just added them in task 7.2, …" chooses nothing).
+  const premise = CHOICE_PREMISE.exec(stated)?.[1];
+  const isPremisedChoice = premise !== undefined && PLACED_CHOICE.test(premise) && countSpecifics(premise, { role }) >= 1;
+  const isReasonedChoice = role !== 'user' && specifics >= 1 && (isPremisedChoice || (opensOn(OWN_CHOICE) && REASONED.test(prose))) && !FILE_PATH.test(text) && !WORK_OBJECT.test(premise ?? prose);
   // A tool the speaker put in a role, with no reason given ("I put order search on meilisearch",
   // "went with pino for structured logging"): the name fills the slot of a choosing or placing
   // verb and the object is a role, not a file or a piece of the work ("I put a log line in …").
@@ -86,13 +91,16 @@ export function scoreSalience(
   const isNamedMeans = slotNames > 0 && !isQuestion && !NARRATION.test(text) && !(role !== 'user' && FIRST_PERSON.test(text));
   // The user agreeing to a named option ("agreed, Redis streams then", "fine, Kafka it is") chooses it.
   const isAgreedChoice = role === 'user' && !isQuestion && specifics >= 1 && AGREED_CHOICE.test(prose);
-  const isChoice = isReasonedChoice || isPlacedChoice || kindNames.count > 0 || isProposal || isNamedMeans || isAgreedChoice;
+  // Something put behind a named feature flag ("we ship it behind the `beta_search` flag") is a
+  // rollout decision: the flag is chosen and the thing depends on it.
+  const isGated = !isQuestion && GATED_BY_FLAG.test(text);
+  const isChoice = isReasonedChoice || isPlacedChoice || kindNames.count > 0 || isProposal || isNamedMeans || isAgreedChoice || isGated;
   // Where the speaker says it put something ("I put the SQL under db/queries") is the edit itself:
   // the preposition of the place is no sign of a practice followed.
   const isOwnPlacement = NARRATION.test(text);
   const cues = CUE_WEIGHTS.map(({ group, weight }) => {
     const count = Math.min(2, matcher.count(group, group === 'convention' && isOwnPlacement ? prose.replace(PLACEMENT, ' ') : prose));
-    return { group, value: (group === 'decision' && isChoice ? Math.max(1, count) : count) * weight };
+    return { group, value: (group === 'decision' && isChoice ? Math.max(isGated ? 2 : 1, count) : count) * weight };
   });
   const markerBonus = isMarked && !cues.some((cue) => cue.group === 'factMarker' && cue.value > 0) ? MARKER_WEIGHT : 0;
   const cueTotal = cues.reduce((sum, cue) => sum + cue.value, 0) + markerBonus;
@@ -141,7 +149,8 @@ export function scoreSalience(
   // leads a setting; it does not narrate it.
   if (role !== 'user' && PAST_LEAD.test(text) && !ADJECTIVE_LEAD.test(text) && !isFix && !isPlacedChoice && !isLabelledSetting(text)) penalty += 1;
   // A terse instruction from the user about a piece of code (no `any`, no `&&`) is still one.
-  if (words < 3 && !(role === 'user' && specifics > 0 && cueTotal > 0)) penalty += 2;
+  // A label and the name that fills it ("identity: Keycloak") is a note line, not a fragment.
+  if (words < 3 && !(role === 'user' && specifics > 0 && cueTotal > 0) && labelledName(stated, wordSetsFor(matcher.pack)) === undefined) penalty += 2;
 
   const content = Math.min(3, specifics);
   const score = content >= 0.4
@@ -275,7 +284,8 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher, options: { known
     const word = (match[1] ?? '').toLowerCase();
     if (isNameLike(word, words)) names.add(word);
   }
-  // A short label and the name that fills it: "traces: jaeger", "background jobs: graphile-worker".
+  // A short label and the name that fills it: "traces: jaeger", "background jobs: graphile-worker",
+  // also in shorthand with an arrow ("queue → BullMQ").
   const labelled = labelledName(options.sentence, words);
   if (labelled !== undefined) names.add(labelled);
   // The statement without its lead-in ("For the record, …") says who does the work.
@@ -520,6 +530,11 @@ const NAME_IN_SLOT = /\b(?:on|onto|with|through|behind|to)\s+[A-Z][\p{L}\p{N}]*\
 const PLACE_IN_TREE = /\b(?:under|in|into|inside|next to|beside|alongside)\s+`?(?:\.{0,2}\/)?[\w.-]+\/[\w./-]*/u;
 // The preposition that gives where something was put: "under", "next to", "inside".
 const PLACEMENT = /\b(?:under|next to|inside|into|alongside|beside)\b/giu;
+// "behind the `beta_search` flag", "behind `new_checkout`", "behind a NEW_BILLING toggle": a flag
+// name (a code span that is no call, or a snake_case or upper-case name) after "behind".
+const GATED_BY_FLAG = /\bbehind\s+(?:(?:the|a|an|our|its|their)\s+)?(?:(?:feature|release)\s+)?(?:(?:flag|toggle)\s+)?(?:`[\p{L}\p{N}_.:-]+`|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\p{L}\p{N}_(])/u;
+// The clause a premise opens, up to its comma: "Since I switched the indexer to Typesense, …".
+const CHOICE_PREMISE = /^(?:since|as|because|now that|given that|seeing as)\s+([^,;]+)[,;]\s/iu;
 // The speaker's own action given as the consequence of what was said before it.
 // Anchored on ", so I": a leading wildcard would scan long texts once per letter.
 const CONSEQUENCE_OF_RULE = /,\s+so\s+(?:I|we)\b/u;
@@ -572,7 +587,7 @@ const OBJECT_DETERMINER = /^(?:the|a|an|our|every|each|all|its|their|any)$/u;
 // that kind are made with ("written as mjml templates").
 const COPULA_NAME_KIND = /(?<![\p{L}\p{N}_-])(is|are|as)\s+(?:now\s+|all\s+)?(?:a\s+|an\s+)?(\p{Ll}[\p{Ll}\p{N}.+-]*[\p{Ll}\p{N}])(?=\s+(\p{Ll}+)(?![\p{L}\p{N}_-]))/gu;
 // "<label of one to three words>: <name>" then the end or the role it fills ("… for metrics").
-const LABELLED_NAME = /^((?:\p{L}[\p{L}-]*\s+){0,2}\p{L}[\p{L}-]*):\s+((?:@[\p{Ll}\p{N}-]+\/)?\p{L}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?=\s*(?:[.;!)]|$)|\s+(?:for|across|everywhere|throughout)\b)/u;
+const LABELLED_NAME = /^((?:\p{L}[\p{L}-]*\s+){0,2}\p{L}[\p{L}-]*)(?::|\s+(?:->|→|=>))\s+((?:@[\p{Ll}\p{N}-]+\/)?\p{L}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?=\s*(?:[.;!)]|$)|\s+(?:for|across|everywhere|throughout)\b)/u;
 const DASH_LEAD_IN = /^(?:\p{L}+\s+){0,3}\p{L}+\s+[-—–]\s+/u;
 const LOWER_WORD_BEFORE_AS = /(?<![\p{L}\p{N}_`-])(\p{Ll}[\p{L}\p{N}_.-]{1,30})\s+(?=as\s)/gu;
 const PLACE_OF_KIND = /\b(?:lives?|live|belongs?|goes|go|sits?|(?:is|are)\s+(?:kept|stored|placed|grouped|collected))\s+(?:in|under|inside)\s+(?:the\s+)?(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*/u;

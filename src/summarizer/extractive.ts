@@ -30,6 +30,7 @@ import { isCauseAndFix, isChangeReport, isMadeChange, isSplitCauseAndFix, tellsF
 import { isGuess, isPassReport, passResolutionOf, tellsCause, tellsPastState } from '../language/pass-report.js';
 import { countSpecifics } from '../language/salience.js';
 import { answeredQuestion, endsInQuestion } from '../language/answered-question.js';
+import { quotedReplies, setApartAsides, withoutAnsweredQuotes } from '../language/message-parts.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
 import { uniqueProseShares, uniqueWordShares } from './note-novelty.js';
 
@@ -209,6 +210,13 @@ const MAX_BOUND_ITEMS = 6;
 const BINDING_GROUPS: readonly PatternGroup[] = ['requirement', 'constraint', 'convention'];
 /** Salience of a user's answer to a question the agent asked: an explicit choice. */
 const ANSWER_SALIENCE = 3.5;
+// What a remark in parentheses must name to be kept as a fact of its own (a code span counts).
+const MIN_ASIDE_SPECIFICS = 0.4;
+// Text whose asides are cells, labels or comments rather than remarks: tables, diagrams, output.
+const PASTED_LAYOUT = /\t|\|\s|[│┆├└┌┐┘─]/u;
+const NOT_PROSE: ReadonlySet<string> = new Set(['notice', 'output', 'code', 'heading', 'pasted']);
+// Where the answer under a quoted question ends and a remark on it begins.
+const ANSWER_CLAUSE_END = /\s+[—–-]{1,2}\s+|;\s+/u;
 /** Score a user's statement gains when a chunk's notes are picked (one fresh identifier scores 3). */
 const USER_STATEMENT_BONUS = 4;
 /** Weight a note in the user's own words gains over narration when summaries are consolidated. */
@@ -310,7 +318,8 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   const { entry, order, state, language } = options;
   const role = entry.kind === 'note' ? 'user' : entry.role;
   // Agents also talk through tools (a plan, a question, a completion report in a call's input).
-  const spoken = [entry.text, ...(entry.toolCalls ?? []).flatMap((call) => proseIn(call.input))].join('\n');
+  // Quoted lines answered under the quote are the other party's words (see readQuotedAnswers).
+  const spoken = [withoutAnsweredQuotes(entry.text), ...(entry.toolCalls ?? []).flatMap((call) => proseIn(call.input))].join('\n');
   const sentences = joinLeadIns(joinCauseAndFix(splitSentences(spoken, { patterns: language.matcher.pack }), language.matcher, role), language.matcher);
   // The shape of the turn weighs its sentences: a statement of behaviour in a report needs a value.
   const turn = turnShapeOf(entry.text);
@@ -342,8 +351,9 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   }
   // Only the shape of the text can tell a plan step or a heading from a statement (see judgeFact).
   let layout: MessageLayout | undefined;
-  const isWorthAFact = (sentence: string): boolean =>
-    judgeFact({ sentence, role, layout: (layout ??= readMessageLayout(spoken, { toolInputFrom: entry.text.length })) }) === undefined;
+  const rejectionOf = (sentence: string): ReturnType<typeof judgeFact> =>
+    judgeFact({ sentence, role, layout: (layout ??= readMessageLayout(spoken, { toolInputFrom: entry.text.length })) });
+  const isWorthAFact = (sentence: string): boolean => rejectionOf(sentence) === undefined;
   analyses.forEach((analysis, position) => {
     const episode = state.episode;
     if (episode === undefined && role !== 'user' && (analysis.isDeadEnd || analysis.isDiagnosis || tellsFault(analysis.text))) state.isDebugging = true;
@@ -391,6 +401,17 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       if (episode !== undefined && category === 'error-resolutions') episode.hasFact = true;
       return;
     }
+    // A remark set apart in parentheses is weighed as a sentence of its own when it names
+    // something: "hook up the ranking next (we ship it behind the `beta_search` flag, by the way)".
+    const said = sentences[position] ?? analysis.text;
+    const isProse = !PASTED_LAYOUT.test(said) && !NOT_PROSE.has(rejectionOf(said) ?? 'none');
+    for (const aside of isProse ? setApartAsides(said).slice(1) : []) {
+      const read = analyzeSentence(aside, { role, patterns: language.patterns, turn });
+      const kind = factCategoryFor(read.retention);
+      if (kind === undefined || read.specifics < MIN_ASIDE_SPECIFICS || read.isQuestion || read.isIntention || !isWorthAFact(aside)) continue;
+      state.facts.push({ category: kind, value: read.text, salience: read.salience });
+      lastFact = state.facts.length - 1;
+    }
     if (analysis.isTaskRequest) {
       const title = taskTitle(analysis, language.matcher) ?? nextTitle(analyses, position);
       if (title !== undefined) openTask(state, { title, order });
@@ -432,6 +453,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       salience: role === 'user' && isUserStatement(analysis, sentences[position] ?? analysis.text, isWorthAFact) ? Math.max(salience, USER_STATEMENT_SALIENCE) : salience,
     });
   });
+  readQuotedAnswers({ text: entry.text, role, firstFact, state, language });
   // A fix shown as a diff after the green run: its changed lines, with the remark that follows.
   const shownFix = isAfterFix && toldFixes < MAX_TOLD_FIXES ? diffFixOf(entry.text) : undefined;
   if (shownFix !== undefined) state.facts.push({ category: 'error-resolutions', value: shownFix, salience: TOLD_FIX_SALIENCE });
@@ -458,6 +480,36 @@ function readAnswer(options: { asked: string; entry: Entry; state: ChunkState; l
     topicWords: (text) => topicWords(text, { patterns: pack }),
   });
   if (pair !== undefined) state.facts.push({ category: 'decisions', value: `${clip(pair.question)} → ${pair.reply}`, salience: ANSWER_SALIENCE });
+}
+
+// A question quoted from an earlier message ("> Postgres or SQLite for the test DB?") and answered
+// under the quote ("SQLite, in-memory.") is one statement, question and answer together: the
+// answer alone names no subject. When the answer's first sentence already made a fact of this
+// message, that fact takes the question with it.
+function readQuotedAnswers(options: { text: string; role: Entry['role']; firstFact: number; state: ChunkState; language: Language }): void {
+  const { state, language } = options;
+  const pack = language.matcher.pack;
+  for (const { quoted, reply } of quotedReplies(options.text)) {
+    if (!endsInQuestion(quoted)) continue;
+    // The answer is the first clause under the quote: "`feat/split` — I'll create it now".
+    const answer = splitSentences(reply, { patterns: pack })[0]?.split(ANSWER_CLAUSE_END)[0]?.trim();
+    if (answer === undefined || answer.length === 0) continue;
+    const pair = answeredQuestion({
+      sentences: splitSentences(quoted, { patterns: pack }),
+      reply: answer,
+      replyRole: options.role,
+      matcher: language.matcher,
+      topicWords: (text) => topicWords(text, { patterns: pack }),
+    });
+    if (pair === undefined) continue;
+    const value = `${clip(pair.question)} → ${pair.reply}`;
+    // The fact the reply made on its own, if any: it opens with the answer.
+    const said = normalizeTitle(answer);
+    const own = state.facts.findIndex((fact, index) => index >= options.firstFact && normalizeTitle(fact.value).startsWith(said));
+    const fact = state.facts[own];
+    if (fact !== undefined) state.facts[own] = { ...fact, value, salience: Math.max(fact.salience ?? 0, ANSWER_SALIENCE) };
+    else state.facts.push({ category: 'decisions', value, salience: ANSWER_SALIENCE });
+  }
 }
 
 /**

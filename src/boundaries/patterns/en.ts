@@ -225,8 +225,9 @@ export const englishPatterns: PatternPack = {
     /^(?:hmm+,?\s+|wait,?\s+|sorry,?\s+)?no,\s+\p{L}/iu,
   ],
   decision: [
-    // A choice in shorthand, a word after an arrow that ends its clause: "search -> opensearch, …".
-    /(?<=\p{L})\s+(?:->|→)\s+\p{Ll}[\p{L}\p{N}.+-]*[\p{L}\p{N}](?=\s*(?:[,.;:)!]|$))/u,
+    // A choice in shorthand, a name after an arrow that ends its clause: "search -> opensearch, …",
+    // "queue → BullMQ", "events → Redis Streams".
+    /(?<=\p{L})\s+(?:->|→)\s+\p{L}[\p{L}\p{N}.+-]*[\p{L}\p{N}](?:\s+\p{Lu}[\p{L}\p{N}.+-]*[\p{L}\p{N}])?(?=\s*(?:[,.;:)!]|$))/u,
     "let's",
     "we'll",
     'we will',
