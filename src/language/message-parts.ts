@@ -5,6 +5,8 @@
 // SQLite for the test DB?") and answers under the quote holds two voices: the quoted block ends
 // where the reply begins, and the reply answers what was quoted.
 
+import { endsInQuestion } from './answered-question.js';
+
 /** A quoted block of a message and the speaker's own text right under it. */
 export interface QuotedReply {
   /** The quoted lines, markers removed, joined with line breaks. */
@@ -94,15 +96,22 @@ export function quotedReplies(text: string): QuotedReply[] {
 }
 
 /**
- * The message without the quoted blocks that have a reply under them: what the speaker says in
- * their own words. A quote with nothing under it (pasted text) stays.
+ * The message without the quoted questions that have a reply under them: the question and its
+ * answer are read together (see `quotedReplies`), and the question alone is no statement. A quoted
+ * statement stays, answered or not: quoting a ticket or a teammate brings its words in as they are
+ * ("> Unit tests cannot reach the network here" then "that is settled").
  */
-export function withoutAnsweredQuotes(text: string): string {
-  const lines = text.split(/\r?\n/u);
+export function withoutAnsweredQuestions(text: string): string {
   const kept: string[] = [];
   let block: string[] = [];
   let isInFence = false;
-  for (const line of lines) {
+  const close = (isAnswered: boolean): void => {
+    const quoted = block.filter((line) => QUOTE_LINE.test(line));
+    const isQuestion = endsInQuestion(quoted.map((line) => QUOTE_LINE.exec(line)?.[1] ?? '').join('\n'));
+    if (!(isAnswered && isQuestion)) kept.push(...block);
+    block = [];
+  };
+  for (const line of text.split(/\r?\n/u)) {
     if (FENCE.test(line)) isInFence = !isInFence;
     if (!isInFence && QUOTE_LINE.test(line)) {
       block.push(line);
@@ -113,10 +122,11 @@ export function withoutAnsweredQuotes(text: string): string {
       block.push(line);
       continue;
     }
-    block = [];
+    if (block.length > 0) close(true);
     kept.push(line);
   }
-  return [...kept, ...block].join('\n');
+  if (block.length > 0) close(false);
+  return kept.join('\n');
 }
 
 // --- Internal helpers ---

@@ -30,7 +30,7 @@ import { isCauseAndFix, isChangeReport, isMadeChange, isSplitCauseAndFix, tellsF
 import { isGuess, isPassReport, passResolutionOf, tellsCause, tellsPastState } from '../language/pass-report.js';
 import { countSpecifics } from '../language/salience.js';
 import { answeredQuestion, endsInQuestion } from '../language/answered-question.js';
-import { quotedReplies, setApartAsides, withoutAnsweredQuotes } from '../language/message-parts.js';
+import { quotedReplies, setApartAsides, withoutAnsweredQuestions } from '../language/message-parts.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
 import { uniqueProseShares, uniqueWordShares } from './note-novelty.js';
 
@@ -318,8 +318,8 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   const { entry, order, state, language } = options;
   const role = entry.kind === 'note' ? 'user' : entry.role;
   // Agents also talk through tools (a plan, a question, a completion report in a call's input).
-  // Quoted lines answered under the quote are the other party's words (see readQuotedAnswers).
-  const spoken = [withoutAnsweredQuotes(entry.text), ...(entry.toolCalls ?? []).flatMap((call) => proseIn(call.input))].join('\n');
+  // A quoted question answered under the quote is read with its answer (see readQuotedAnswers).
+  const spoken = [withoutAnsweredQuestions(entry.text), ...(entry.toolCalls ?? []).flatMap((call) => proseIn(call.input))].join('\n');
   const sentences = joinLeadIns(joinCauseAndFix(splitSentences(spoken, { patterns: language.matcher.pack }), language.matcher, role), language.matcher);
   // The shape of the turn weighs its sentences: a statement of behaviour in a report needs a value.
   const turn = turnShapeOf(entry.text);

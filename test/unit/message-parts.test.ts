@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { splitSentences } from '../../src/graduation/retention.js';
-import { isNoteLine, quotedReplies, setApartAsides } from '../../src/language/message-parts.js';
+import { isNoteLine, quotedReplies, setApartAsides, withoutAnsweredQuestions } from '../../src/language/message-parts.js';
 import { relayedDecisionOf } from '../../src/language/relayed-decision.js';
 import { createExtractiveSummarizer } from '../../src/summarizer/extractive.js';
 import type { SummarizeRequest, SummarizeResult } from '../../src/summarizer/summarizer.js';
@@ -112,6 +112,21 @@ describe('a quoted question answered under the quote', () => {
     ['assistant', '> which of these is the slow query?\nNot sure yet, still profiling.'],
   ] as const)('is no fact when the reply answers nothing to keep (%s): %s', (speaker, text) => {
     expect(factsOf([said(speaker, text)]).filter((fact) => fact.includes('→'))).toEqual([]);
+  });
+});
+
+describe('a quoted statement with a reply under it', () => {
+  it.each([
+    ['assistant', 'Finished the export job, suite passes.\n> CI runners have no outbound network, so every HTTP call in tests goes through msw.\nThat is from the platform ticket, so I am treating it as settled.', 'msw'],
+    ['user', '> Audit rows are kept for 400 days, legal asked for it.\nPasting this from the compliance doc so you have it.', '400 days'],
+  ] as const)('keeps the quoted words as a statement (%s): %s', (speaker, text, value) => {
+    expect(factsOf([said(speaker, text)]).some((fact) => fact.includes(value))).toBe(true);
+  });
+
+  it('drops only a quoted question that is answered, and keeps a quote with nothing under it', () => {
+    expect(withoutAnsweredQuestions('> Redis or Memcached for the session store?\nRedis.')).toBe('Redis.');
+    expect(withoutAnsweredQuestions('> Sessions live in Redis now.\nGood, noted.')).toBe('> Sessions live in Redis now.\nGood, noted.');
+    expect(withoutAnsweredQuestions('Here is the question from the ticket:\n> Do we still support IE11?')).toBe('Here is the question from the ticket:\n> Do we still support IE11?');
   });
 });
 
