@@ -238,6 +238,8 @@ const MIN_STATEMENT_WORDS = 6;
 const MAX_TOLD_FIXES = 2;
 /** Salience of a fix told right after a failing run turned green: kept in T2 like a named statement. */
 const TOLD_FIX_SALIENCE = 4;
+/** Longest sentence whose asides are read apart (a longer one is pasted text, not a remark). */
+const MAX_ASIDE_SENTENCE_CHARS = 2_000;
 /** Names and values a change told during an open failure needs to be joined to its cause. */
 const MIN_EPISODE_CHANGE_SPECIFICS = 0.5;
 // A reason weighed for the change, not what was wrong: "the other option was a second queue".
@@ -403,9 +405,11 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     }
     // A remark set apart in parentheses is weighed as a sentence of its own when it names
     // something: "hook up the ranking next (we ship it behind the `beta_search` flag, by the way)".
+    // The sentence is judged as prose only when it has an aside: judging reads the whole sentence.
     const said = sentences[position] ?? analysis.text;
-    const isProse = !PASTED_LAYOUT.test(said) && !NOT_PROSE.has(rejectionOf(said) ?? 'none');
-    for (const aside of isProse ? setApartAsides(said).slice(1) : []) {
+    const asides = said.length <= MAX_ASIDE_SENTENCE_CHARS && said.includes('(') ? setApartAsides(said).slice(1) : [];
+    const isProse = asides.length > 0 && !PASTED_LAYOUT.test(said) && !NOT_PROSE.has(rejectionOf(said) ?? 'none');
+    for (const aside of isProse ? asides : []) {
       const read = analyzeSentence(aside, { role, patterns: language.patterns, turn });
       const kind = factCategoryFor(read.retention);
       if (kind === undefined || read.specifics < MIN_ASIDE_SPECIFICS || read.isQuestion || read.isIntention || !isWorthAFact(aside)) continue;
