@@ -149,8 +149,9 @@ export function scoreSalience(
   // leads a setting; it does not narrate it.
   if (role !== 'user' && PAST_LEAD.test(text) && !ADJECTIVE_LEAD.test(text) && !isFix && !isPlacedChoice && !isLabelledSetting(text)) penalty += 1;
   // A terse instruction from the user about a piece of code (no `any`, no `&&`) is still one.
-  // A label and the name that fills it ("identity: Keycloak") is a note line, not a fragment.
-  if (words < 3 && !(role === 'user' && specifics > 0 && cueTotal > 0) && labelledName(stated, wordSetsFor(matcher.pack)) === undefined) penalty += 2;
+  // A label and the name that fills it ("identity: Keycloak") is a note line, not a fragment, when
+  // the name is written as one (a capital, a digit, a dot): "Fix: typo" fills its label with a word.
+  if (words < 3 && !(role === 'user' && specifics > 0 && cueTotal > 0) && !isNoteOfName(stated, wordSetsFor(matcher.pack))) penalty += 2;
 
   const content = Math.min(3, specifics);
   const score = content >= 0.4
@@ -348,6 +349,12 @@ function leadingAgentName(prose: string, words: WordSets): string | undefined {
  * The label must be words of prose and the name no ordinary word of the pack, so "Status: done"
  * and "Next: the routes" are not names.
  */
+function isNoteOfName(statement: string, words: WordSets): boolean {
+  if (labelledName(statement, words) === undefined) return false;
+  const filler = statement.slice(statement.search(/:|->|→|=>/u));
+  return /[\p{Lu}\p{N}.@]/u.test(filler.replace(/[.;!)]\s*$/u, ''));
+}
+
 function labelledName(statement: string, words: WordSets): string | undefined {
   // The label may follow a lead-in set apart by a dash ("one more thing - traces: tempo").
   const match = LABELLED_NAME.exec(statement.trim()) ?? LABELLED_NAME.exec(statement.trim().replace(DASH_LEAD_IN, ''));
