@@ -288,7 +288,7 @@ function lowerCaseNames(prose: string, matcher: PatternMatcher, options: { known
   // A short label and the name that fills it: "traces: jaeger", "background jobs: graphile-worker",
   // also in shorthand with an arrow ("queue → BullMQ").
   const labelled = labelledName(options.sentence, words);
-  if (labelled !== undefined) names.add(labelled);
+  if (labelled !== undefined) names.add(labelled.toLowerCase());
   // The statement without its lead-in ("For the record, …") says who does the work.
   const agent = leadingAgentName(options.statement, words);
   if (agent !== undefined) names.add(agent);
@@ -350,19 +350,19 @@ function leadingAgentName(prose: string, words: WordSets): string | undefined {
  * and "Next: the routes" are not names.
  */
 function isNoteOfName(statement: string, words: WordSets): boolean {
-  if (labelledName(statement, words) === undefined) return false;
-  const filler = statement.slice(statement.search(/:|->|→|=>/u));
-  return /[\p{Lu}\p{N}.@]/u.test(filler.replace(/[.;!)]\s*$/u, ''));
+  return /[\p{Lu}\p{N}.@]/u.test(labelledName(statement, words) ?? '');
 }
 
+/** The name that fills a short label ("traces: Jaeger" → "Jaeger"), as written. */
 function labelledName(statement: string, words: WordSets): string | undefined {
   // The label may follow a lead-in set apart by a dash ("one more thing - traces: tempo").
   const match = LABELLED_NAME.exec(statement.trim()) ?? LABELLED_NAME.exec(statement.trim().replace(DASH_LEAD_IN, ''));
   if (match === null) return undefined;
   const label = (match[1] ?? '').toLowerCase().split(/\s+/u);
-  const name = (match[2] ?? '').toLowerCase();
-  if (label.some((word) => words.stopword.has(word) && !words.determiner.has(word)) || /(?:ed|ing)$/u.test(name)) return undefined;
-  return isNameLike(name, words, { mayLookPlural: true, mayEndLikeAdverb: true }) ? name : undefined;
+  const name = match[2] ?? '';
+  const lower = name.toLowerCase();
+  if (label.some((word) => words.stopword.has(word) && !words.determiner.has(word)) || /(?:ed|ing)$/u.test(lower)) return undefined;
+  return isNameLike(lower, words, { mayLookPlural: true, mayEndLikeAdverb: true }) ? name : undefined;
 }
 
 /**
