@@ -24,6 +24,15 @@ export function extractIdentifiers(text: string): string[] {
   return [...identifiers];
 }
 
+/**
+ * The slash-separated names in `text` (`src/api/handler.ts`, `org/repo`, `a/b`), in order. A match
+ * starts only where a run of name characters starts, so a long run without a slash is read once
+ * rather than once per character.
+ */
+export function slashPaths(text: string): string[] {
+  return text.match(SLASH_PATH) ?? [];
+}
+
 /** The patterns {@link extractIdentifiers} scans with, for tests that check it against matchAll(). @internal */
 export function identifierPatterns(): readonly { readonly regex: RegExp; readonly group: number }[] {
   return IDENTIFIER_PATTERNS;
@@ -43,6 +52,8 @@ export function identifierOfMatch(raw: string, regex: RegExp): string | undefine
 }
 
 // --- Internal helpers ---
+
+const SLASH_PATH = /(?<![\w.-])(?:[\w.-]+\/)+[\w.-]+/gu;
 
 /** Longest text whose identifiers are remembered (a sentence or a short message). */
 const MAX_REMEMBERED_TEXT = 4_096;

@@ -29,6 +29,7 @@ import { markFactsJudged } from '../graduation/fact-admission.js';
 import { isCauseAndFix, isChangeReport, isMadeChange, isSplitCauseAndFix, tellsFault } from '../language/fix-statement.js';
 import { isGuess, isPassReport, passResolutionOf, tellsCause, tellsPastState } from '../language/pass-report.js';
 import { countSpecifics } from '../language/salience.js';
+import { slashPaths } from '../language/identifiers.js';
 import { answeredQuestion, endsInQuestion } from '../language/answered-question.js';
 import { quotedReplies, setApartAsides, withoutAnsweredQuestions } from '../language/message-parts.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
@@ -837,7 +838,7 @@ function selectNotes(
   const covered = new Set<string>();
   const cover = (text: string): void => {
     for (const identifier of extractIdentifiers(text)) covered.add(identifier);
-    for (const path of text.match(PATH_LIKE) ?? []) covered.add(path);
+    for (const path of slashPaths(text)) covered.add(path);
   };
   for (const item of items) cover(item.text);
   for (const fact of state.facts) cover(fact.value);
@@ -1625,7 +1626,6 @@ function union(a: SequenceRange, b: SequenceRange): SequenceRange {
 
 const COUNTED = /^(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|hundred)\b/iu;
 const RECORD_PATH = /^\[(?:opened |closed |updated |read )?([^\s:,\]]+)/u;
-const PATH_LIKE = /(?:[\w.-]+\/)+[\w.-]+/gu;
 const LOCATION = /(?<![\w/])(?!node_modules)(?:[\w.-]+\/)*[\w.-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|rb|kt|cs|php):\d+(?::\d+)?/u;
 const FAILING_TEST = /^\s*●\s+(?:[^›\n]+›\s+)*([^\n›]+)$|^FAILED\s+\S+::(\S+)|^--- FAIL:\s+(\S+)|^\s*(?:✕|×|✗)\s+(.+?)(?:\s+\(\d+\s*ms\))?$/mu;
 const COMMIT_NOTE = /\bcommitted\b[^"“\n]*["“]([^"”\n]{3,100})["”]/iu;
