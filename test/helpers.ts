@@ -1,5 +1,7 @@
 import { ContextManager } from '../src/index.js';
 import type { ContextManagerOptions, SessionEvent } from '../src/index.js';
+import { createExtractiveSummarizer } from '../src/summarizer/extractive.js';
+import type { SummarizeResult } from '../src/summarizer/summarizer.js';
 import { createTokenCounter } from '../src/tokens/token-counter.js';
 import type { Entry } from '../src/types.js';
 
@@ -59,6 +61,21 @@ export function makeEntries(inputs: readonly EntryInput[], firstSeq = 1): Entry[
     exchange: 1,
     ...input,
   }));
+}
+
+/**
+ * Summarizes `inputs` as one chunk with the extractive summarizer, which answers synchronously,
+ * at a summary size of `targetTokens`.
+ */
+export function summarizeChunk(inputs: readonly EntryInput[], targetTokens = 300): SummarizeResult {
+  return createExtractiveSummarizer().summarize({
+    mode: 'chunk',
+    entries: makeEntries(inputs),
+    summaries: [],
+    targetTokens,
+    countTokens: (text: string) => entryCounter.count(text),
+    signal: new AbortController().signal,
+  }) as SummarizeResult;
 }
 
 /** Characters two texts share at their start and at their end, the end not overlapping the start. */

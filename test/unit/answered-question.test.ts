@@ -1,26 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { createExtractiveSummarizer } from '../../src/summarizer/extractive.js';
-import type { SummarizeRequest, SummarizeResult } from '../../src/summarizer/summarizer.js';
-import { createTokenCounter } from '../../src/tokens/token-counter.js';
-import { makeEntries } from '../helpers.js';
+import { summarizeChunk } from '../helpers.js';
 import type { EntryInput } from '../helpers.js';
 
 // Question and reply pairs written fresh for this test, in both directions: the reply alone names
 // no subject, so it is kept together with the question it answers. Look-alikes (offers answered
 // with "sure", small talk, refusals, replies that ask back) must yield no fact.
-const counter = createTokenCounter();
 const user = (text: string): EntryInput => ({ kind: 'user', text });
 const assistant = (text: string): EntryInput => ({ kind: 'assistant', text });
 
 function factsOf(inputs: readonly EntryInput[]): string[] {
-  const result = createExtractiveSummarizer().summarize({
-    mode: 'chunk',
-    entries: makeEntries(inputs),
-    summaries: [],
-    targetTokens: 300,
-    countTokens: (text) => counter.count(text),
-    signal: new AbortController().signal,
-  } satisfies SummarizeRequest) as SummarizeResult;
+  const result = summarizeChunk(inputs);
   return (result.facts ?? []).map((fact) => fact.value);
 }
 

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { englishPatterns } from '../../src/boundaries/patterns/en.js';
 import { analyzeSentence, extractIdentifiers, factCategoryFor, splitSentences } from '../../src/graduation/retention.js';
-import { createExtractiveSummarizer } from '../../src/summarizer/extractive.js';
-import type { SummarizeRequest, SummarizeResult } from '../../src/summarizer/summarizer.js';
-import { createTokenCounter } from '../../src/tokens/token-counter.js';
-import type { Entry } from '../../src/types.js';
+import { summarizeChunk } from '../helpers.js';
 
 // Sentences written fresh for this test: requirements asked politely, bounded by comparisons or
 // defaults, tacked onto a request; conventions given as name shapes, orders and style words; and
@@ -100,18 +97,7 @@ describe('splitSentences() and extractIdentifiers()', () => {
 describe('a completion report keeps the durable statements in it', () => {
   it('turns a durable sentence that opens a done report into a fact', () => {
     const text = 'The legacy endpoint must keep working through March 2027. Finished the cleanup of the billing job:\n- tidied the retry helper\n- renamed two locals';
-    const counter = createTokenCounter();
-    const entries: Entry[] = [{ seq: 1, kind: 'assistant', role: 'assistant', text, display: text, tokens: counter.count(text), exchange: 1 }];
-    const result = createExtractiveSummarizer().summarize({
-      mode: 'chunk',
-      entries,
-      summaries: [],
-      targetTokens: 200,
-      countTokens: (value: string) => counter.count(value),
-      signal: new AbortController().signal,
-    } satisfies SummarizeRequest);
-    if (result instanceof Promise) throw new Error('the extractive summarizer is synchronous');
-    const values = ((result as SummarizeResult).facts ?? []).map((fact) => fact.value);
+    const values = (summarizeChunk([{ kind: 'assistant', text }], 200).facts ?? []).map((fact) => fact.value);
     expect(values.some((value) => value.includes('March 2027'))).toBe(true);
   });
 });
@@ -119,20 +105,7 @@ describe('a completion report keeps the durable statements in it', () => {
 describe('a binding lead-in applies to each item under it', () => {
   it('keeps every short item of an acceptance list as a fact with the lead-in', () => {
     const text = ['Acceptance for the CSV download:', '1. headers stay in English', '2. page size defaults to 40', '3. blank cells stay blank'].join('\n');
-    const counter = createTokenCounter();
-    const entries: Entry[] = [
-      { seq: 1, kind: 'user', role: 'user', text, display: text, tokens: counter.count(text), exchange: 1 },
-    ];
-    const result = createExtractiveSummarizer().summarize({
-      mode: 'chunk',
-      entries,
-      summaries: [],
-      targetTokens: 200,
-      countTokens: (value: string) => counter.count(value),
-      signal: new AbortController().signal,
-    } satisfies SummarizeRequest);
-    if (result instanceof Promise) throw new Error('the extractive summarizer is synchronous');
-    const values = ((result as SummarizeResult).facts ?? []).map((fact) => fact.value);
+    const values = (summarizeChunk([{ kind: 'user', text }], 200).facts ?? []).map((fact) => fact.value);
     expect(values.some((value) => value.includes('defaults to 40') && value.startsWith('Acceptance'))).toBe(true);
   });
 });

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { judgeFact, readMessageLayout } from '../../src/language/fact-worth.js';
-import { createExtractiveSummarizer } from '../../src/summarizer/extractive.js';
-import type { SummarizeRequest, SummarizeResult } from '../../src/summarizer/summarizer.js';
-import { createTokenCounter } from '../../src/tokens/token-counter.js';
+import type { SummarizeResult } from '../../src/summarizer/summarizer.js';
 import type { Entry } from '../../src/types.js';
+import { summarizeChunk } from '../helpers.js';
 
-const counter = createTokenCounter();
 
 /** Judges every sentence of `lines` (one per line) as said by `role` in a message made of them. */
 function judgeLines(role: Entry['role'], lines: readonly string[]): ReturnType<typeof judgeFact>[] {
@@ -14,23 +12,7 @@ function judgeLines(role: Entry['role'], lines: readonly string[]): ReturnType<t
 }
 
 function summarize(entries: readonly Pick<Entry, 'kind' | 'text'>[]): SummarizeResult {
-  const result = createExtractiveSummarizer().summarize({
-    mode: 'chunk',
-    entries: entries.map((entry, index) => ({
-      seq: index + 1,
-      role: entry.kind === 'assistant' ? 'assistant' : 'user',
-      display: entry.text,
-      tokens: counter.count(entry.text) + 4,
-      exchange: 1,
-      ...entry,
-    })),
-    summaries: [],
-    targetTokens: 400,
-    countTokens: (text) => counter.count(text),
-    signal: new AbortController().signal,
-  } satisfies SummarizeRequest);
-  if (result instanceof Promise) throw new Error('expected a synchronous result');
-  return result as SummarizeResult;
+  return summarizeChunk(entries, 400);
 }
 
 describe('judgeFact()', () => {

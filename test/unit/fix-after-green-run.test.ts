@@ -1,30 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { createBoundaryDetector } from '../../src/boundaries/boundary-detector.js';
 import { isChangeReport, tellsFault } from '../../src/language/fix-statement.js';
-import { createExtractiveSummarizer } from '../../src/summarizer/extractive.js';
-import type { SummarizeResult } from '../../src/summarizer/summarizer.js';
-import { createTokenCounter } from '../../src/tokens/token-counter.js';
 import type { EntryInput } from '../helpers.js';
-import { makeEntries } from '../helpers.js';
+import { makeEntries, summarizeChunk } from '../helpers.js';
 
 // Sentences written fresh for this test: fixes told right after a failing run turned green, with
 // no cause beside them (a terse change, a list item, a new state that names nothing, a short
 // diff), by either speaker; and look-alikes (debugging steps, outcomes, new tests, the same
 // wording after a run that was green all along) that must not become error resolutions.
-const counter = createTokenCounter();
 const RED = { kind: 'tool-result', text: 'FAIL  test/ledger.test.ts\n  ✕ settles both legs (41 ms)\nTests: 1 failed, 12 passed, 13 total' } as const;
 const GREEN = { kind: 'tool-result', text: 'PASS  test/ledger.test.ts\nTests: 13 passed, 13 total' } as const;
 const say = (text: string): EntryInput => ({ kind: 'assistant', text });
 
 function fixesOf(inputs: readonly EntryInput[]): string[] {
-  const result = createExtractiveSummarizer().summarize({
-    mode: 'chunk',
-    entries: makeEntries(inputs),
-    summaries: [],
-    targetTokens: 400,
-    countTokens: (value: string) => counter.count(value),
-    signal: new AbortController().signal,
-  }) as SummarizeResult;
+  const result = summarizeChunk(inputs, 400);
   return (result.facts ?? []).filter((fact) => fact.category === 'error-resolutions').map((fact) => fact.value);
 }
 

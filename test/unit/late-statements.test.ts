@@ -3,16 +3,12 @@ import { englishPatterns } from '../../src/boundaries/patterns/en.js';
 import { analyzeSentence, factCategoryFor, splitSentences } from '../../src/graduation/retention.js';
 import { turnShapeOf } from '../../src/language/behaviour-statement.js';
 import { extractIdentifiers } from '../../src/language/identifiers.js';
-import { createExtractiveSummarizer } from '../../src/summarizer/extractive.js';
-import type { SummarizeResult } from '../../src/summarizer/summarizer.js';
-import { createTokenCounter } from '../../src/tokens/token-counter.js';
-import { makeEntries } from '../helpers.js';
+import { summarizeChunk } from '../helpers.js';
 
 // Sentences written fresh for this test: durable statements that come late in a long message
 // (after a recap list, a code fence, a heading, behind a lead-in or in an aside), from either
 // speaker, against routine look-alikes of the same shapes.
 type Role = 'user' | 'assistant';
-const counter = createTokenCounter();
 
 /** The durable sentences of a whole message, as the summarizer reads it. */
 function durableOf(text: string, role: Role): string[] {
@@ -24,15 +20,7 @@ function durableOf(text: string, role: Role): string[] {
 }
 
 function factsOf(text: string, role: Role): string[] {
-  const entries = makeEntries([{ kind: role === 'user' ? 'assistant' : 'user', text: 'ok, next one' }, { kind: role, text }]);
-  const result = createExtractiveSummarizer().summarize({
-    mode: 'chunk',
-    entries,
-    summaries: [],
-    targetTokens: 300,
-    countTokens: (value: string) => counter.count(value),
-    signal: new AbortController().signal,
-  }) as SummarizeResult;
+  const result = summarizeChunk([{ kind: role === 'user' ? 'assistant' : 'user', text: 'ok, next one' }, { kind: role, text }]);
   return (result.facts ?? []).map((fact) => fact.value);
 }
 

@@ -2,29 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { splitSentences } from '../../src/graduation/retention.js';
 import { isNoteLine, quotedReplies, setApartAsides, withoutAnsweredQuestions } from '../../src/language/message-parts.js';
 import { relayedDecisionOf } from '../../src/language/relayed-decision.js';
-import { createExtractiveSummarizer } from '../../src/summarizer/extractive.js';
-import type { SummarizeRequest, SummarizeResult } from '../../src/summarizer/summarizer.js';
-import { createTokenCounter } from '../../src/tokens/token-counter.js';
-import { makeEntries } from '../helpers.js';
+import { summarizeChunk } from '../helpers.js';
 import type { EntryInput } from '../helpers.js';
 
 // Statements that sit where a reader has to look for them: in parentheses, on a shorthand note
 // line, under a quoted question, in the premise of another sentence, or passed on from someone
 // else. Every sentence is written fresh for this test, for both speakers, with look-alikes that
 // must not become facts.
-const counter = createTokenCounter();
 const user = (text: string): EntryInput => ({ kind: 'user', text });
 const assistant = (text: string): EntryInput => ({ kind: 'assistant', text });
 
 function factsOf(inputs: readonly EntryInput[]): string[] {
-  const result = createExtractiveSummarizer().summarize({
-    mode: 'chunk',
-    entries: makeEntries([user('Morning, next task please.'), ...inputs]),
-    summaries: [],
-    targetTokens: 300,
-    countTokens: (text) => counter.count(text),
-    signal: new AbortController().signal,
-  } satisfies SummarizeRequest) as SummarizeResult;
+  const result = summarizeChunk([user('Morning, next task please.'), ...inputs]);
   return (result.facts ?? []).map((fact) => fact.value);
 }
 

@@ -1,30 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { afterPassClause, isPassReport, passResolutionOf, tellsCause, tellsChange } from '../../src/language/pass-report.js';
-import { createExtractiveSummarizer } from '../../src/summarizer/extractive.js';
-import type { SummarizeResult } from '../../src/summarizer/summarizer.js';
-import { createTokenCounter } from '../../src/tokens/token-counter.js';
 import type { EntryInput } from '../helpers.js';
-import { makeEntries } from '../helpers.js';
+import { summarizeChunk } from '../helpers.js';
 
 // Sentences written fresh for this test: a message that opens with a report that the run passes
 // and then tells, in the same message, what was wrong and what changed (loose wording, a notes
 // section, a setting as the whole fix), by either speaker; and look-alikes (a pass report with
 // the next step, a commit, a remark on timing, a plan, a question, work done with no failure
 // behind it) that must not become error resolutions.
-const counter = createTokenCounter();
 const RED = { kind: 'tool-result', text: 'FAIL  test/billing.test.ts\n  ✕ renews the plan (38 ms)\nTests: 1 failed, 20 passed, 21 total' } as const;
 const GREEN = { kind: 'tool-result', text: 'PASS  test/billing.test.ts\nTests: 21 passed, 21 total' } as const;
 const say = (text: string): EntryInput => ({ kind: 'assistant', text });
 
 function resolutionsOf(inputs: readonly EntryInput[]): string[] {
-  const result = createExtractiveSummarizer().summarize({
-    mode: 'chunk',
-    entries: makeEntries(inputs),
-    summaries: [],
-    targetTokens: 400,
-    countTokens: (value: string) => counter.count(value),
-    signal: new AbortController().signal,
-  }) as SummarizeResult;
+  const result = summarizeChunk(inputs, 400);
   return (result.facts ?? []).filter((fact) => fact.category === 'error-resolutions').map((fact) => fact.value);
 }
 

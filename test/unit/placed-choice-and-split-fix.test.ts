@@ -4,10 +4,7 @@ import { analyzeSentence, classifyEntry, factCategoryFor } from '../../src/gradu
 import { turnShapeOf } from '../../src/language/behaviour-statement.js';
 import { judgeFact, readMessageLayout } from '../../src/language/fact-worth.js';
 import { isSplitCauseAndFix } from '../../src/language/fix-statement.js';
-import { createExtractiveSummarizer } from '../../src/summarizer/extractive.js';
-import type { SummarizeResult } from '../../src/summarizer/summarizer.js';
-import { createTokenCounter } from '../../src/tokens/token-counter.js';
-import { makeEntries } from '../helpers.js';
+import { makeEntries, summarizeChunk } from '../helpers.js';
 
 // Sentences written fresh for this test: tools the assistant put in a role with no reason given,
 // against narration of its own edits; and failures told over two sentences, against pairs that
@@ -15,7 +12,6 @@ import { makeEntries } from '../helpers.js';
 type Role = 'user' | 'assistant';
 const analysisOf = (text: string, role: Role) => analyzeSentence(text, { role, patterns: englishPatterns, turn: turnShapeOf(text) });
 const isKept = (text: string, role: Role): boolean => factCategoryFor(analysisOf(text, role).retention) !== undefined;
-const counter = createTokenCounter();
 
 describe('a tool the assistant put in a role, with no reason given', () => {
   it.each([
@@ -72,19 +68,12 @@ describe('a cause and its fix told over two sentences', () => {
 
   it('keeps the pair as one error resolution in a chunk summary and in the entry class', () => {
     const text = 'The invoice totals drifted by a cent on refunds. `roundCents` runs once per line now. Anything else?';
-    const entries = makeEntries([{ kind: 'user', text: 'refund totals look off' }, { kind: 'assistant', text }]);
-    const result = createExtractiveSummarizer().summarize({
-      mode: 'chunk',
-      entries,
-      summaries: [],
-      targetTokens: 200,
-      countTokens: (value: string) => counter.count(value),
-      signal: new AbortController().signal,
-    }) as SummarizeResult;
+    const inputs = [{ kind: 'user', text: 'refund totals look off' }, { kind: 'assistant', text }] as const;
+    const result = summarizeChunk(inputs, 200);
     const fix = (result.facts ?? []).find((fact) => fact.category === 'error-resolutions');
     expect(fix?.value).toContain('drifted by a cent');
     expect(fix?.value).toContain('roundCents');
-    expect(classifyEntry(entries[1]!, englishPatterns)).toBe('error-resolution');
+    expect(classifyEntry(makeEntries(inputs)[1]!, englishPatterns)).toBe('error-resolution');
   });
 
   it('leaves the user\'s two sentences apart', () => {

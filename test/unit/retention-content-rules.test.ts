@@ -2,13 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { englishPatterns } from '../../src/boundaries/patterns/en.js';
 import { analyzeSentence, extractIdentifiers, factCategoryFor, isSameSubject, isVaguerRestatement } from '../../src/graduation/retention.js';
 import { relayedUserSpeech } from '../../src/language/relayed-speech.js';
-import { createExtractiveSummarizer } from '../../src/summarizer/extractive.js';
 import type { SummarizeResult } from '../../src/summarizer/summarizer.js';
 import { createEntry } from '../../src/tiers/entry.js';
 import { createFactStore } from '../../src/tiers/facts.js';
 import { createTokenCounter } from '../../src/tokens/token-counter.js';
-import type { Entry, ToolCall } from '../../src/types.js';
-import { makeEntries } from '../helpers.js';
+import type { ToolCall } from '../../src/types.js';
+import { summarizeChunk, type EntryInput } from '../helpers.js';
 
 // Every sentence here was written for this file: paraphrases from either speaker, none taken
 // from a session generator's phrasebook.
@@ -175,14 +174,6 @@ describe('prose in tool inputs', () => {
 
 const entryBase = { seq: 1, kind: 'assistant', role: 'assistant', text: '', counter, maxEntryTokens: 2_000, exchange: 1 } as const;
 
-function summarize(inputs: readonly (Pick<Entry, 'kind' | 'text'> & Partial<Pick<Entry, 'toolCalls' | 'callId'>>)[]): SummarizeResult {
-  const entries = makeEntries(inputs);
-  return createExtractiveSummarizer().summarize({
-    mode: 'chunk',
-    entries,
-    summaries: [],
-    targetTokens: 400,
-    countTokens: (text) => counter.count(text),
-    signal: new AbortController().signal,
-  }) as SummarizeResult;
+function summarize(inputs: readonly EntryInput[]): SummarizeResult {
+  return summarizeChunk(inputs, 400);
 }

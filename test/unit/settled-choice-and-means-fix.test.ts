@@ -2,32 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { isMeansResult } from '../../src/language/fix-statement.js';
 import { isPassReport } from '../../src/language/pass-report.js';
 import { isSettledChoice } from '../../src/language/settled-choice.js';
-import { createExtractiveSummarizer } from '../../src/summarizer/extractive.js';
 import type { SummarizeResult } from '../../src/summarizer/summarizer.js';
-import { createTokenCounter } from '../../src/tokens/token-counter.js';
 import type { EntryInput } from '../helpers.js';
-import { makeEntries } from '../helpers.js';
+import { summarizeChunk } from '../helpers.js';
 
 // Sentences written fresh for this test. Error resolutions told with the means as the subject
 // ("stripping it was enough"), after a recap line that repeats the pass, with a cause that has no
 // fault word, or with the new practice ("Now we sort …"); decisions settled on how a comparison
 // came out; a statement marked as replacing an earlier one by the sentence after it. Each comes
 // with look-alikes that must not count: observations, plans, questions, open conditions.
-const counter = createTokenCounter();
 const RED = { kind: 'tool-result', text: 'FAIL  test/import.test.ts\n  ✕ reads the sample file (21 ms)\nTests: 1 failed, 14 passed, 15 total' } as const;
 const GREEN = { kind: 'tool-result', text: 'PASS  test/import.test.ts\nTests: 15 passed, 15 total' } as const;
 const agent = (text: string): EntryInput => ({ kind: 'assistant', text });
 const user = (text: string): EntryInput => ({ kind: 'user', text });
 
 function factsOf(inputs: readonly EntryInput[]): NonNullable<SummarizeResult['facts']> {
-  const result = createExtractiveSummarizer().summarize({
-    mode: 'chunk',
-    entries: makeEntries(inputs),
-    summaries: [],
-    targetTokens: 400,
-    countTokens: (value: string) => counter.count(value),
-    signal: new AbortController().signal,
-  }) as SummarizeResult;
+  const result = summarizeChunk(inputs, 400);
   return result.facts ?? [];
 }
 
