@@ -21,6 +21,10 @@ describe('a dislike or a taste of things of a kind', () => {
     ['my pet peeve is trailing whitespace in diffs', 'user'],
     ["I can't stand nested ternaries in render code", 'user'],
     ['I find snapshot tests noisy and hard to review', 'user'],
+    ["in my experience GraphQL is more hassle than it's worth for internal tools", 'user'],
+    ["I've come to dislike decorators in service code", 'user'],
+    ['we are pretty big on pure reducers', 'user'],
+    ["I'm really into table-driven tests lately", 'user'],
     ['Python 3.12 for me, I find anything older painful to work with.', 'user'],
   ])('is kept as a preference: %s (%s)', (sentence, role) => {
     expect(isStatedPreference(sentence, { role })).toBe(true);
@@ -32,6 +36,8 @@ describe('a dislike or a taste of things of a kind', () => {
     ['this flaky spec drives me nuts', 'user'],
     ['I find the stack trace confusing', 'user'],
     ['I find it hard to reproduce on my laptop', 'user'],
+    ["this rebase is more trouble than it's worth", 'user'],
+    ["I'm into the second file now", 'user'],
     ["I can't stand this redirect loop any more", 'user'],
     ['the retry banner bugs me', 'user'],
   ])('a complaint about one thing is no preference: %s (%s)', (sentence, role) => {
@@ -46,6 +52,8 @@ describe("a liking of the listener's or the team's, told by either speaker", () 
     ['I ran the formatter through Biome, your linter of choice.', 'assistant'],
     ['the platform team really likes small focused commits', 'user'],
     ['for mocking HTTP my go-to is msw', 'user'],
+    ['Given your earlier note about disliking getters, the fields are plain properties.', 'assistant'],
+    ['Since you clearly prefer short commit subjects, I kept this one under fifty characters.', 'assistant'],
   ])('is kept as a preference: %s (%s)', (sentence, role) => {
     expect(isStatedPreference(sentence, { role })).toBe(true);
     expect(isKept(sentence, role)).toBe(true);
@@ -69,6 +77,9 @@ describe('a choice marked as the speaker’s own, a recommendation taken up, a h
     ['I usually squash my commits before opening a PR', 'user'],
     ["I'm increasingly leaning towards Deno for one-off scripts", 'user'],
     ['alright, Playwright it is', 'user'],
+    ['My suggestion was Hono for the edge routes, which you were happy with.', 'assistant'],
+    ['for queues I lean RabbitMQ', 'user'],
+    ['Favour plain objects.', 'user'],
   ])('is kept as a preference: %s (%s)', (sentence, role) => {
     expect(isStatedPreference(sentence, { role })).toBe(true);
     expect(isKept(sentence, role)).toBe(true);
@@ -84,6 +95,8 @@ describe('a choice marked as the speaker’s own, a recommendation taken up, a h
     ["I suggested a retry and you agreed to look at it later?", 'assistant'],
     ["I'd recommend adding an index on the owner column.", 'assistant'],
     ['Here it is.', 'assistant'],
+    ['My suggestion is to retry once, if that works for you.', 'assistant'],
+    ['I lean on the linter a lot', 'user'],
     ['I know what it is', 'user'],
   ])('a one-off action, a question, chatter or an open proposal is no preference: %s (%s)', (sentence, role) => {
     expect(isStatedPreference(sentence, { role })).toBe(false);
