@@ -112,3 +112,23 @@ describe('a choice marked as the speaker’s own, a recommendation taken up, a h
     expect(isKept(sentence, role)).toBe(false);
   });
 });
+
+describe('a changed taste is said as an update', () => {
+  it.each<[string, Role]>([
+    ['on second thought, two-space indentation for the YAML files', 'user'],
+    ["I've come around on Biome for linting the frontend", 'user'],
+    ["ok, I've reconsidered: the docs site stays on Docusaurus", 'user'],
+    ['we are keeping the Makefile targets after all', 'user'],
+    ['Since you changed your mind, the handlers use classes again.', 'assistant'],
+  ])('reads as an update: %s (%s)', (sentence, role) => {
+    expect(analysisOf(sentence, role).isUpdate).toBe(true);
+  });
+
+  it.each<[string, Role]>([
+    ['after all the tests pass, ping me', 'user'],
+    ["I've gone off to grab lunch", 'user'],
+    ['second thoughts are normal in a design review', 'user'],
+  ])('a look-alike is no update: %s (%s)', (sentence, role) => {
+    expect(analysisOf(sentence, role).isUpdate).toBe(false);
+  });
+});
