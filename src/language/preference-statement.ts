@@ -36,7 +36,7 @@ export function isStatedPreference(sentence: string, options: { role: Preference
   if (OWN_CHOICE_WORDING.test(text) && TASTE_MARKER.test(text) && !ONE_OFF.test(text)) return true;
   // A dislike or a taste of things of a kind: "what bugs me is magic strings", "default exports
   // drive me nuts", "I find barrel files more trouble than they're worth" (not "this error is annoying").
-  if (words >= 4 && (AVERSION.test(text) || GENERIC_ANNOYS.test(text) || FOUND_QUALITY.test(text) || NOT_WORTH.test(text))) return true;
+  if (words >= 4 && (AVERSION.test(text) || GENERIC_ANNOYS.test(text) || FOUND_QUALITY.test(text) || NOT_WORTH.test(text) || TO_ME_JUDGEMENT.test(text))) return true;
   // The assistant's recommendation the user took up: "I'd recommend pino for the logs, and you agreed".
   if (options.role === 'assistant' && RECOMMENDED.test(text) && ACCEPTED.test(text)) return true;
   // A habit of the speaker's with what it is weighed against: "I usually go for early returns; the
@@ -105,7 +105,7 @@ const OWN_LIKING = /\b(?:I|we)(?:['’]d| would)\s+(?:much\s+)?(?:sooner|rather)
 // A leaning or a taste the speaker owns, told with a noun rather than a liking verb: "I lean
 // towards small PRs", "I'm partial to guard clauses", "I'm more of a composition person",
 // "I'm allergic to deep inheritance", "I've come around to default exports", "we're a pnpm shop".
-const OWN_LEANING = /\bI(?:['’]m| am)?\s+(?:(?:generally|usually|always|definitely|really|still|kind of|kinda|now|increasingly|more and more|slightly|a bit)\s+)*lean(?:s|ing)?\s+(?:towards?|to|in favou?r of)\b|\bI['’]m\s+(?:(?:really|very|pretty|quite|a bit|kind of|kinda|not)\s+)*(?:partial to|keen on|big on|into(?!\s+(?:it|this|that|the|a|an|my|our|your)\b)|allergic to|(?:a\s+)?(?:big\s+|huge\s+|firm\s+)?believer in|(?:more\s+of\s+|very much\s+|definitely\s+|firmly\s+)?(?:an?|team)\s+[\p{L}\p{N}./+ -]{2,30}?\s+(?:person|guy|gal|fan|camp|kind of (?:dev|developer|engineer|person)))\b|\bI['’]m\s+(?:firmly\s+|very much\s+)?team\s+\p{L}|\bwe(?:['’]re| are)\s+(?:very much\s+|firmly\s+)?an?\s+[\p{L}\p{N}./+-]{2,30}(?:\s+[\p{L}\p{N}./+-]{2,30})?\s+(?:shop|house|team)\b|\bI(?:['’]ve| have)\s+(?:come (?:a)?round to|warmed (?:up )?to|(?:grown|come) (?:to (?:like|love|hate|dislike|appreciate|prefer)|fond of)|gone off|soured on|cooled on)\b|\bI\s+lean\s+(?!(?:on|back|over|in|out|it|this|that|the)\b)\p{L}|\bwe(?:['’]re| are)\s+(?:(?:really|very|pretty|quite|big)\s+)*(?:big on|keen on|partial to)\b/iu;
+const OWN_LEANING = /\bI(?:['’]m| am)?\s+(?:(?:generally|usually|always|definitely|really|still|kind of|kinda|now|increasingly|more and more|slightly|a bit)\s+)*lean(?:s|ing)?\s+(?:towards?|to|in favou?r of)\b|\bI['’]m\s+(?:(?:really|very|pretty|quite|a bit|kind of|kinda|not)\s+)*(?:partial to|keen on|fond of|big on|into(?!\s+(?:it|this|that|the|a|an|my|our|your)\b)|allergic to|(?:a\s+)?(?:big\s+|huge\s+|firm\s+)?believer in|(?:more\s+of\s+|very much\s+|definitely\s+|firmly\s+)?(?:an?|team)\s+[\p{L}\p{N}./+ -]{2,30}?\s+(?:person|guy|gal|fan|camp|kind of (?:dev|developer|engineer|person)))\b|\bI['’]m\s+(?:firmly\s+|very much\s+)?team\s+\p{L}|\bwe(?:['’]re| are)\s+(?:very much\s+|firmly\s+)?an?\s+[\p{L}\p{N}./+-]{2,30}(?:\s+[\p{L}\p{N}./+-]{2,30})?\s+(?:shop|house|team)\b|\bI(?:['’]ve| have)\s+(?:come (?:a)?round to|warmed (?:up )?to|(?:grown|come) (?:to (?:like|love|hate|dislike|appreciate|prefer)|fond of)|gone off|soured on|cooled on)\b|\bI\s+lean\s+(?!(?:on|back|over|in|out|it|this|that|the)\b)\p{L}|\bwe(?:['’]re| are)\s+(?:(?:really|very|pretty|quite|big)\s+)*(?:big on|keen on|partial to)\b/iu;
 // The speaker's own say as the condition of a choice: "if it's up to me", "if I had my way".
 const SPEAKER_CHOICE_CONDITION = /^(?:(?:honestly|personally|and|so)[,]?\s+)?(?:if (?:it['’]s|it is|it were|it was) (?:up to|my call|down to) me|if I had (?:my way|to (?:choose|pick))|given the choice|left to me|my call would be)\b[,:]?\s+\p{L}/iu;
 const MAX_REASONED_WORDS = 14;
@@ -120,7 +120,10 @@ const LISTENER_REMARK = /\byour\s+(?:[\p{L}-]+\s+){0,2}(?:comment|note|remark|po
 const LISTENER_TASTE = /\byou(?:['’]re| are)\s+(?:(?:not|really|very|quite|so|never|always|a)\s+)*(?:keen on|fan of|big fan of|partial to|fond of|allergic to|particular about|happiest with|happier with)\b/iu;
 // A thing named as someone's choice of its kind: "your package manager of choice", "my go-to for
 // validation", "zod is my go-to".
-const CHOSEN_NOUN = /\b(?:your|my|our|the team['’]s)\s+(?:[\p{L}\p{N}.+-]+\s+){1,3}of choice\b|\b(?:your|my|our)\s+go-to\b/iu;
+const CHOSEN_NOUN = /\b(?:your|my|our|the team['’]s)\s+(?:[\p{L}\p{N}.+-]+\s+){1,3}of choice\b|\b(?:your|my|our)\s+go-to\b|^(?!(?:this|that|it|these|those|the|which)\b)[^,;]{2,40}\s(?:is|are)\s+(?:(?:still|always)\s+)?(?:my|our)\s+(?:(?:personal|clear|usual)\s+)?(?:comfort zone|default)\b/iu;
+// Things of a kind judged as the speaker sees them: "dataclasses feel more natural to me than
+// pydantic models", "tabs read better to me" (not "this looks right to me").
+const TO_ME_JUDGEMENT = /^(?:[^,;]*[,;]\s+)?(?!(?:this|that|it|these|those|the|which)\b)[\p{L}\p{N}/._+-]+(?:\s+[\p{L}\p{N}/._+-]+){0,3}\s+(?:feel|feels|read|reads|look|looks|sit|sits)\s+(?:(?:much|far|a lot|way|so)\s+)?(?:more\s+\p{L}+|nicer|cleaner|better|clearer|simpler|easier|tidier|saner|natural|wrong|off|clunky|noisy)\s+to\s+me\b/iu;
 // Words that mark a choice as the speaker's own taste.
 const TASTE_MARKER = /\b(?:personally|if you ask me|for my money|to my taste|in my book|my two cents)\b/iu;
 // A choice about this change only: "here", "for this one", "in this file", "this time".

@@ -25,6 +25,9 @@ describe('a dislike or a taste of things of a kind', () => {
     ["I've come to dislike decorators in service code", 'user'],
     ['we are pretty big on pure reducers', 'user'],
     ["I'm really into table-driven tests lately", 'user'],
+    ['honestly attrs classes feel more natural to me than namedtuples', 'user'],
+    ['Podman is my comfort zone for local containers', 'user'],
+    ["I'm fond of tiny commits with long messages", 'user'],
     ['Python 3.12 for me, I find anything older painful to work with.', 'user'],
   ])('is kept as a preference: %s (%s)', (sentence, role) => {
     expect(isStatedPreference(sentence, { role })).toBe(true);
@@ -38,6 +41,8 @@ describe('a dislike or a taste of things of a kind', () => {
     ['I find it hard to reproduce on my laptop', 'user'],
     ["this rebase is more trouble than it's worth", 'user'],
     ["I'm into the second file now", 'user'],
+    ['this layout looks right to me', 'user'],
+    ['Friday is my favourite day', 'user'],
     ["I can't stand this redirect loop any more", 'user'],
     ['the retry banner bugs me', 'user'],
   ])('a complaint about one thing is no preference: %s (%s)', (sentence, role) => {
