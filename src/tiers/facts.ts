@@ -2,6 +2,7 @@ import { stringify } from 'yaml';
 import { isReframedValue } from '../language/statement-frame.js';
 import { factKeyFor, isSameSubject, isSameTopic, isVaguerRestatement, topicWords } from '../graduation/retention.js';
 import { isValueRevision, valueWords } from '../graduation/value-revision.js';
+import { isKindRevision } from '../graduation/kind-revision.js';
 import { scheduleRevision } from '../language/recurrence.js';
 import { countJoined } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -201,6 +202,20 @@ export function createFactStore(options: {
       }
     }
     if (match !== undefined) return { key: match.key, isRevision: true };
+    // A changed choice of tool for the same role ("on second thought, Jotai as the state library"
+    // after "Zustand is the state library I like") replaces it when said as an update.
+    if (isUpdate) {
+      for (const key of candidates) {
+        const fact = facts.get(key);
+        const order = orderOf.get(key) ?? 0;
+        if (fact === undefined || order < matchOrder || !isRevisableCategory(fact.category, update.category)) continue;
+        if (isKindRevision(fact.value, update.value)) {
+          match = fact;
+          matchOrder = order;
+        }
+      }
+      if (match !== undefined) return { key: match.key, isRevision: true };
+    }
     return { key: newKey(update.value, update.category), isRevision: false };
   };
   const newKey = (value: string, category: FactCategory): string => {

@@ -223,6 +223,9 @@ export const englishPatterns: PatternPack = {
     // Taking back what was said: "I was wrong", "my bad", "no, make it …".
     /\b(?:i was wrong|i got (?:it|that) wrong|my bad|my mistake|i meant)\b/iu,
     /^(?:hmm+,?\s+|wait,?\s+|sorry,?\s+)?no,\s+\p{L}/iu,
+    // A changed taste or mind: "I've changed my mind on …", "on second thought, …", "I've come
+    // around on …", "…, after all".
+    /\b(?:changed (?:my|your|our|their) minds?|change of heart|on second thoughts?|on reflection|(?:I['’]ve|I have) reconsidered|(?:I['’]ve|I have) come (?:a)?round (?:on|to)|switch(?:ed|ing) (?:camps|sides|my vote)|(?:I['’]ve|I have) gone (?:off(?! to\b)|cold on))\b|,\s*after all\b|\bafter all[,.]?\s*$/iu,
   ],
   decision: [
     // A choice in shorthand, a name after an arrow that ends its clause: "search -> opensearch, …",
