@@ -203,12 +203,14 @@ export function createFactStore(options: {
     }
     if (match !== undefined) return { key: match.key, isRevision: true };
     // A changed choice of tool for the same role ("on second thought, Jotai as the state library"
-    // after "Zustand is the state library I like") replaces it when said as an update.
+    // after "Zustand is the state library I like") replaces it when said as an update. Only choices
+    // of tools: a schedule or a limit that names a role ("the search index is rebuilt nightly")
+    // is not replaced by another statement about that role.
     if (isUpdate) {
       for (const key of candidates) {
         const fact = facts.get(key);
         const order = orderOf.get(key) ?? 0;
-        if (fact === undefined || order < matchOrder || !isRevisableCategory(fact.category, update.category)) continue;
+        if (fact === undefined || order < matchOrder || !TOOL_CHOICES.has(fact.category) || !TOOL_CHOICES.has(update.category)) continue;
         if (isKindRevision(fact.value, update.value)) {
           match = fact;
           matchOrder = order;
@@ -592,6 +594,8 @@ function isKeyOfOldValue(options: { key: string; older: string; newer: string })
 }
 
 /** Categories whose statements give a subject a value (a fix or a pattern is revised only by its own kind). */
+// The categories in which a fact can be a choice of tool for a role.
+const TOOL_CHOICES: ReadonlySet<FactCategory> = new Set(['architecture', 'decisions', 'preferences']);
 const VALUED_CATEGORIES: ReadonlySet<FactCategory> = new Set(['architecture', 'decisions', 'requirements', 'constraints', 'conventions', 'preferences']);
 
 /** Whether a fact of one category may take a new value stated in another (see isValueRevision). */

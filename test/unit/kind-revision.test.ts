@@ -42,4 +42,11 @@ describe('a changed tool for a role in the facts tier', () => {
     store.apply({ updates: [{ category: 'preferences', value: 'From now on the task runner is Just.', isUpdate: true }], source: { from: 7, to: 8 }, seq: 9 });
     expect(store.facts()).toHaveLength(3);
   });
+
+  it('keeps a schedule or a limit that names a role apart from a later one about that role', () => {
+    const store = createFactStore({ counter });
+    store.apply({ updates: [{ category: 'conventions', value: 'The session cache is flushed every Monday at 06:00.' }], source: { from: 1, to: 2 }, seq: 3 });
+    store.apply({ updates: [{ category: 'conventions', value: 'Going forward the session cache is Redis, not Memcached.', isUpdate: true }], source: { from: 4, to: 5 }, seq: 6 });
+    expect(store.facts().map((fact) => fact.value)).toHaveLength(2);
+  });
 });
