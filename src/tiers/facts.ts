@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import { isReframedValue } from '../language/statement-frame.js';
-import { factKeyFor, isSameSubject, isSameTopic, isVaguerRestatement, topicWords } from '../graduation/retention.js';
+import { extractIdentifiers, factKeyFor, isSameSubject, isSameTopic, isVaguerRestatement, topicWords } from '../graduation/retention.js';
 import { isValueRevision, valueWords } from '../graduation/value-revision.js';
 import { isKindRevision } from '../graduation/kind-revision.js';
 import { scheduleRevision } from '../language/recurrence.js';
@@ -164,8 +164,33 @@ export function createFactStore(options: {
     for (const room of recentRooms) renderRoom(room);
   };
 
-  // The key an update goes to, and whether it gives that fact's subject a new value.
-  const findKey = (update: FactUpdate): { key: string; isRevision: boolean } => {
+  // The key an update goes to, whether it gives that fact's subject a new value, and the keys of
+  // older facts that said the same value of that subject in other words: they leave with it.
+  const findKey = (update: FactUpdate): { key: string; isRevision: boolean; restated: string[] } => {
+    const found = findTarget(update);
+    const target = facts.get(found.key);
+    if (update.key !== undefined || target === undefined) return { ...found, restated: [] };
+    return { ...found, restated: restatementsOf(target, update) };
+  };
+  // Facts other than `target` that hold the same values as it (the same amount said twice in other
+  // words: "the billing client is allowed 124 retries" and "give the billing client 124 retries")
+  // and that the update speaks of as well.
+  const restatementsOf = (target: Fact, update: FactUpdate): string[] => {
+    const values = valueSet(target.value);
+    if (values.size === 0) return [];
+    const isUpdate = update.isUpdate === true;
+    const restated: string[] = [];
+    for (const word of topicWords(update.value)) {
+      for (const key of topicIndex.get(word) ?? []) {
+        const fact = facts.get(key);
+        if (fact === undefined || key === target.key || restated.includes(key) || !isRevisableCategory(fact.category, target.category)) continue;
+        if (!isSameValueSet(valueSet(fact.value), values)) continue;
+        if (isSameSubject(fact.value, update.value, { isUpdate }) || isValueRevision(fact.value, update.value)) restated.push(key);
+      }
+    }
+    return restated;
+  };
+  const findTarget = (update: FactUpdate): { key: string; isRevision: boolean } => {
     if (update.key !== undefined) return { key: update.key, isRevision: false };
     let match: Fact | undefined;
     let matchOrder = -1;
@@ -243,6 +268,17 @@ export function createFactStore(options: {
         // A restatement with fewer values keeps the detailed one, unless it says it replaces it or
         // gives a new value.
         if (existing !== undefined && update.key === undefined && update.isUpdate !== true && !isRevision && isVaguerRestatement(existing.value, value)) continue;
+        // The older statements of the value being replaced leave with it, so none stays beside the new one.
+        const restated: Fact[] = [];
+        if (existing !== undefined) {
+          for (const restatedKey of found.restated) {
+            const fact = facts.get(restatedKey);
+            if (fact === undefined) continue;
+            remove(restatedKey);
+            restated.push(fact);
+            archived.push({ type: 'fact', reason: 'superseded', key: fact.key, category: fact.category, value: fact.value, source: fact.source, archivedAt: seq });
+          }
+        }
         const tokens = counter.count(`  ${key}: ${value}`);
         if (existing === undefined) {
           const fact: Fact = Object.freeze({ key, category: update.category, value, source, history: [], tokens, ...salienceOf(update.salience) });
@@ -270,6 +306,7 @@ export function createFactStore(options: {
         // Re-insert so that a changed fact moves to the end: most recent facts render last.
         store(fact, { isMoved: true });
         superseded.push({ fact, previous: existing.value });
+        for (const older of restated) superseded.push({ fact, previous: older.value });
         archived.push({
           type: 'fact',
           reason: 'superseded',
@@ -601,6 +638,21 @@ const VALUED_CATEGORIES: ReadonlySet<FactCategory> = new Set(['architecture', 'd
 /** Whether a fact of one category may take a new value stated in another (see isValueRevision). */
 function isRevisableCategory(stored: FactCategory, stated: FactCategory): boolean {
   return stored === stated || (VALUED_CATEGORIES.has(stored) && VALUED_CATEGORIES.has(stated));
+}
+
+// The identifiers and numbers a fact value states, lower-cased.
+function valueSet(value: string): ReadonlySet<string> {
+  const values = new Set(extractIdentifiers(value).map((identifier) => identifier.toLowerCase()));
+  for (const number of value.match(NUMBER) ?? []) values.add(number);
+  return values;
+}
+
+const NUMBER = /(?<![\p{L}\p{N}_.])\d+(?:[.,]\d+)?(?![\p{L}\p{N}_])/gu;
+
+function isSameValueSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const value of a) if (!b.has(value)) return false;
+  return true;
 }
 
 /** Jaccard overlap of the topic words of two fact values. */

@@ -136,6 +136,25 @@ describe('FactStore newest wins on the same subject only', () => {
     expect(values).not.toContain('Retry budget is 15 for svc15.');
   });
 
+  it('replaces every older statement of the value it revises, so none stays beside the new one', () => {
+    const store = createFactStore({ counter });
+    apply(store, [
+      ['The exporter may hold 40 open file handles at most.', false],
+      ['Cap the exporter at 40 open file handles, the host copes with that.', false],
+      ['The mailer may hold 15 open file handles at most.', false],
+    ], 'constraints');
+    expect(store.facts()).toHaveLength(3);
+    const changes = store.apply({ updates: [{ category: 'constraints', value: 'The exporter now gets 90 open file handles.' }], source: { from: 9, to: 9 }, seq: 10 });
+    const values = store.facts().map((fact) => fact.value);
+    expect(values.filter((value) => value.includes('exporter'))).toEqual(['The exporter now gets 90 open file handles.']);
+    expect(values).toContain('The mailer may hold 15 open file handles at most.');
+    expect(changes.archived.map((item) => (item.type === 'fact' ? item.value : '')).sort()).toEqual([
+      'Cap the exporter at 40 open file handles, the host copes with that.',
+      'The exporter may hold 40 open file handles at most.',
+    ]);
+    expect(changes.superseded).toHaveLength(2);
+  });
+
   it('keeps one constraint per service and day', () => {
     const store = createFactStore({ counter });
     const services = ['billing', 'search', 'auth', 'gateway', 'reports', 'ledger', 'mailer', 'uploads'];
