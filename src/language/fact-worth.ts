@@ -5,6 +5,7 @@ import { isStatedConvention } from './convention-statement.js';
 import { isStatedPreference } from './preference-statement.js';
 import { isRecurringProcess } from './recurrence.js';
 import { countSpecifics } from './salience.js';
+import { isMeasuredNeed, isStatedNeed } from './stated-need.js';
 
 /** Why {@link judgeFact} keeps a sentence out of the facts tier. */
 export type FactRejection =
@@ -381,26 +382,6 @@ function isBareFailure(plain: string): boolean {
   return FAILURE.test(unquoted) && !FAILURE_NAMED.test(plain) && !FINDING.test(plain) && !FAILURE_RESOLVED.test(plain) && !isRecurringProcess(plain) && !isStatedNeed(plain);
 }
 
-/**
- * A binding modal whose subject is a thing, not the speakers: "failed jobs have to be re-queued",
- * "the export needs to support 50k rows". "I have to restart it every time" is the speaker's chore.
- */
-function isStatedNeed(plain: string): boolean {
-  const modal = NEED_MODAL.exec(plain);
-  if (modal === null) return false;
-  return !SPEAKER_SUBJECT.test(plain.slice(0, modal.index));
-}
-
-/**
- * A need measured by a value after its modal: "the export has to support 50k rows", "search must
- * answer within 300 ms", "the importer needs to ship by 12 March". What it states holds after the
- * step that mentions it is done.
- */
-function isMeasuredNeed(plain: string): boolean {
-  const modal = NEED_MODAL.exec(plain);
-  return modal !== null && isStatedNeed(plain) && /\d/u.test(plain.slice(modal.index).replace(/`[^`]*`/gu, ' '));
-}
-
 /** Finished work reported with no command, path, value or name to remember. */
 function isBareCompletion(plain: string, role: Entry['role']): boolean {
   if (!COMPLETION.test(plain) || CHOICE_MADE.test(plain) || REMEMBERED_DETAIL.test(plain)) return false;
@@ -525,10 +506,6 @@ function isPlanOpening(layout: MessageLayout | undefined, line: LayoutLine, sent
 const FORMER_NEED = /^(?:(?:but|and|so|also)[,\s]+)?(?:the\s+|our\s+|its\s+|their\s+)?(?:old|previous|prior|former|legacy|original|earlier)\s+(?:[\p{L}\p{N}-]+\s+){0,3}?(?:had to|needed to|(?:was|were) (?:required|supposed|meant) to|used to)\b/iu;
 // Words that bring a sentence back to what holds now.
 const NOW = /\b(?:now|still|from now on|going forward|anymore|any more|new one|instead)\b/iu;
-// A binding modal: what a thing must do or be.
-const NEED_MODAL = /\b(?:must|has to|have to|needs? to|(?:is|are) required to|should be able to)\b/iu;
-// The speakers as the subject before a modal: "I have to …", "we really need to …".
-const SPEAKER_SUBJECT = /(?:^|[,;:]\s*|\b(?:and|so|but|then)\s+)(?:i|we|you|they)(?:['’](?:ll|d))?(?:\s+(?:also|still|just|really|first|now|probably|definitely|will|would))*\s*$/iu;
 // Modals that make an item something still to be done.
 const STEP_MODAL = /\b(?:should|must|needs? to|has to|have to|will|going to|can)\b|['’]ll\b/iu;
 

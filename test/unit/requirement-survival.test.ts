@@ -152,3 +152,66 @@ describe('a requirement survives wherever the chunks are cut', () => {
     expect(facts).toContain('36 hours');
   });
 });
+
+describe('the summary never leaves out a measured need that no fact holds', () => {
+  async function summaryOf(messages: readonly [Role, string][], targetTokens: number): Promise<{ summary: string; facts: string[] }> {
+    const result = await createExtractiveSummarizer().summarize({
+      mode: 'chunk',
+      entries: messages.map(([role, text], index) => entry(index + 1, role, text)),
+      summaries: [],
+      targetTokens,
+      countTokens: (text) => Math.ceil(text.length / 4),
+      signal: AbortSignal.timeout(5_000),
+    });
+    return { summary: result.summary, facts: (result.facts ?? []).map((fact) => fact.value) };
+  }
+  const report = 'Updated `src/ledger/export.ts`: renamed `rowsOut` to `emitted` and added a guard in `flushBatch`. I also touched `src/ledger/format.ts` to pad the totals. Then I cleaned up `src/ledger/types.ts` and removed the unused `LegacyRow` alias.';
+
+  it('keeps a hedged need in the notes of a tight summary, and not the question next to it', async () => {
+    const { summary, facts } = await summaryOf([
+      ['assistant', report],
+      ['user', 'probably the ledger export has to cope with 40k rows per file, I think. does it have to support 90k rows too?'],
+    ], 15);
+    expect(facts.some((fact) => fact.includes('40k rows'))).toBe(false);
+    expect(summary).toContain('40k rows');
+    expect(summary).not.toContain('90k rows');
+  });
+
+  it('leaves out the narration and the speaker\'s chores before it', async () => {
+    const { summary } = await summaryOf([
+      ['assistant', report],
+      ['assistant', 'Maybe the ledger sync needs to finish within 90 seconds, going by the cron spacing.'],
+      ['user', 'I have to rerun the 3 flaky suites anyway. The old exporter had to handle 500 rows.'],
+    ], 15);
+    expect(summary).toContain('90 seconds');
+    expect(summary).not.toContain('flaky suites');
+    expect(summary).not.toContain('500 rows');
+  });
+
+  it('keeps it when summaries are merged into a tight one', async () => {
+    const summarizer = createExtractiveSummarizer();
+    const chunk = async (messages: readonly [Role, string][], from: number): Promise<{ id: string; text: string; sections: NonNullable<Awaited<ReturnType<typeof summarizer.summarize>>['sections']>; source: { from: number; to: number }; level: number; tokens: number }> => {
+      const result = await summarizer.summarize({
+        mode: 'chunk',
+        entries: messages.map(([role, text], index) => entry(from + index, role, text)),
+        summaries: [],
+        targetTokens: 200,
+        countTokens: (text) => Math.ceil(text.length / 4),
+        signal: AbortSignal.timeout(5_000),
+      });
+      return { id: `s${from}`, text: result.summary, sections: result.sections ?? [], source: { from, to: from + messages.length - 1 }, level: 1, tokens: Math.ceil(result.summary.length / 4) };
+    };
+    const first = await chunk([['assistant', report], ['user', 'perhaps the nightly import needs to stay under 12 minutes, not sure yet']], 1);
+    const second = await chunk([['assistant', report.replaceAll('ledger', 'billing')], ['user', 'next look at `src/billing/pdf.ts`, the margins are off']], 10);
+    expect(first.text).toContain('12 minutes');
+    const merged = await summarizer.summarize({
+      mode: 'consolidate',
+      entries: [],
+      summaries: [first, second],
+      targetTokens: 20,
+      countTokens: (text) => Math.ceil(text.length / 4),
+      signal: AbortSignal.timeout(5_000),
+    });
+    expect(merged.summary).toContain('12 minutes');
+  });
+});
