@@ -506,6 +506,7 @@ function isPlanOpening(layout: MessageLayout | undefined, line: LayoutLine, sent
 const FORMER_NEED = /^(?:(?:but|and|so|also)[,\s]+)?(?:the\s+|our\s+|its\s+|their\s+)?(?:old|previous|prior|former|legacy|original|earlier)\s+(?:[\p{L}\p{N}-]+\s+){0,3}?(?:had to|needed to|(?:was|were) (?:required|supposed|meant) to|used to)\b/iu;
 // Words that bring a sentence back to what holds now.
 const NOW = /\b(?:now|still|from now on|going forward|anymore|any more|new one|instead)\b/iu;
+
 // Modals that make an item something still to be done.
 const STEP_MODAL = /\b(?:should|must|needs? to|has to|have to|will|going to|can)\b|['’]ll\b/iu;
 
@@ -519,12 +520,12 @@ function isPlanStep(line: LayoutLine, plain: string): boolean {
   // "- I put order search on meilisearch": an item told in the past reports a choice made, whatever
   // its lead-in says about what comes next.
   if (PAST_CHOICE_ITEM.test(plain)) return false;
-  // The plan must be announced where the list is introduced: in the lead-in's last sentence, or
-  // anywhere in a lead-in that ends in a colon. A plan mentioned earlier in a paragraph of findings
-  // does not make the rules listed after it steps.
   // A need measured by a value ("the export has to support 50k rows, so stream it") is what the
   // plan must meet, not a step of it.
   if (isMeasuredNeed(plain)) return false;
+  // The plan must be announced where the list is introduced: in the lead-in's last sentence, or
+  // anywhere in a lead-in that ends in a colon. A plan mentioned earlier in a paragraph of findings
+  // does not make the rules listed after it steps.
   if (line.leadIn !== undefined && PLAN_LEAD_IN.test(/:\s*$/u.test(line.leadIn) ? line.leadIn : lastSentenceOf(line.leadIn))) {
     // An item that says, in the present tense, how the product behaves is a rule the plan keeps
     // to, not a step of it; what something should or needs to do is a step.

@@ -215,3 +215,20 @@ describe('the summary never leaves out a measured need that no fact holds', () =
     expect(merged.summary).toContain('12 minutes');
   });
 });
+
+describe('what a former version had to do', () => {
+  it.each([
+    ['The previous importer needed to cope with 300 rows a day.', 'user'],
+    ['our legacy sync job had to finish within 2 hours', 'assistant'],
+  ] as const)('"%s" is told in the past', (text, role) => {
+    expect(judgeFact({ sentence: text, role })).toBe('past-state');
+  });
+
+  it.each([
+    ['The old importer had to handle 300 rows; the new one must handle 50k.', 'user'],
+    ['The legacy endpoints still have to accept XML payloads up to 2 MB.', 'user'],
+    ['The old importer had to be rewritten because it loaded the whole file into memory.', 'assistant'],
+  ] as const)('"%s" is not only the past', (text, role) => {
+    expect(judgeFact({ sentence: text, role })).not.toBe('past-state');
+  });
+});
