@@ -232,3 +232,21 @@ describe('what a former version had to do', () => {
     expect(judgeFact({ sentence: text, role })).not.toBe('past-state');
   });
 });
+
+describe('a line labelled as a rule states one', () => {
+  it.each([
+    ['**Main constraint**: originals are copied byte for byte, imports never overwrite without a backup', 'assistant'],
+    ['hard limit: 3 concurrent exports per workspace', 'user'],
+    ['Non-negotiable: card numbers never reach our logs', 'user'],
+  ] as const)('"%s" is a fact (%s)', (text, role) => {
+    expect(isFact(text, role)).toBe(true);
+  });
+
+  it.each([
+    ['Limits: see the table below', 'assistant'],
+    ['Rules: none for now.', 'assistant'],
+    ['the rule engine: it evaluates each row once', 'assistant'],
+  ] as const)('"%s" is not a constraint', (text, role) => {
+    expect(analyzeSentence(text, { role, patterns }).retention).not.toBe('constraint');
+  });
+});

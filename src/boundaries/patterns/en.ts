@@ -380,6 +380,8 @@ export const englishPatterns: PatternPack = {
   ],
   constraint: [
     'never',
+    // A line labelled as a rule: "Key constraint: …", "**Hard limits**: …", "Non-negotiable: …".
+    /^(?:\*\*|__)?(?:[\p{L}-]+\s+)?(?:constraints?|limits?|rules?|must-haves?|non-negotiables?|invariants?)(?:\*\*|__)?\s*:\s*(?!(?:see|below|above|as follows|tbd|tba|none|n\/a|pending|unknown|unclear)\b)\S/iu,
     // A "must" that binds ("tests must run offline"), not one that guesses ("that must be it").
     /\bmust(?:\s+not|n['’]t)?\s+(?!be\b|have\b|['’]ve\b)\p{L}/iu,
     "don't",
