@@ -5,6 +5,7 @@ import { isStatedConvention } from './convention-statement.js';
 import { isStatedPreference } from './preference-statement.js';
 import { isRecurringProcess } from './recurrence.js';
 import { countSpecifics } from './salience.js';
+import { isMeasuredNeed, isStatedNeed } from './stated-need.js';
 
 /** Why {@link judgeFact} keeps a sentence out of the facts tier. */
 export type FactRejection =
@@ -33,7 +34,9 @@ export type FactRejection =
   /** A guess or a suggestion to try something ("maybe it's the cache", "it might be worth …"). */
   | 'hedge'
   /** A report of finished work that names no value to remember ("Done, the component is updated."). */
-  | 'completion';
+  | 'completion'
+  /** What a former version had to do ("the old importer had to handle 300 rows"), not what is required now. */
+  | 'past-state';
 
 /** One line of a message, as {@link readMessageLayout} sees it. */
 export interface LayoutLine {
@@ -135,10 +138,11 @@ export function judgeFact(options: {
   const line = options.layout === undefined ? undefined : lineOf(options.layout, sentence);
   if (line !== undefined && isHeadingLine(line) && isWholeLine(line, plain)) return 'heading';
   if (MODE.test(plain)) return 'mode';
-  if (INFORMATION_QUESTION.test(plain)) return 'question';
+  if (INFORMATION_QUESTION.test(plain) || MODAL_QUESTION.test(plain)) return 'question';
   if (isPastedShape(plain) || GLOSSARY.test(plain)) return 'pasted';
   // "The convention here seems to be one class per file" hedges what was observed, not a guess.
   if (isHedge(plain) && !isStatedConvention(plain, { role })) return 'hedge';
+  if (FORMER_NEED.test(plain) && !FINDING.test(plain) && !NOW.test(plain)) return 'past-state';
   if (role !== 'assistant') {
     if (isBareFailure(plain)) return 'failure';
     return isPastedAdvice(plain, { role, layout: options.layout }) ? 'pasted' : undefined;
@@ -203,6 +207,10 @@ const MODE = /\b(?:plan|act|ask|architect|agent)\s+mode\b|\bmode\b[^.]*\bso (?:t
 
 // Questions that ask for information rather than state or request something.
 const INFORMATION_QUESTION = /^(?:(?:and|so|but|also|ok(?:ay)?)[,\s]+)*(?:what|why|how|where|when|which|who|did|do|does|is|are|was|were|has|have|any)\b[^?]*\?\s*["')\]*]*$|^(?:can|could) you (?:confirm|tell|explain)\b/iu;
+// A yes/no question on a modal ("Must it support CSV?", "Should we cap it at 10k rows?") asks
+// whether something is required. A modal before a noun phrase ("could the export also carry …?")
+// is a wish put politely, and "can you …?" a request: both may carry a requirement.
+const MODAL_QUESTION = /^(?:(?:and|so|but|also|ok(?:ay)?)[,\s]+)*(?:(?:must|shall|need|may|might)\b|(?:should|will|would|can|could)\s+(?:it|we|i|they|this|that|there|these|those)\b)[^?]*\?\s*["')\]*]*$/iu;
 
 // The assistant asking the user for a go-ahead or an action.
 const ASKS_USER = /\?\s*["')\]*]*$|^(?:if so,?\s+)?(?:please (?:confirm|approve|toggle|switch|let me|tell me|review|paste|share|provide|check|run|try)|could you|would you|can you|shall i|should i|do you want|let me know)\b|\blet me know\b/iu;
@@ -370,7 +378,8 @@ function isBareFailure(plain: string): boolean {
   const unquoted = plain.replace(/'[^']{2,80}'|"[^"]{2,80}"|“[^”]{2,80}”/gu, ' ');
   // A schedule that says what a failure would do ("the browser tests run on every merge, so a broken
   // selector blocks it") reports none.
-  return FAILURE.test(unquoted) && !FAILURE_NAMED.test(plain) && !FINDING.test(plain) && !FAILURE_RESOLVED.test(plain) && !isRecurringProcess(plain);
+  // "Failed webhooks have to be retried for 24 hours" says what must happen to a failure, not that one happened.
+  return FAILURE.test(unquoted) && !FAILURE_NAMED.test(plain) && !FINDING.test(plain) && !FAILURE_RESOLVED.test(plain) && !isRecurringProcess(plain) && !isStatedNeed(plain);
 }
 
 /** Finished work reported with no command, path, value or name to remember. */
@@ -492,6 +501,12 @@ function isPlanOpening(layout: MessageLayout | undefined, line: LayoutLine, sent
   return next !== undefined && (next.marker === 'bullet' || next.marker === 'number') && sentence.includes(next.text.slice(0, 20));
 }
 
+// What a former version of a thing had to do: "the old code had to handle 10 rows", "our previous
+// importer needed to cope with …". The obligation is told in the past of something replaced.
+const FORMER_NEED = /^(?:(?:but|and|so|also)[,\s]+)?(?:the\s+|our\s+|its\s+|their\s+)?(?:old|previous|prior|former|legacy|original|earlier)\s+(?:[\p{L}\p{N}-]+\s+){0,3}?(?:had to|needed to|(?:was|were) (?:required|supposed|meant) to|used to)\b/iu;
+// Words that bring a sentence back to what holds now.
+const NOW = /\b(?:now|still|from now on|going forward|anymore|any more|new one|instead)\b/iu;
+
 // Modals that make an item something still to be done.
 const STEP_MODAL = /\b(?:should|must|needs? to|has to|have to|will|going to|can)\b|['’]ll\b/iu;
 
@@ -505,6 +520,9 @@ function isPlanStep(line: LayoutLine, plain: string): boolean {
   // "- I put order search on meilisearch": an item told in the past reports a choice made, whatever
   // its lead-in says about what comes next.
   if (PAST_CHOICE_ITEM.test(plain)) return false;
+  // A need measured by a value ("the export has to support 50k rows, so stream it") is what the
+  // plan must meet, not a step of it.
+  if (isMeasuredNeed(plain)) return false;
   // The plan must be announced where the list is introduced: in the lead-in's last sentence, or
   // anywhere in a lead-in that ends in a colon. A plan mentioned earlier in a paragraph of findings
   // does not make the rules listed after it steps.

@@ -144,14 +144,17 @@ export function scoreSalience(
   if (isOutput) penalty += 3;
   if (/:\**\s*$/u.test(text)) penalty += 2;
   // "Traces: Tempo" names what fills a role; it is not a heading for being short and capitalised.
-  if (isHeading(text) && labelledName(text.replace(CODE_SPAN, '`…`'), wordSetsFor(matcher.pack)) === undefined) penalty += 3;
+  // "Deadline: 12 March", "Max payload: 256 KB": a label that a rule's word fills with a value is a
+  // note line, not a heading or a fragment.
+  const isNoteOfValue = LABELLED_VALUE.test(stated) && cues.some((cue) => BINDING_CUES.has(cue.group) && cue.value > 0);
+  if (isHeading(text) && !isNoteOfValue && labelledName(text.replace(CODE_SPAN, '`…`'), wordSetsFor(matcher.pack)) === undefined) penalty += 3;
   // A short label before a new value ("Changed as requested: the formats become CSV and XLSX")
   // leads a setting; it does not narrate it.
   if (role !== 'user' && PAST_LEAD.test(text) && !ADJECTIVE_LEAD.test(text) && !isFix && !isPlacedChoice && !isLabelledSetting(text)) penalty += 1;
   // A terse instruction from the user about a piece of code (no `any`, no `&&`) is still one.
   // A label and the name that fills it ("identity: Keycloak") is a note line, not a fragment, when
   // the name is written as one (a capital, a digit, a dot): "Fix: typo" fills its label with a word.
-  if (words < 3 && !(role === 'user' && specifics > 0 && cueTotal > 0) && !isNoteOfName(stated, wordSetsFor(matcher.pack))) penalty += 2;
+  if (words < 3 && !(role === 'user' && specifics > 0 && cueTotal > 0) && !isNoteOfValue && !isNoteOfName(stated, wordSetsFor(matcher.pack))) penalty += 2;
 
   const content = Math.min(3, specifics);
   const score = content >= 0.4
@@ -595,6 +598,10 @@ const OBJECT_DETERMINER = /^(?:the|a|an|our|every|each|all|its|their|any)$/u;
 const COPULA_NAME_KIND = /(?<![\p{L}\p{N}_-])(is|are|as)\s+(?:now\s+|all\s+)?(?:a\s+|an\s+)?(\p{Ll}[\p{Ll}\p{N}.+-]*[\p{Ll}\p{N}])(?=\s+(\p{Ll}+)(?![\p{L}\p{N}_-]))/gu;
 // "<label of one to three words>: <name>" then the end or the role it fills ("… for metrics").
 const LABELLED_NAME = /^((?:\p{L}[\p{L}-]*\s+){0,2}\p{L}[\p{L}-]*)(?::|\s+(?:->|→|=>))\s+((?:@[\p{Ll}\p{N}-]+\/)?\p{L}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?=\s*(?:[.;!)]|$)|\s+(?:for|across|everywhere|throughout)\b)/u;
+// A short label and a value with a number in its first words: "deadline: 12 March", "SLA: p95 under 300 ms".
+const LABELLED_VALUE = /^(?:\p{L}[\p{L}-]*\s+){0,3}\p{L}[\p{L}-]*\s*(?::|->|→|=>)\s+(?:\S+\s+){0,2}\S*\d/u;
+// Cue groups that make a labelled value a rule: a need or a limit.
+const BINDING_CUES: ReadonlySet<string> = new Set(['requirement', 'constraint']);
 const DASH_LEAD_IN = /^(?:\p{L}+\s+){0,3}\p{L}+\s+[-—–]\s+/u;
 const LOWER_WORD_BEFORE_AS = /(?<![\p{L}\p{N}_`-])(\p{Ll}[\p{L}\p{N}_.-]{1,30})\s+(?=as\s)/gu;
 const PLACE_OF_KIND = /\b(?:lives?|live|belongs?|goes|go|sits?|(?:is|are)\s+(?:kept|stored|placed|grouped|collected))\s+(?:in|under|inside)\s+(?:the\s+)?(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*/u;

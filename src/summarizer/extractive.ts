@@ -34,6 +34,7 @@ import { answeredQuestion, endsInQuestion } from '../language/answered-question.
 import { quotedReplies, setApartAsides, withoutAnsweredQuestions } from '../language/message-parts.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
 import { uniqueProseShares, uniqueWordShares } from './note-novelty.js';
+import { isMeasuredNeed } from '../language/stated-need.js';
 
 /** Options for {@link createExtractiveSummarizer}. */
 export interface ExtractiveSummarizerOptions {
@@ -155,6 +156,8 @@ interface Note {
   readonly isProductStatement?: boolean;
   /** Names and values it carries, fresh or not (see `scoreSalience`): what a summary with room keeps. */
   readonly specifics: number;
+  /** A need measured by a value that no fact of the chunk holds (see `isDurableNote`): never left out for room. */
+  readonly isDurableNeed?: boolean;
 }
 
 /** A failure and what happened until the next green run. */
@@ -255,6 +258,8 @@ const MAX_DIFF_FIX_LINES = 6;
 const MAX_DIFF_FIX_LINE = 120;
 /** Topic words a told fix that names nothing needs. */
 const MIN_FIX_TOPIC_WORDS = 3;
+/** Priority of a note that carries a measured need no fact holds: with the open items, kept above the target. */
+const DURABLE_NOTE_PRIORITY = 1;
 /** Priority of a leftover note that names something: last, into the room every other item left. */
 const NAMING_NOTE_PRIORITY = 7;
 // The speakers themselves ("I think …", "you could …"): about the conversation, not the work.
@@ -445,6 +450,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     const judged = category === undefined || analysis.isUpdate ? analysis.salience : 0;
     const salience = isProductStatement ? Math.max(judged, PRODUCT_NARRATION_SALIENCE) : judged;
     notedAt.set(position, state.notes.length);
+    const isDurableNeed = !analysis.isIntention && !analysis.isQuestion && isDurableNote(analysis.text, rejectionOf);
     state.notes.push({
       text: analysis.text,
       order,
@@ -453,6 +459,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       identifiers,
       specifics: analysis.specifics,
       ...(isProductStatement ? { isProductStatement } : {}),
+      ...(isDurableNeed ? { isDurableNeed } : {}),
       // What the user states about the work (not asks, hedges or says about themselves) says what
       // must hold even without a name or a value in it: it outranks their questions and asides.
       salience: role === 'user' && isUserStatement(analysis, sentences[position] ?? analysis.text, isWorthAFact) ? Math.max(salience, USER_STATEMENT_SALIENCE) : salience,
@@ -844,11 +851,20 @@ function selectNotes(
   for (const fact of state.facts) cover(fact.value);
   // A note's word count and the weight of each of its identifiers do not change from round to
   // round: they are computed once, so the rounds allocate nothing per note.
-  const remaining = state.notes
-    .filter((note) => note.text.length > 0)
-    .map((note) => ({ note, words: wordCount(note.text), weights: note.identifiers.map((identifier) => (COUNTED.test(identifier) ? 1 : 3)) }));
   const picked: Item[] = [];
   const seenTexts = new Set<string>();
+  // A need measured by a value that no fact holds is kept whatever the room: once the chunk is
+  // summarised, this note is all that carries it.
+  for (const note of state.notes) {
+    const key = note.text.toLowerCase();
+    if (note.isDurableNeed !== true || seenTexts.has(key)) continue;
+    seenTexts.add(key);
+    cover(note.text);
+    picked.push({ ...noteItem(note, range, DURABLE_NOTE_PRIORITY), isEssential: true });
+  }
+  const remaining = state.notes
+    .filter((note) => note.text.length > 0 && note.isDurableNeed !== true)
+    .map((note) => ({ note, words: wordCount(note.text), weights: note.identifiers.map((identifier) => (COUNTED.test(identifier) ? 1 : 3)) }));
   for (let round = 0; round < 40 && remaining.length > 0; round += 1) {
     let bestIndex = -1;
     let bestScore = Number.NEGATIVE_INFINITY;
@@ -918,6 +934,17 @@ function noteItem(note: Note, range: (from: number, to?: number) => SequenceRang
     order: note.order,
     isEssential: false,
   };
+}
+
+/**
+ * Whether a sentence that stays a note states a need measured by a value (see `isMeasuredNeed`)
+ * that judgeFact() did not turn away as a question, a former version's need or text that is no
+ * prose (output, code, a heading, a pasted document).
+ */
+function isDurableNote(text: string, rejectionOf: (sentence: string) => ReturnType<typeof judgeFact>): boolean {
+  if (!isMeasuredNeed(text)) return false;
+  const rejection = rejectionOf(text);
+  return rejection === undefined || !(NOT_PROSE.has(rejection) || rejection === 'question' || rejection === 'past-state' || rejection === 'mode' || rejection === 'lead-in');
 }
 
 function taskCompletion(
@@ -1401,6 +1428,8 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
       ? (item.detail.salience ?? 0) + USER_SPEECH_WEIGHT
       : NARRATION_SALIENCE_SHARE * (item.detail.salience ?? 0) + UNIQUE_SHARE_WEIGHT * (uniqueShare.get(item) ?? 0);
   const notes = noteItems.sort((a, b) => weight(b) - weight(a) || a.priority - b.priority || a.order - b.order);
+  // A need measured by a value (no fact holds what a note holds) is never left out for room.
+  const isDurable = (item: Item): boolean => !QUESTION_NOTE.test(item.text) && isMeasuredNeed(item.text);
   // The user's own statements also come before edited files, files only read and commands (tool output).
   notes.forEach((item, rank) => {
     // The agent's descriptions of the product rank with the user's words (by weight, below their
@@ -1408,7 +1437,9 @@ function consolidate(request: SummarizeRequest): SummarizeResult {
     // hold and come before the record of solved problems.
     const salience = item.detail.salience ?? 0;
     const share = rank / (notes.length + 1);
-    if (!ranksWithUserWords(item) && weight(item) >= UNIQUE_SHARE_WEIGHT * MOSTLY_UNIQUE) {
+    if (isDurable(item)) {
+      items.push({ ...item, priority: DURABLE_NOTE_PRIORITY + share, isEssential: true });
+    } else if (!ranksWithUserWords(item) && weight(item) >= UNIQUE_SHARE_WEIGHT * MOSTLY_UNIQUE) {
       // Narration mostly in words said nowhere else states something the rest of the window does
       // not: it comes before the commands run (whose effect the files and tests show). The weight
       // that orders narration decides it, so what a note carries (its salience) lowers the share

@@ -365,6 +365,8 @@ export const englishPatterns: PatternPack = {
     'lifetime',
     'ttl',
     'deadline',
+    // A date something is due by: "live by 12 March", "before the end of the quarter", "due on Friday".
+    /\b(?:by|before|no later than|due(?:\s+(?:on|by|before))?)\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b|end of (?:the\s+)?(?:day|week|month|quarter|sprint|year)|(?:next\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|q[1-4]\b|eod|eow|\d{4}-\d{2}-\d{2})/iu,
     'shd',
     'gotta',
     'has got to',
@@ -381,6 +383,8 @@ export const englishPatterns: PatternPack = {
   ],
   constraint: [
     'never',
+    // A line labelled as a rule: "Key constraint: …", "**Hard limits**: …", "Non-negotiable: …".
+    /^(?:\*\*|__)?(?:[\p{L}-]+\s+)?(?:constraints?|limits?|rules?|must-haves?|non-negotiables?|invariants?)(?:\*\*|__)?\s*:\s*(?!(?:see|below|above|as follows|tbd|tba|none|n\/a|pending|unknown|unclear)\b)\S/iu,
     // A "must" that binds ("tests must run offline"), not one that guesses ("that must be it").
     /\bmust(?:\s+not|n['’]t)?\s+(?!be\b|have\b|['’]ve\b)\p{L}/iu,
     "don't",
