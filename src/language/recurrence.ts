@@ -107,8 +107,9 @@ const PROCESS_NOUNS = new Set([
   'renewal', 'repack', 'report', 'retention', 'rotation', 'scan', 'scanner', 'schedule', 'scrape',
   'secret', 'snapshot', 'suite', 'sweep', 'sync', 'task', 'test', 'timer', 'token', 'train', 'vacuum', 'worker',
   'environment', 'rebuild', 'refresh', 'standup', 'review', 'upgrade', 'heartbeat', 'healthcheck', 'crawl', 'archive', 'translation',
+  'prune', 'release', 'benchmark', 'bench', 'poller', 'rollup', 'cutover', 'handoff',
 ]);
-const NOUN_ALIASES: Readonly<Record<string, string>> = { scanner: 'scan', cert: 'certificate', crontab: 'cron', deployment: 'deploy', mail: 'email', dump: 'backup', reindex: 'index' };
+const NOUN_ALIASES: Readonly<Record<string, string>> = { poller: 'poll', bench: 'benchmark', handoff: 'handover', scanner: 'scan', cert: 'certificate', crontab: 'cron', deployment: 'deploy', mail: 'email', dump: 'backup', reindex: 'index' };
 const MODIFIER_ALIASES: Readonly<Record<string, string>> = { db: 'database', prod: 'production' };
 
 const UNIT = String.raw`(?:second|sec|minute|min|hour|hr|day|night|morning|evening|afternoon|week|weekday|weekend|fortnight|month|quarter|year|sprint)`;
@@ -216,7 +217,9 @@ const MODIFIER_STOPWORDS = new Set(['the', 'a', 'an', 'our', 'your', 'their', 'i
 
 function processNoun(word: string): string | undefined {
   // Plurals and verb forms name the process too ("backups", "snapshotted", "purged").
-  const singular = [word, word.replace(/s$/u, ''), word.replace(/d$/u, ''), word.replace(/ed$/u, ''), word.replace(/ted$/u, '')].find((form) => PROCESS_NOUNS.has(form));
+  // A hyphenated name is named by its last part ("perf-bench" is a benchmark).
+  const last = word.includes('-') ? word.slice(word.lastIndexOf('-') + 1) : word;
+  const singular = [word, word.replace(/s$/u, ''), word.replace(/d$/u, ''), word.replace(/ed$/u, ''), word.replace(/ted$/u, ''), last, last.replace(/s$/u, '')].find((form) => PROCESS_NOUNS.has(form));
   if (singular === undefined) return undefined;
   return NOUN_ALIASES[singular] ?? singular;
 }
@@ -228,6 +231,9 @@ function normalise(expression: string): string {
 function isSameProcess(a: Recurrence, b: Recurrence): boolean {
   for (const noun of a.processes) {
     if (!b.processes.has(noun)) continue;
+    // A generic head is told apart by what each clause says the job is ("the prune job" / "a
+    // nightly job … rebuilds the search index" are two jobs).
+    if (GENERIC_HEADS.has(noun) && isOtherJob(a, b)) continue;
     const left = a.modifiers.get(noun);
     const right = b.modifiers.get(noun);
     // "staging snapshot" / "production snapshot" are two processes.
@@ -241,6 +247,21 @@ function isSameProcess(a: Recurrence, b: Recurrence): boolean {
     return true;
   }
   return false;
+}
+
+function isOtherJob(a: Recurrence, b: Recurrence): boolean {
+  const left = jobNames(a);
+  const right = jobNames(b);
+  if (left.length === 0 || right.length === 0) return false;
+  return !left.some((word) => b.words.has(word) || b.processes.has(word)) && !right.some((word) => a.words.has(word) || a.processes.has(word));
+}
+
+// The words that name which job a clause is about: its specific process nouns and the words in
+// front of its generic heads.
+function jobNames(recurrence: Recurrence): string[] {
+  const names = [...recurrence.processes].filter((noun) => !GENERIC_HEADS.has(noun));
+  for (const [noun, modifier] of recurrence.modifiers) if (GENERIC_HEADS.has(noun)) names.push(modifier);
+  return names;
 }
 
 function isRival(left: string | undefined, right: string | undefined, options: { a: Recurrence; b: Recurrence }): boolean {
