@@ -9,6 +9,8 @@ import { hasFixOutcome, isCauseAndFix, isJoinedCauseAndFix, isLabelledFix, isSpl
 import { isAcceptedOption } from '../language/accepted-option.js';
 import { isStatedConvention } from '../language/convention-statement.js';
 import { isSettledChoice } from '../language/settled-choice.js';
+import { isMarkedChoice } from '../language/marked-choice.js';
+import { heldChoiceOf } from '../language/held-choice.js';
 import { isStatedPreference } from '../language/preference-statement.js';
 import { isRecurringProcess } from '../language/recurrence.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
@@ -645,6 +647,17 @@ function analyzeWhole(
   if (!isDeadEnd && !isQuestion && !isIntention && !salience.isOutput && isSettledChoice(prose) && topicWords(prose, { patterns: matcher.pack }).length >= 2) {
     return { ...rest, retention: 'decision', salience: Math.max(salience.score, DURABLE_SCORE) };
   }
+  // A choice written as marked options ("luxon (rejected), date-fns (chosen)", "| NATS | picked |",
+  // "…; offset was ruled out"), also as a table row, by either speaker.
+  // "Ruled out" names the alternative here, not a dead end of debugging.
+  if (!isQuestion && isMarkedChoice(prose) && (salience.specifics > 0 || topicWords(prose, { patterns: matcher.pack }).length >= 2)) {
+    return { ...rest, retention: 'decision', isDeadEnd: false, salience: Math.max(salience.score, DURABLE_SCORE) };
+  }
+  // A choice to keep something or put it off ("we'll keep the monolith for now", "let's not do the
+  // uuid migration in this PR"): its scope words are what it decides, not a sign that it passes.
+  if (!isDeadEnd && !isQuestion && !salience.isOutput && isHeldChoice(text, matcher)) {
+    return { ...rest, retention: 'decision', salience: Math.max(salience.score, DURABLE_SCORE) };
+  }
   if (!isDeadEnd && !isQuestion && !isIntention && !salience.isOutput && isStatedPreference(text, { role })) {
     return { ...rest, retention: 'preference', salience: Math.max(salience.score, DURABLE_SCORE) };
   }
@@ -667,7 +680,8 @@ function analyzeWhole(
   }
   // A process given a schedule ("the image scan runs every 6 hours", "backups: 03:30 CET") is a
   // standing arrangement, whoever mentions it.
-  if (!isDeadEnd && !isQuestion && !isIntention && !salience.isOutput && isRecurringProcess(text)) {
+  // A row of a schedule table ("| nightly-e2e | daily 02:00 UTC | Playwright on staging |") is one too.
+  if (!isDeadEnd && !isQuestion && !isIntention && (!salience.isOutput || TABLE_LINE.test(text)) && isRecurringProcess(text)) {
     return { ...rest, retention: 'convention', salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   if (isTaskRequest) return { ...rest, retention: 'task-status' };
@@ -728,6 +742,19 @@ function isRelayedChoice(text: string, matcher: PatternMatcher): boolean {
   if (countSpecifics(decided, { role: 'user' }) >= MIN_RELAYED_SPECIFICS) return true;
   const isWordedAsCall = RELAYED_CALL_GROUPS.some((group) => matcher.test(group, prose));
   return isWordedAsCall && topicWords(prose, { patterns: matcher.pack }).length >= 2;
+}
+
+/**
+ * Whether a sentence keeps something, puts it off or records an agreed plan (see `heldChoiceOf`)
+ * about something named: a name or a value in what is kept, or a topic word there and two in the
+ * sentence ("keep the monolith for now"; not "keep going for now").
+ */
+function isHeldChoice(text: string, matcher: PatternMatcher): boolean {
+  const held = heldChoiceOf(text);
+  if (held === undefined || held.length === 0) return false;
+  if (countSpecifics(held, { role: 'user' }) >= MIN_RELAYED_SPECIFICS) return true;
+  const prose = text.replace(CODE_SPAN, '`…`');
+  return topicWords(held, { patterns: matcher.pack }).length >= 1 && topicWords(prose, { patterns: matcher.pack }).length >= 2;
 }
 
 function retentionOf(category: FactCategory | undefined): RetentionClass {

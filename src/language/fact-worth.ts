@@ -4,6 +4,7 @@ import { isCauseAndFix } from './fix-statement.js';
 import { isStatedConvention } from './convention-statement.js';
 import { isStatedPreference } from './preference-statement.js';
 import { isRecurringProcess } from './recurrence.js';
+import { isMarkedChoice } from './marked-choice.js';
 import { countSpecifics } from './salience.js';
 
 /** Why {@link judgeFact} keeps a sentence out of the facts tier. */
@@ -136,7 +137,8 @@ export function judgeFact(options: {
   if (line !== undefined && isHeadingLine(line) && isWholeLine(line, plain)) return 'heading';
   if (MODE.test(plain)) return 'mode';
   if (INFORMATION_QUESTION.test(plain)) return 'question';
-  if (isPastedShape(plain) || GLOSSARY.test(plain)) return 'pasted';
+  // A table row that marks the option chosen or gives a process its schedule is the speaker's own.
+  if ((isPastedShape(plain) && !isMarkedChoice(plain) && !isRecurringProcess(plain)) || GLOSSARY.test(plain)) return 'pasted';
   // "The convention here seems to be one class per file" hedges what was observed, not a guess.
   if (isHedge(plain) && !isStatedConvention(plain, { role })) return 'hedge';
   if (role !== 'assistant') {
