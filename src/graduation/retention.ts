@@ -436,6 +436,8 @@ const WRAPPED_START = /^\p{Ll}/u;
 const WRAPPED_IN_PARENTHESES = /^\(([^()]+)\)[.!]?$/u;
 const SENTENCE_END = /[.!?:;…]["')\]*_`]*$/u;
 const TABLE_LINE = /^\|/u;
+// A lead of a few words set apart by a comma: "Looking at `ci.yml`, …".
+const LEAD_CLAUSE = /^[^,]{3,80},\s+/u;
 const HEADING_LINE = /^\s{0,3}#{1,6}\s/u;
 // Cue groups that word what a relayed call decided.
 const MIN_RELAYED_SPECIFICS = 0.4;
@@ -620,7 +622,9 @@ function analyzeWhole(
   // logging", "everyone agreed: pino for all logging") is a decision; the lead's words are no small talk.
   // Someone else's wish to know or to meet ("my lead wants to know when it ships") decides nothing.
   if (isUser && isRelayedWish(text)) return { ...base, retention: 'routine', isDiagnosis, salience: 0 };
-  if (isUser && !isQuestion && !isDeadEnd && !salience.isOutput && isRelayedChoice(text, matcher)) {
+  // The assistant passing on a call it was told of or read ("the team settled on trunk-based
+  // development") relays it as well.
+  if (!isQuestion && !isDeadEnd && !salience.isOutput && isRelayedChoice(text, matcher)) {
     const retention = salience.isDurable ? retentionOf(salience.category) : 'decision';
     return { ...base, retention, isDiagnosis, salience: Math.max(salience.score, DURABLE_SCORE) };
   }
@@ -681,7 +685,10 @@ function analyzeWhole(
   // A process given a schedule ("the image scan runs every 6 hours", "backups: 03:30 CET") is a
   // standing arrangement, whoever mentions it.
   // A row of a schedule table ("| nightly-e2e | daily 02:00 UTC | Playwright on staging |") is one too.
-  if (!isDeadEnd && !isQuestion && !isIntention && (!salience.isOutput || TABLE_LINE.test(text)) && isRecurringProcess(text)) {
+  // An observation after a lead that reads like the speaker's next step ("Looking at the workflow, I
+  // see the suite runs at 02:00 UTC") states the schedule all the same.
+  const observed = isIntention ? observationAfterLead(text, matcher) : text;
+  if (!isDeadEnd && !isQuestion && observed !== undefined && (!salience.isOutput || TABLE_LINE.test(text)) && isRecurringProcess(observed)) {
     return { ...rest, retention: 'convention', salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   if (isTaskRequest) return { ...rest, retention: 'task-status' };
@@ -746,15 +753,22 @@ function isRelayedChoice(text: string, matcher: PatternMatcher): boolean {
 
 /**
  * Whether a sentence keeps something, puts it off or records an agreed plan (see `heldChoiceOf`)
- * about something named: a name or a value in what is kept, or a topic word there and two in the
- * sentence ("keep the monolith for now"; not "keep going for now").
+ * about something named: a name, a value or a topic word in what is kept ("keep the monolith for
+ * now"; not "keep going for now", whose object names nothing).
  */
 function isHeldChoice(text: string, matcher: PatternMatcher): boolean {
   const held = heldChoiceOf(text);
   if (held === undefined || held.length === 0) return false;
   if (countSpecifics(held, { role: 'user' }) >= MIN_RELAYED_SPECIFICS) return true;
-  const prose = text.replace(CODE_SPAN, '`…`');
-  return topicWords(held, { patterns: matcher.pack }).length >= 1 && topicWords(prose, { patterns: matcher.pack }).length >= 2;
+  return topicWords(held, { patterns: matcher.pack }).length >= 1;
+}
+
+/** What follows a lead set apart by a comma ("Looking at the crontab, …"), unless it is an intention too. */
+function observationAfterLead(text: string, matcher: PatternMatcher): string | undefined {
+  const lead = LEAD_CLAUSE.exec(text);
+  if (lead === null) return undefined;
+  const rest = text.slice(lead[0].length);
+  return matcher.test('intention', rest.replace(CODE_SPAN, '`…`')) ? undefined : rest;
 }
 
 function retentionOf(category: FactCategory | undefined): RetentionClass {

@@ -107,9 +107,9 @@ const PROCESS_NOUNS = new Set([
   'renewal', 'repack', 'report', 'retention', 'rotation', 'scan', 'scanner', 'schedule', 'scrape',
   'secret', 'snapshot', 'suite', 'sweep', 'sync', 'task', 'test', 'timer', 'token', 'train', 'vacuum', 'worker',
   'environment', 'rebuild', 'refresh', 'standup', 'review', 'upgrade', 'heartbeat', 'healthcheck', 'crawl', 'archive', 'translation',
-  'prune', 'release', 'benchmark', 'bench', 'poller', 'rollup', 'cutover', 'handoff',
+  'prune', 'release', 'benchmark', 'bench', 'poller', 'rollup', 'cutover', 'handoff', 'on-call', 'rota', 'rotate', 'warmup', 'warm-up',
 ]);
-const NOUN_ALIASES: Readonly<Record<string, string>> = { poller: 'poll', bench: 'benchmark', handoff: 'handover', scanner: 'scan', cert: 'certificate', crontab: 'cron', deployment: 'deploy', mail: 'email', dump: 'backup', reindex: 'index' };
+const NOUN_ALIASES: Readonly<Record<string, string>> = { poller: 'poll', rota: 'rotation', rotate: 'rotation', 'warm-up': 'warmup', bench: 'benchmark', handoff: 'handover', scanner: 'scan', cert: 'certificate', crontab: 'cron', deployment: 'deploy', mail: 'email', dump: 'backup', reindex: 'index' };
 const MODIFIER_ALIASES: Readonly<Record<string, string>> = { db: 'database', prod: 'production' };
 
 const UNIT = String.raw`(?:second|sec|minute|min|hour|hr|day|night|morning|evening|afternoon|week|weekday|weekend|fortnight|month|quarter|year|sprint)`;
@@ -150,6 +150,9 @@ const EXPIRY_WORDS = /\b(?:rotat\w*|expir\w*|renew\w*|retention|retain\w*|kept|l
 
 // Something that went wrong once, a one-off, or the speaker's own doing is no schedule.
 const INCIDENT = /\b(?:fail(?:ed|s|ing)?|broke|broken|crash\w*|flak\w*|timed out|errored|hung|stuck|missed|yesterday|last night|tonight's|earlier today)\b/iu;
+// The speaker's belief or what they saw frames a statement about the process; it is not their own
+// doing: "I think the backup runs around 3am", "looking at the workflow, I see the suite runs at 02:00".
+const BELIEF_FRAME = /(?:^|(?<=,)\s*|\s)(?:I|we)(?:['’]m| am| are)?\s+(?:(?:can|could)\s+)?(?:think|believe|reckon|guess|suppose|see|saw|notice|noticed|found|read|tell|(?:fairly|pretty|quite)?\s*sure|remember|recall)(?:\s+that)?(?=\s)|^(?:iirc|afaik|afaict)\b,?/giu;
 const FIRST_PERSON_SINGULAR = /(?:^|[^\w'])(?:I|I'(?:ll|m|ve|d)|me|my|let me)(?![\w'])/u;
 
 // Clause breaks: a schedule and its process are read within one clause.
@@ -166,7 +169,7 @@ function clausesOf(text: string): string[] {
 }
 
 function readClause(clause: string): Recurrence | undefined {
-  if (INCIDENT.test(clause) || FIRST_PERSON_SINGULAR.test(clause)) return undefined;
+  if (INCIDENT.test(clause) || FIRST_PERSON_SINGULAR.test(clause.replace(BELIEF_FRAME, ' '))) return undefined;
   const schedule: string[] = [];
   for (const pattern of RECURRENCE_PATTERNS) {
     for (const match of clause.matchAll(pattern)) schedule.push(normalise(match[0]));

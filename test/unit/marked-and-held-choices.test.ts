@@ -163,3 +163,34 @@ describe('two jobs told apart by what they do', () => {
     expect(values).not.toContain('The export job writes the CSV bundle each night at 22:00.');
   });
 });
+
+describe('a schedule framed by what the speaker believes or saw', () => {
+  it.each([
+    ['I believe the invoice export kicks off around 1am', 'user'],
+    ['If I read `ops/cron.yaml` right, I see the audit sweep runs every 4 hours', 'assistant'],
+    ['Scanning the workflow file, I noticed the docs rebuild happens on Saturdays', 'assistant'],
+    ['AFAIK the pager rota changes hands on Thursdays', 'user'],
+  ] as const)('is durable: %s (%s)', (sentence, role) => {
+    expect(isDurable(sentence, role)).toBe(true);
+  });
+
+  it.each([
+    ['I think I ran the sweep at 4pm', 'user'],
+    ['Checking whether the sweep runs nightly', 'assistant'],
+    ['I noticed the export failed at 01:00', 'assistant'],
+  ] as const)('is not durable: %s (%s)', (sentence, role) => {
+    expect(isDurable(sentence, role)).toBe(false);
+  });
+});
+
+describe('a choice against something and a call the assistant passes on', () => {
+  it('reads what the team decided against', () => {
+    expect(heldChoiceOf('the team decided against server-side rendering')).toBe('server-side rendering');
+    expect(isDurable('we decided against a second database', 'user')).toBe(true);
+  });
+
+  it('keeps a call the assistant relays, not a wish to know', () => {
+    expect(isDurable('The platform group agreed to standardise on OpenTelemetry for tracing.', 'assistant')).toBe(true);
+    expect(isDurable('Your lead wants to know when the migration lands.', 'assistant')).toBe(false);
+  });
+});
