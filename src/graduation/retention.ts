@@ -628,8 +628,9 @@ function analyzeWhole(
     const retention = salience.isDurable ? retentionOf(salience.category) : 'decision';
     return { ...base, retention, isDiagnosis, salience: Math.max(salience.score, DURABLE_SCORE) };
   }
-  // Small talk and leaving ("brb, quick call") stay small talk unless they carry specifics.
-  if ((matcher.test('leaving', prose) || matcher.test('chitChat', prose)) && identifierCount === 0 && salience.specifics < 1) {
+  // Small talk and leaving ("brb, quick call") stay small talk unless they carry specifics or give
+  // a process its schedule ("the staging env is reseeded every weekend").
+  if ((matcher.test('leaving', prose) || matcher.test('chitChat', prose)) && identifierCount === 0 && salience.specifics < 1 && !isRecurringProcess(text)) {
     return { ...base, retention: 'chit-chat', isDiagnosis, salience: 0 };
   }
   if (salience.isDurable && !isDeadEnd) {

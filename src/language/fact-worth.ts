@@ -203,8 +203,9 @@ const OUTPUT: readonly RegExp[] = [
 // agent, not the project. A mode of the project's own tools ("strict mode") stays a fact.
 const MODE = /\b(?:plan|act|ask|architect|agent)\s+mode\b|\bmode\b[^.]*\bso (?:that )?I can\b/iu;
 
-// Questions that ask for information rather than state or request something.
-const INFORMATION_QUESTION = /^(?:(?:and|so|but|also|ok(?:ay)?)[,\s]+)*(?:what|why|how|where|when|which|who|did|do|does|is|are|was|were|has|have|any)\b[^?]*\?\s*["')\]*]*$|^(?:can|could) you (?:confirm|tell|explain)\b/iu;
+// Questions that ask for information or an opinion ("should the purge run weekly?") rather than
+// state or request something.
+const INFORMATION_QUESTION = /^(?:(?:and|so|but|also|ok(?:ay)?)[,\s]+)*(?:what|why|how|where|when|which|who|did|do|does|is|are|was|were|has|have|any|should|shall)\b[^?]*\?\s*["')\]*]*$|^(?:can|could) you (?:confirm|tell|explain)\b/iu;
 
 // The assistant asking the user for a go-ahead or an action.
 const ASKS_USER = /\?\s*["')\]*]*$|^(?:if so,?\s+)?(?:please (?:confirm|approve|toggle|switch|let me|tell me|review|paste|share|provide|check|run|try)|could you|would you|can you|shall i|should i|do you want|let me know)\b|\blet me know\b/iu;

@@ -108,8 +108,9 @@ const PROCESS_NOUNS = new Set([
   'secret', 'snapshot', 'suite', 'sweep', 'sync', 'task', 'test', 'timer', 'token', 'train', 'vacuum', 'worker',
   'environment', 'rebuild', 'refresh', 'standup', 'review', 'upgrade', 'heartbeat', 'healthcheck', 'crawl', 'archive', 'translation',
   'prune', 'release', 'benchmark', 'bench', 'poller', 'rollup', 'cutover', 'handoff', 'on-call', 'rota', 'rotate', 'warmup', 'warm-up',
+  'lint', 'e2e', 'workflow', 'ci', 'env', 'retro', 'retrospective', 'planning', 'demo', 'freeze',
 ]);
-const NOUN_ALIASES: Readonly<Record<string, string>> = { poller: 'poll', rota: 'rotation', rotate: 'rotation', 'warm-up': 'warmup', bench: 'benchmark', handoff: 'handover', scanner: 'scan', cert: 'certificate', crontab: 'cron', deployment: 'deploy', mail: 'email', dump: 'backup', reindex: 'index' };
+const NOUN_ALIASES: Readonly<Record<string, string>> = { env: 'environment', retrospective: 'retro', poller: 'poll', rota: 'rotation', rotate: 'rotation', 'warm-up': 'warmup', bench: 'benchmark', handoff: 'handover', scanner: 'scan', cert: 'certificate', crontab: 'cron', deployment: 'deploy', mail: 'email', dump: 'backup', reindex: 'index' };
 const MODIFIER_ALIASES: Readonly<Record<string, string>> = { db: 'database', prod: 'production' };
 
 const UNIT = String.raw`(?:second|sec|minute|min|hour|hr|day|night|morning|evening|afternoon|week|weekday|weekend|fortnight|month|quarter|year|sprint)`;
@@ -149,7 +150,7 @@ const PERIOD = new RegExp(String.raw`\b${COUNT}\s+${UNIT}s?\b`, 'giu');
 const EXPIRY_WORDS = /\b(?:rotat\w*|expir\w*|renew\w*|retention|retain\w*|kept|lifetime|ttl|lease\w*|reap\w*|idle|purg\w*|torn down|destroy\w*)\b/iu;
 
 // Something that went wrong once, a one-off, or the speaker's own doing is no schedule.
-const INCIDENT = /\b(?:fail(?:ed|s|ing)?|broke|broken|crash\w*|flak\w*|timed out|errored|hung|stuck|missed|yesterday|last night|tonight's|earlier today)\b/iu;
+const INCIDENT = /\b(?:fail(?:ed|s|ing)?|broke|broken|crash\w*|flak\w*|timed out|errored|hung|stuck|missed|yesterday|last night|tonight's|earlier today|(?<!(?:starting|from|as of|beginning|effective)\s)(?:today|tomorrow|tonight)|this (?:morning|afternoon|evening)|just now|an? (?:hour|minute) ago|\d+ (?:minutes?|hours?|days?) ago)\b|^(?:just\s+)?(?:ran|re-?ran|did|triggered|kicked off|started|restarted|executed)\b/iu;
 // The speaker's belief or what they saw frames a statement about the process; it is not their own
 // doing: "I think the backup runs around 3am", "looking at the workflow, I see the suite runs at 02:00".
 const BELIEF_FRAME = /(?:^|(?<=,)\s*|\s)(?:I|we)(?:['’]m| am| are)?\s+(?:(?:can|could)\s+)?(?:think|believe|reckon|guess|suppose|see|saw|notice|noticed|found|read|tell|(?:fairly|pretty|quite)?\s*sure|remember|recall)(?:\s+that)?(?=\s)|^(?:iirc|afaik|afaict)\b,?/giu;
@@ -180,7 +181,7 @@ function readClause(clause: string): Recurrence | undefined {
   // The words of the schedule itself ("every tagged build") name no process.
   const rest = RECURRENCE_PATTERNS.reduce((text, pattern) => text.replace(pattern, ' '), clause);
   const isNounForm = (word: string | undefined): boolean => word !== undefined && (PROCESS_NOUNS.has(word) || PROCESS_NOUNS.has(word.replace(/s$/u, '')));
-  const raw = rest.toLowerCase().replace(/'s\b/gu, '').match(/[a-z][a-z-]*/gu) ?? [];
+  const raw = rest.toLowerCase().replace(/'s\b/gu, '').match(/[a-z][a-z0-9-]*/gu) ?? [];
   const words = raw.map((word) => (word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word));
   // "The CRM sync polls every 10 minutes": after a noun, a word that is mostly a verb with an -s is
   // the verb, and ends the noun phrase.

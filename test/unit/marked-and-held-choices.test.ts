@@ -194,3 +194,23 @@ describe('a choice against something and a call the assistant passes on', () => 
     expect(isDurable('Your lead wants to know when the migration lands.', 'assistant')).toBe(false);
   });
 });
+
+describe('team rituals, short process names and one-off runs', () => {
+  it.each([
+    ['the demo env is torn down and rebuilt every weekend', 'user'],
+    ['planning happens every second Wednesday at 11:00', 'user'],
+    ['| contract suite | every merge |', 'assistant'],
+    ['The mirror sync runs at 04:10 starting tomorrow.', 'assistant'],
+  ] as const)('is a routine: %s (%s)', (sentence, role) => {
+    expect(isDurable(sentence.trim(), role)).toBe(true);
+  });
+
+  it.each([
+    ['kicked off the reindex at 11am today', 'user'],
+    ['the retro is at 15:00 tomorrow', 'user'],
+    ['should the vacuum run nightly?', 'user'],
+    ['should we rotate the keys every 30 days?', 'user'],
+  ] as const)('is no fact: %s (%s)', (sentence, role) => {
+    expect((summarizeChunk([{ kind: role, text: sentence }], 400).facts ?? []).map((fact) => fact.value)).toEqual([]);
+  });
+});
