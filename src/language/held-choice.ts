@@ -42,8 +42,8 @@ const UNNAMED = /^(?:about\s+|with\s+|on\s+)?(?:it|this|that|them|those|these|th
 const AGREED_PLAN = /^(?:so,?\s+)?(?:the|our)\s+(?:plan|decision|agreement|call|consensus|outcome)\s+(?:we|the team|everyone)\s+(?:agreed(?:\s+on)?|settled on|made|landed on|reached)\s+(?:is|was)\s+(?:to\s+|that\s+)?/iu;
 // "let's not do", "we won't add", "we're not going to split", "we decided against".
 const NOT_DOING = /^(?:(?:ok(?:ay)?|so|and|also|then|right)[,]?\s+)*(?:(?:let['’]s not|let us not|we won['’]t|we will not|we['’]re not going to|we are not going to|we don['’]t (?:want to|need to))\s+(?:\p{L}+)|(?:we|the team|everyone)\s+(?:(?:have|has)\s+)?(?:decided|voted|chose|agreed)\s+against)\s+/iu;
-// "we'll keep the monolith", "keeping Knex", "we stay on Knex", "stick with the monolith".
-const KEEPING = /^(?:(?:ok(?:ay)?|so|and|fine|then)[,]?\s+)*(?:(?:we|let['’]s)(?:['’]ll| will| should)?\s+)?(?:keep|keeping|stay on|stay with|staying on|stick with|sticking with|leave)\s+/iu;
+// "we'll keep the monolith", "we're keeping Knex", "we stay on Knex", "stick with the monolith".
+const KEEPING = /^(?:(?:ok(?:ay)?|so|and|fine|then)[,]?\s+)*(?:(?:we|let['’]s)(?:['’]ll|['’]re| will| should| are)?\s+)?(?:keep|keeping|stay on|stay with|staying on|staying with|stick with|sticking with|leave)\s+/iu;
 // "scrap the cache layer", "drop the idea", "park the rewrite", "hold off on the split".
 const SHELVING = /^(?:(?:ok(?:ay)?|so|and|then)[,]?\s+)*(?:(?:let['’]s|we(?:['’]ll| will| should)?)\s+)?(?:scrap|scrapping|drop|dropping|shelve|shelving|park|parking|defer|deferring|postpone|postponing|hold off on|holding off on|skip|skipping|table)\s+/iu;
 // The scope of the choice: now, this change, this period.

@@ -64,6 +64,7 @@ describe('a choice to keep something or put it off', () => {
     ['shelve the GraphQL gateway until we have real traffic numbers', 'the GraphQL gateway'],
     ['the plan we agreed on is to keep SQLite for the desktop build', 'keep SQLite for the desktop build'],
     ['the search rewrite stays out of this release', 'search rewrite'],
+    ["we're staying on the hand-written SQL for now", 'the hand-written SQL'],
   ])('holds: %s', (sentence, held) => {
     expect(heldChoiceOf(sentence)).toBe(held);
   });
