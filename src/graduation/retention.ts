@@ -9,6 +9,8 @@ import { hasFixOutcome, isCauseAndFix, isJoinedCauseAndFix, isLabelledFix, isSpl
 import { isAcceptedOption } from '../language/accepted-option.js';
 import { isStatedConvention } from '../language/convention-statement.js';
 import { isSettledChoice } from '../language/settled-choice.js';
+import { isMarkedChoice } from '../language/marked-choice.js';
+import { heldChoiceOf } from '../language/held-choice.js';
 import { isStatedPreference } from '../language/preference-statement.js';
 import { isRecurringProcess } from '../language/recurrence.js';
 import { letterRunCount, wordCount } from '../language/prose.js';
@@ -434,6 +436,8 @@ const WRAPPED_START = /^\p{Ll}/u;
 const WRAPPED_IN_PARENTHESES = /^\(([^()]+)\)[.!]?$/u;
 const SENTENCE_END = /[.!?:;…]["')\]*_`]*$/u;
 const TABLE_LINE = /^\|/u;
+// A lead of a few words set apart by a comma: "Looking at `ci.yml`, …".
+const LEAD_CLAUSE = /^[^,]{3,80},\s+/u;
 const HEADING_LINE = /^\s{0,3}#{1,6}\s/u;
 // Cue groups that word what a relayed call decided.
 const MIN_RELAYED_SPECIFICS = 0.4;
@@ -618,12 +622,15 @@ function analyzeWhole(
   // logging", "everyone agreed: pino for all logging") is a decision; the lead's words are no small talk.
   // Someone else's wish to know or to meet ("my lead wants to know when it ships") decides nothing.
   if (isUser && isRelayedWish(text)) return { ...base, retention: 'routine', isDiagnosis, salience: 0 };
-  if (isUser && !isQuestion && !isDeadEnd && !salience.isOutput && isRelayedChoice(text, matcher)) {
+  // The assistant passing on a call it was told of or read ("the team settled on trunk-based
+  // development") relays it as well.
+  if (!isQuestion && !isDeadEnd && !salience.isOutput && isRelayedChoice(text, matcher)) {
     const retention = salience.isDurable ? retentionOf(salience.category) : 'decision';
     return { ...base, retention, isDiagnosis, salience: Math.max(salience.score, DURABLE_SCORE) };
   }
-  // Small talk and leaving ("brb, quick call") stay small talk unless they carry specifics.
-  if ((matcher.test('leaving', prose) || matcher.test('chitChat', prose)) && identifierCount === 0 && salience.specifics < 1) {
+  // Small talk and leaving ("brb, quick call") stay small talk unless they carry specifics or give
+  // a process its schedule ("the staging env is reseeded every weekend").
+  if ((matcher.test('leaving', prose) || matcher.test('chitChat', prose)) && identifierCount === 0 && salience.specifics < 1 && !isRecurringProcess(text)) {
     return { ...base, retention: 'chit-chat', isDiagnosis, salience: 0 };
   }
   if (salience.isDurable && !isDeadEnd) {
@@ -643,6 +650,17 @@ function analyzeWhole(
   }
   // A choice settled on how a comparison came out ("ky came out ahead, so that's the client now"), by either speaker.
   if (!isDeadEnd && !isQuestion && !isIntention && !salience.isOutput && isSettledChoice(prose) && topicWords(prose, { patterns: matcher.pack }).length >= 2) {
+    return { ...rest, retention: 'decision', salience: Math.max(salience.score, DURABLE_SCORE) };
+  }
+  // A choice written as marked options ("luxon (rejected), date-fns (chosen)", "| NATS | picked |",
+  // "…; offset was ruled out"), also as a table row, by either speaker.
+  // "Ruled out" names the alternative here, not a dead end of debugging.
+  if (!isQuestion && isMarkedChoice(prose) && (salience.specifics > 0 || topicWords(prose, { patterns: matcher.pack }).length >= 2)) {
+    return { ...rest, retention: 'decision', isDeadEnd: false, salience: Math.max(salience.score, DURABLE_SCORE) };
+  }
+  // A choice to keep something or put it off ("we'll keep the monolith for now", "let's not do the
+  // uuid migration in this PR"): its scope words are what it decides, not a sign that it passes.
+  if (!isDeadEnd && !isQuestion && !salience.isOutput && isHeldChoice(text, matcher)) {
     return { ...rest, retention: 'decision', salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   if (!isDeadEnd && !isQuestion && !isIntention && !salience.isOutput && isStatedPreference(text, { role })) {
@@ -667,7 +685,11 @@ function analyzeWhole(
   }
   // A process given a schedule ("the image scan runs every 6 hours", "backups: 03:30 CET") is a
   // standing arrangement, whoever mentions it.
-  if (!isDeadEnd && !isQuestion && !isIntention && !salience.isOutput && isRecurringProcess(text)) {
+  // A row of a schedule table ("| nightly-e2e | daily 02:00 UTC | Playwright on staging |") is one too.
+  // An observation after a lead that reads like the speaker's next step ("Looking at the workflow, I
+  // see the suite runs at 02:00 UTC") states the schedule all the same.
+  const observed = isIntention ? observationAfterLead(text, matcher) : text;
+  if (!isDeadEnd && !isQuestion && observed !== undefined && (!salience.isOutput || TABLE_LINE.test(text)) && isRecurringProcess(observed)) {
     return { ...rest, retention: 'convention', salience: Math.max(salience.score, DURABLE_SCORE) };
   }
   if (isTaskRequest) return { ...rest, retention: 'task-status' };
@@ -728,6 +750,26 @@ function isRelayedChoice(text: string, matcher: PatternMatcher): boolean {
   if (countSpecifics(decided, { role: 'user' }) >= MIN_RELAYED_SPECIFICS) return true;
   const isWordedAsCall = RELAYED_CALL_GROUPS.some((group) => matcher.test(group, prose));
   return isWordedAsCall && topicWords(prose, { patterns: matcher.pack }).length >= 2;
+}
+
+/**
+ * Whether a sentence keeps something, puts it off or records an agreed plan (see `heldChoiceOf`)
+ * about something named: a name, a value or a topic word in what is kept ("keep the monolith for
+ * now"; not "keep going for now", whose object names nothing).
+ */
+function isHeldChoice(text: string, matcher: PatternMatcher): boolean {
+  const held = heldChoiceOf(text);
+  if (held === undefined || held.length === 0) return false;
+  if (countSpecifics(held, { role: 'user' }) >= MIN_RELAYED_SPECIFICS) return true;
+  return topicWords(held, { patterns: matcher.pack }).length >= 1;
+}
+
+/** What follows a lead set apart by a comma ("Looking at the crontab, …"), unless it is an intention too. */
+function observationAfterLead(text: string, matcher: PatternMatcher): string | undefined {
+  const lead = LEAD_CLAUSE.exec(text);
+  if (lead === null) return undefined;
+  const rest = text.slice(lead[0].length);
+  return matcher.test('intention', rest.replace(CODE_SPAN, '`…`')) ? undefined : rest;
 }
 
 function retentionOf(category: FactCategory | undefined): RetentionClass {

@@ -4,6 +4,7 @@ import { isCauseAndFix } from './fix-statement.js';
 import { isStatedConvention } from './convention-statement.js';
 import { isStatedPreference } from './preference-statement.js';
 import { isRecurringProcess } from './recurrence.js';
+import { isMarkedChoice } from './marked-choice.js';
 import { countSpecifics } from './salience.js';
 import { isMeasuredNeed, isStatedNeed } from './stated-need.js';
 
@@ -139,7 +140,8 @@ export function judgeFact(options: {
   if (line !== undefined && isHeadingLine(line) && isWholeLine(line, plain)) return 'heading';
   if (MODE.test(plain)) return 'mode';
   if (INFORMATION_QUESTION.test(plain) || MODAL_QUESTION.test(plain)) return 'question';
-  if (isPastedShape(plain) || GLOSSARY.test(plain)) return 'pasted';
+  // A table row that marks the option chosen or gives a process its schedule is the speaker's own.
+  if ((isPastedShape(plain) && !isMarkedChoice(plain) && !isRecurringProcess(plain)) || GLOSSARY.test(plain)) return 'pasted';
   // "The convention here seems to be one class per file" hedges what was observed, not a guess.
   if (isHedge(plain) && !isStatedConvention(plain, { role })) return 'hedge';
   if (FORMER_NEED.test(plain) && !FINDING.test(plain) && !NOW.test(plain)) return 'past-state';
@@ -205,10 +207,12 @@ const OUTPUT: readonly RegExp[] = [
 // agent, not the project. A mode of the project's own tools ("strict mode") stays a fact.
 const MODE = /\b(?:plan|act|ask|architect|agent)\s+mode\b|\bmode\b[^.]*\bso (?:that )?I can\b/iu;
 
-// Questions that ask for information rather than state or request something.
-const INFORMATION_QUESTION = /^(?:(?:and|so|but|also|ok(?:ay)?)[,\s]+)*(?:what|why|how|where|when|which|who|did|do|does|is|are|was|were|has|have|any)\b[^?]*\?\s*["')\]*]*$|^(?:can|could) you (?:confirm|tell|explain)\b/iu;
+// Questions that ask for information or an opinion ("should the purge run weekly?") rather than
+// state or request something.
+const INFORMATION_QUESTION = /^(?:(?:and|so|but|also|ok(?:ay)?)[,\s]+)*(?:what|why|how|where|when|which|who|did|do|does|is|are|was|were|has|have|any|should|shall)\b[^?]*\?\s*["')\]*]*$|^(?:can|could) you (?:confirm|tell|explain)\b/iu;
 // A yes/no question on a modal ("Must it support CSV?", "Should we cap it at 10k rows?") asks
-// whether something is required. A modal before a noun phrase ("could the export also carry …?")
+// whether something is required ("should …?" always asks, see INFORMATION_QUESTION). Another modal
+// before a noun phrase ("could the export also carry …?")
 // is a wish put politely, and "can you …?" a request: both may carry a requirement.
 const MODAL_QUESTION = /^(?:(?:and|so|but|also|ok(?:ay)?)[,\s]+)*(?:(?:must|shall|need|may|might)\b|(?:should|will|would|can|could)\s+(?:it|we|i|they|this|that|there|these|those)\b)[^?]*\?\s*["')\]*]*$/iu;
 

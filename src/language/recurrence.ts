@@ -107,8 +107,10 @@ const PROCESS_NOUNS = new Set([
   'renewal', 'repack', 'report', 'retention', 'rotation', 'scan', 'scanner', 'schedule', 'scrape',
   'secret', 'snapshot', 'suite', 'sweep', 'sync', 'task', 'test', 'timer', 'token', 'train', 'vacuum', 'worker',
   'environment', 'rebuild', 'refresh', 'standup', 'review', 'upgrade', 'heartbeat', 'healthcheck', 'crawl', 'archive', 'translation',
+  'prune', 'release', 'benchmark', 'bench', 'poller', 'rollup', 'cutover', 'handoff', 'on-call', 'rota', 'rotate', 'warmup', 'warm-up',
+  'lint', 'e2e', 'workflow', 'ci', 'env', 'retro', 'retrospective', 'planning', 'demo', 'freeze',
 ]);
-const NOUN_ALIASES: Readonly<Record<string, string>> = { scanner: 'scan', cert: 'certificate', crontab: 'cron', deployment: 'deploy', mail: 'email', dump: 'backup', reindex: 'index' };
+const NOUN_ALIASES: Readonly<Record<string, string>> = { env: 'environment', retrospective: 'retro', poller: 'poll', rota: 'rotation', rotate: 'rotation', 'warm-up': 'warmup', bench: 'benchmark', handoff: 'handover', scanner: 'scan', cert: 'certificate', crontab: 'cron', deployment: 'deploy', mail: 'email', dump: 'backup', reindex: 'index' };
 const MODIFIER_ALIASES: Readonly<Record<string, string>> = { db: 'database', prod: 'production' };
 
 const UNIT = String.raw`(?:second|sec|minute|min|hour|hr|day|night|morning|evening|afternoon|week|weekday|weekend|fortnight|month|quarter|year|sprint)`;
@@ -148,7 +150,10 @@ const PERIOD = new RegExp(String.raw`\b${COUNT}\s+${UNIT}s?\b`, 'giu');
 const EXPIRY_WORDS = /\b(?:rotat\w*|expir\w*|renew\w*|retention|retain\w*|kept|lifetime|ttl|lease\w*|reap\w*|idle|purg\w*|torn down|destroy\w*)\b/iu;
 
 // Something that went wrong once, a one-off, or the speaker's own doing is no schedule.
-const INCIDENT = /\b(?:fail(?:ed|s|ing)?|broke|broken|crash\w*|flak\w*|timed out|errored|hung|stuck|missed|yesterday|last night|tonight's|earlier today)\b/iu;
+const INCIDENT = /\b(?:fail(?:ed|s|ing)?|broke|broken|crash\w*|flak\w*|timed out|errored|hung|stuck|missed|yesterday|last night|tonight's|earlier today|(?<!(?:starting|from|as of|beginning|effective)\s)(?:today|tomorrow|tonight)|this (?:morning|afternoon|evening)|just now|an? (?:hour|minute) ago|\d+ (?:minutes?|hours?|days?) ago)\b|^(?:just\s+)?(?:ran|re-?ran|did|triggered|kicked off|started|restarted|executed)\b/iu;
+// The speaker's belief or what they saw frames a statement about the process; it is not their own
+// doing: "I think the backup runs around 3am", "looking at the workflow, I see the suite runs at 02:00".
+const BELIEF_FRAME = /(?:^|(?<=,)\s*|\s)(?:I|we)(?:['’]m| am| are)?\s+(?:(?:can|could)\s+)?(?:think|believe|reckon|guess|suppose|see|saw|notice|noticed|found|read|tell|(?:fairly|pretty|quite)?\s*sure|remember|recall)(?:\s+that)?(?=\s)|^(?:iirc|afaik|afaict)\b,?/giu;
 const FIRST_PERSON_SINGULAR = /(?:^|[^\w'])(?:I|I'(?:ll|m|ve|d)|me|my|let me)(?![\w'])/u;
 
 // Clause breaks: a schedule and its process are read within one clause.
@@ -165,7 +170,7 @@ function clausesOf(text: string): string[] {
 }
 
 function readClause(clause: string): Recurrence | undefined {
-  if (INCIDENT.test(clause) || FIRST_PERSON_SINGULAR.test(clause)) return undefined;
+  if (INCIDENT.test(clause) || FIRST_PERSON_SINGULAR.test(clause.replace(BELIEF_FRAME, ' '))) return undefined;
   const schedule: string[] = [];
   for (const pattern of RECURRENCE_PATTERNS) {
     for (const match of clause.matchAll(pattern)) schedule.push(normalise(match[0]));
@@ -176,7 +181,7 @@ function readClause(clause: string): Recurrence | undefined {
   // The words of the schedule itself ("every tagged build") name no process.
   const rest = RECURRENCE_PATTERNS.reduce((text, pattern) => text.replace(pattern, ' '), clause);
   const isNounForm = (word: string | undefined): boolean => word !== undefined && (PROCESS_NOUNS.has(word) || PROCESS_NOUNS.has(word.replace(/s$/u, '')));
-  const raw = rest.toLowerCase().replace(/'s\b/gu, '').match(/[a-z][a-z-]*/gu) ?? [];
+  const raw = rest.toLowerCase().replace(/'s\b/gu, '').match(/[a-z][a-z0-9-]*/gu) ?? [];
   const words = raw.map((word) => (word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word));
   // "The CRM sync polls every 10 minutes": after a noun, a word that is mostly a verb with an -s is
   // the verb, and ends the noun phrase.
@@ -216,7 +221,9 @@ const MODIFIER_STOPWORDS = new Set(['the', 'a', 'an', 'our', 'your', 'their', 'i
 
 function processNoun(word: string): string | undefined {
   // Plurals and verb forms name the process too ("backups", "snapshotted", "purged").
-  const singular = [word, word.replace(/s$/u, ''), word.replace(/d$/u, ''), word.replace(/ed$/u, ''), word.replace(/ted$/u, '')].find((form) => PROCESS_NOUNS.has(form));
+  // A hyphenated name is named by its last part ("perf-bench" is a benchmark).
+  const last = word.includes('-') ? word.slice(word.lastIndexOf('-') + 1) : word;
+  const singular = [word, word.replace(/s$/u, ''), word.replace(/d$/u, ''), word.replace(/ed$/u, ''), word.replace(/ted$/u, ''), last, last.replace(/s$/u, '')].find((form) => PROCESS_NOUNS.has(form));
   if (singular === undefined) return undefined;
   return NOUN_ALIASES[singular] ?? singular;
 }
@@ -228,6 +235,9 @@ function normalise(expression: string): string {
 function isSameProcess(a: Recurrence, b: Recurrence): boolean {
   for (const noun of a.processes) {
     if (!b.processes.has(noun)) continue;
+    // A generic head is told apart by what each clause says the job is ("the prune job" / "a
+    // nightly job … rebuilds the search index" are two jobs).
+    if (GENERIC_HEADS.has(noun) && isOtherJob(a, b)) continue;
     const left = a.modifiers.get(noun);
     const right = b.modifiers.get(noun);
     // "staging snapshot" / "production snapshot" are two processes.
@@ -241,6 +251,21 @@ function isSameProcess(a: Recurrence, b: Recurrence): boolean {
     return true;
   }
   return false;
+}
+
+function isOtherJob(a: Recurrence, b: Recurrence): boolean {
+  const left = jobNames(a);
+  const right = jobNames(b);
+  if (left.length === 0 || right.length === 0) return false;
+  return !left.some((word) => b.words.has(word) || b.processes.has(word)) && !right.some((word) => a.words.has(word) || a.processes.has(word));
+}
+
+// The words that name which job a clause is about: its specific process nouns and the words in
+// front of its generic heads.
+function jobNames(recurrence: Recurrence): string[] {
+  const names = [...recurrence.processes].filter((noun) => !GENERIC_HEADS.has(noun));
+  for (const [noun, modifier] of recurrence.modifiers) if (GENERIC_HEADS.has(noun)) names.push(modifier);
+  return names;
 }
 
 function isRival(left: string | undefined, right: string | undefined, options: { a: Recurrence; b: Recurrence }): boolean {

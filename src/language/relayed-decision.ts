@@ -35,12 +35,13 @@ export function isRelayedWish(text: string): boolean {
 
 // Who makes a call: a group or a role ("the team", "my lead", "our architect", "security"), everyone,
 // or a person named with their team ("Priya from platform").
-const PARTY = String.raw`(?:(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?:[\p{Ll}-]+\s+)?(?:team|teams|lead|leads|manager|boss|architect|architects|reviewer|reviewers|cto|CTO|pm|PM|owner|owners|client|customer|stakeholders|folks|people|guild|chapter)|[Ee]veryone|[Ee]verybody|[Ww]e all|[Aa]ll of us|[Ss]ecurity|[Ll]egal|[Cc]ompliance|[Pp]roduct|[Oo]ps|\p{Lu}\p{Ll}+\s+(?:from|on|in)\s+(?:the\s+)?[\p{Ll}-]+(?:\s+team)?)`;
+const PARTY = String.raw`(?:(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?:[\p{Ll}-]+\s+)?(?:team|teams|lead|leads|manager|boss|architect|architects|reviewer|reviewers|cto|CTO|pm|PM|owner|owners|client|customer|stakeholders|folks|people|guild|chapter|group|board|committee|council|panel)|[Ee]veryone|[Ee]verybody|[Ww]e all|[Aa]ll of us|[Ss]ecurity|[Ll]egal|[Cc]ompliance|[Pp]roduct|[Oo]ps|\p{Lu}\p{Ll}+\s+(?:from|on|in)\s+(?:the\s+)?[\p{Ll}-]+(?:\s+team)?)`;
 // The verb that reports the call, and what may link it to its content.
-const CALL = String.raw`(?:agreed|decided|wants|want|wanted|would like|asked for|asked us to|asked that|insists|insisted|says|said|prefers|requires|required|requested|signed off|voted|settled|chose|picked|mandated|ruled|confirmed)(?:\s+(?:on|for|that|to|with))?\s*[:,]?`;
+const CALL = String.raw`(?:agreed|decided|wants|want|wanted|would like|asked for|asked us to|asked that|insists|insisted|says|said|prefers|requires|required|requested|signed off|voted|settled|chose|picked|mandated|ruled|confirmed|reversed (?:it|that|course|the call)|overruled (?:it|that|us))(?:\s+(?:on|for|that|to|with))?\s*[:,]?`;
 // At the start of the sentence, or after a clause that leads up to it ("we talked it over and …").
 const PARTY_CALL = new RegExp(String.raw`(?:^|\band\s+|[,;:]\s+)${PARTY}\s+(?:(?:has|have|had|finally|all|now|just)\s+)?${CALL}\s+`, 'u');
-// Where the call was made: "per the review,", "after the design review", "as agreed in the sync,".
-const PLACE_CALL = /^(?:per|according to|after|following|as (?:agreed|decided) (?:in|at|with|by))\s+(?:the\s+|our\s+|my\s+|today['’]s\s+|yesterday['’]s\s+)?(?:[\p{L}-]+\s+){0,2}?(?:review|reviews|meeting|call|discussion|standup|stand-up|sync|retro|rfc|adr|lead|team|architect|decision)[,:]?\s+/iu;
+// Where the call was made: "per the review,", "after the design review", "as agreed in the sync,",
+// "verdict from the arch review:".
+const PLACE_CALL = /^(?:per|according to|after|following|as (?:agreed|decided) (?:in|at|with|by)|(?:the\s+)?(?:verdict|outcome|conclusion|decision|result|takeaway)s?\s+(?:from|of))\s+(?:the\s+|our\s+|my\s+|today['’]s\s+|yesterday['’]s\s+)?(?:[\p{L}-]+\s+){0,2}?(?:review|reviews|meeting|call|discussion|standup|stand-up|sync|retro|rfc|adr|lead|team|architect|decision)[,:]?\s+/iu;
 // A wish to know or to meet is no call about the work, nor is a report of how something went.
 const NOT_A_CALL = /^(?:to\s+)?(?:know|hear|check in|talk|chat|meet|discuss|sync|catch up|understand|ask)\b|^(?:when|whether|if|why|how|what|where|who)\b|^(?:me|you|us)\s+to\s+(?:know|talk|meet|join|chat)\b|^(?:that\s+)?(?:the|a|an|it|this|that|they|he|she)\b(?:\s+[\p{L}-]+){0,3}?\s+(?:was|were|went|ran|looked|seemed|felt|got|did|had)\b|\?\s*$/iu;

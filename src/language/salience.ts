@@ -522,7 +522,7 @@ const REQUEST = /^(?:(?:and|also|so|ok(?:ay)?|oh)[,\s]+)*(?:(?:can|could|would|w
 // At most two more words, then the end of the clause: what follows a name given after a colon.
 const SHORT_TAIL = /^(?:\s+[\p{L}-]+){0,2}\s*(?:[,.;!)](?=\s|$)|$)/u;
 // Agreement leading the sentence, then the option named and a closing "… then" / "… it is".
-const AGREED_CHOICE = /^(?:ok(?:ay)?|agreed|fine|sure|yes|yeah|yep|alright|deal)\b[,!.]?\s+(?:\S+\s+){0,6}?\S+\s+(?:then|it\s+is)(?=\s*(?:[,.!]|$))/iu;
+const AGREED_CHOICE = /^(?:ok(?:ay)?|agreed|fine|sure|yes|yeah|yep|alright|deal)\b[,!.]?\s+(?:\S+\s+){0,6}?\S+\s+(?:then|it\s+is)(?=\s*(?:[,.!]|$|for\s))/iu;
 // A plan the user makes for the team: "we'll …", "we're going to …", "the plan is to …".
 const SHARED_PLAN = /^(?:(?:so|and|ok(?:ay)?)[,]?\s+)?(?:we['’]ll|we will|we['’]re going to|we are going to|(?:the\s+)?plan is to)\b/iu;
 const TAG_QUESTION = /(?:,\s*|\b)(?:right|correct|ok|okay|yes|yeah|agreed|fine)\s*\?\s*["')\]]*$/iu;
