@@ -27,6 +27,7 @@ import { isProductNarration, turnShapeOf } from '../language/behaviour-statement
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
 import { isCauseAndFix, isChangeReport, isMadeChange, isSplitCauseAndFix, tellsFault } from '../language/fix-statement.js';
+import { isChangeForCause } from '../language/fix-relation.js';
 import { isGuess, isPassReport, passResolutionOf, tellsCause, tellsPastState } from '../language/pass-report.js';
 import { countSpecifics } from '../language/salience.js';
 import { answeredQuestion, endsInQuestion } from '../language/answered-question.js';
@@ -993,7 +994,9 @@ function closeEpisode(state: ChunkState, options: { episode: Episode; order: num
  * shape ("turned out …", or a state in the past: "the middleware had already consumed the body"),
  * whoever says it, and the
  * change the speaker reports making after it, with a name in it ("Mounted `express.raw()` on the
- * route"; not a state seen: "`load` returns a 500 instead of a 404").
+ * route"; not a state seen: "`load` returns a 500 instead of a 404"), and only when it is about
+ * the same thing as the cause (see `isChangeForCause`): a change made meanwhile to something else
+ * is not its fix.
  */
 function traceEpisode(episode: Episode, sentence: { said: string; text: string; specifics: number }): void {
   // A remark on the sentence before ("That keeps it close to …") is neither a cause nor a change.
@@ -1004,7 +1007,7 @@ function traceEpisode(episode: Episode, sentence: { said: string; text: string; 
   if (tellsCause(sentence.said) || (!isChange && tellsPastState(sentence.said))) {
     episode.toldCause = sentence.text;
     episode.change = undefined;
-  } else if (episode.toldCause !== undefined && isMadeChange(sentence.said) && !BACK_REFERENCE.test(sentence.said) && sentence.specifics >= MIN_EPISODE_CHANGE_SPECIFICS && !isPassReport(sentence.said)) {
+  } else if (episode.toldCause !== undefined && isMadeChange(sentence.said) && !BACK_REFERENCE.test(sentence.said) && sentence.specifics >= MIN_EPISODE_CHANGE_SPECIFICS && !isPassReport(sentence.said) && isChangeForCause({ cause: episode.toldCause, change: sentence.said })) {
     episode.change = sentence.text;
   }
 }
