@@ -341,7 +341,7 @@ const DELIBERATION_LEAD = new RegExp(
   String.raw`^${THOUGHT_JOINER}(?:wait\b|hmm+\b|looking (?:at|more|back|again|carefully|closer|through|over)\b|on (?:closer|second) (?:look|thought|inspection)\b|re-?(?:reading|examining|checking)\b|from (?:the|what) (?:\S+\s+){0,3}(?:you|I) (?:provided|showed|shared|see|saw|can see)\b|i\s+(?:(?:now|also|still|really|actually|just|first|then)\s+)?(?:think|believe|guess|suppose|assume|notice|noticed|see|can see|could see|understand|realize|realise|wonder|need to|should|shouldn['’]t|must|have to|can['’]t|cannot|don['’]t|didn['’]t|won['’]t|'?ll (?:assume|need|have to|respond|provide|return|wait)|will (?:assume|need|have to|respond|provide|return|wait)|want to (?:make sure|check|verify|confirm)|would need|['’]d need|could|might|haven['’]t|(?:am|['’]m|was) (?:asked|told|only)|['’]m not sure|am not sure)\b|we\s+(?:(?:now|also|still|really|actually|just)\s+)?(?:think|believe|notice|noticed|see|can see|could see|understand|realize|realise|wonder)\b)`,
   'iu',
 );
-// A label that announces what the speaker found: "I see now:", "I notice one thing:".
+// A label that announces what the speaker found: "Now I understand:", "One thing I noticed:".
 const PERCEPTION_LABEL = /\b(?:see|notice|noticed|realize|realise|understand|found)\b/iu;
 // The speaker's own next step or duty, in a label ("I believe I should: …").
 const OWN_STEP = /\b(?:should|need|must|have to|will|['’]ll|going to)\b/iu;
@@ -362,7 +362,7 @@ const CONVERSATION_TALK = /\b(?:(?:you|the user)\s+(?:(?:just|only|already|also)
  * what it sees, assumes or should do, or about what was said or shared in the conversation.
  */
 function isDeliberation(plain: string): boolean {
-  // "I see now: `load` reads the stale copy" — what follows the label is the finding.
+  // "Ah, I understand: `load` reads the stale copy" — what follows the label is the finding.
   const label = SHORT_LABEL.exec(plain);
   if (label !== null && DELIBERATION_LEAD.test(label[0]) && PERCEPTION_LABEL.test(label[0]) && !OWN_STEP.test(label[0])) return isDeliberation(plain.slice(label[0].length));
   return DELIBERATION_LEAD.test(plain) || CONVERSATION_TALK.test(plain) || USER_STEP.test(plain) || PREMISED_STEP.test(plain);

@@ -29,7 +29,8 @@ describe('judgeFact: the assistant deliberating', () => {
   });
 
   it.each([
-    'I see now: `applyCoupon` reads the cart total before tax is applied.',
+    'Ah, now I understand: `applyCoupon` reads the cart total before tax is applied.',
+    'One thing I noticed: `applyCoupon` rounds before the discount.',
     'Looking at `billing.ts`, the retry wrapper was missing because the import was removed.',
     'We keep the webhook secrets in Vault, never in `.env`.',
     'Since the sandbox rejects amounts over 10,000, payouts are split into batches of 9,999.',
