@@ -37,7 +37,13 @@ export type FactRejection =
   /** A report of finished work that names no value to remember ("Done, the component is updated."). */
   | 'completion'
   /** What a former version had to do ("the old importer had to handle 300 rows"), not what is required now. */
-  | 'past-state';
+  | 'past-state'
+  /**
+   * The assistant thinking aloud about its task or the conversation: what it sees, assumes or
+   * should do next ("Looking at `Ship.cs`, I see …", "Wait, …", "Since you haven't shared X, I'll
+   * assume …"), or what the user or the instructions said ("You showed me `Ship.cs` earlier").
+   */
+  | 'deliberation';
 
 /** One line of a message, as {@link readMessageLayout} sees it. */
 export interface LayoutLine {
@@ -165,6 +171,7 @@ export function judgeFact(options: {
   // Instructions inside a tool call's input are a prompt for a sub-agent or a plan, whatever they name.
   if (!hasFinding && line?.isToolInput === true && (startsWithStepVerb(plain) || isInstruction(plain) || PROMPT_OPENING.test(plain))) return 'plan-step';
   if (!hasFinding && isBareCompletion(plain, role)) return 'completion';
+  if (!hasFinding && !CHOICE_MADE.test(plain) && isDeliberation(plain)) return 'deliberation';
   if (!hasFinding && isFeatureItem(sentence, plain)) return 'plan-step';
   // An assistant's imperative without a rule in it is a step for the user or for itself ("Copy that
   // traceback …", "To improve this: Implement …"), whatever it names.
@@ -336,6 +343,42 @@ const CODE: readonly RegExp[] = [
 ];
 
 // --- Shapes of statements that do not last ---
+
+// Words that only join a thought to the one before: "but", "so", "however", "wait", "given all this".
+const THOUGHT_JOINER = String.raw`(?:(?:but|so|and|however|actually|now|ok(?:ay)?|hmm+|well|also|then|therefore|still|instead|first|again|wait|given (?:all )?(?:this|that)|in that case|to be (?:safe|thorough|complete))[,:!.]?\s+)*`;
+// A thought led by what the speaker is doing in its head: looking, noticing, assuming, doubting,
+// or weighing its own next step ("I should …", "I need to …", "I can't …"); "we" counts only for
+// perception and belief, since "we need to …" is as often the project's requirement.
+const DELIBERATION_LEAD = new RegExp(
+  String.raw`^${THOUGHT_JOINER}(?:wait\b|hmm+\b|looking (?:at|more|back|again|carefully|closer|through|over)\b|on (?:closer|second) (?:look|thought|inspection)\b|re-?(?:reading|examining|checking)\b|from (?:the|what) (?:\S+\s+){0,3}(?:you|I) (?:provided|showed|shared|see|saw|can see)\b|i\s+(?:(?:now|also|still|really|actually|just|first|then)\s+)?(?:think|believe|guess|suppose|assume|notice|noticed|see|can see|could see|understand|realize|realise|wonder|need to|should|shouldn['’]t|must|have to|can['’]t|cannot|don['’]t|didn['’]t|won['’]t|'?ll (?:assume|need|have to|respond|provide|return|wait)|will (?:assume|need|have to|respond|provide|return|wait)|want to (?:make sure|check|verify|confirm)|would need|['’]d need|could|might|haven['’]t|(?:am|['’]m|was) (?:asked|told|only)|['’]m not sure|am not sure)\b|we\s+(?:(?:now|also|still|really|actually|just)\s+)?(?:think|believe|notice|noticed|see|can see|could see|understand|realize|realise|wonder)\b)`,
+  'iu',
+);
+// A label that announces what the speaker found: "Now I understand:", "One thing I noticed:".
+const PERCEPTION_LABEL = /\b(?:see|notice|noticed|realize|realise|understand|found)\b/iu;
+// The speaker's own next step or duty, in a label ("I believe I should: …").
+const OWN_STEP = /\b(?:should|need|must|have to|will|['’]ll|going to)\b/iu;
+// A premise about the task or the conversation, then the speaker's own step or stance: "Since the
+// file already has the fields, I should mark it done", "Given that I'm asked to …, I'll …".
+const PREMISED_STEP = /^(?:\W*(?:but|so|and|however|now)[,\s]+)?(?:since|given(?: that)?|as|if|once|now that|when|considering)\b[^.;]{3,200}?,\s+(?:(?:so|then|and)\s+)?i\s+(?:(?:still|really|probably|just|also)\s+)?(?:should|shouldn['’]t|need to|must|have to|['’]ll|will|can|can['’]t|cannot|could|think|believe|guess|won['’]t|don['’]t)\b/iu;
+// A few words ending in a colon or a dash before the statement proper.
+const SHORT_LABEL = /^[^:;—–]{1,40}(?::|\s[—–-])\s+(?=\S)/u;
+// A step the assistant hands to the user: "you should run `pip install …`", "you'll need to restart …",
+// "please run …"; and the speakers' readiness ("I am ready to move on to …").
+const USER_STEP = /^(?:\W*(?:after|once|when|before|then|now|next|finally|also)\b[^,]{0,80},\s+)?(?:you(?:['’]ll| will)? (?:should|need to|have to|must|can|may want to)|please) (?:now |also |then |first )?(?:run|rerun|re-run|install|restart|reload|open|launch|start|execute|copy|paste|try|test|verify|check)\b|^(?:yes,?\s+|ok(?:ay)?,?\s+)?(?:i|we)(?:['’]m| am|['’]re| are) (?:now )?ready to\b|^(?:we|i)(?:['’]ll| will) now\b/iu;
+// Talk about the conversation rather than the project: what the user or the instructions said,
+// which files were shared, what the assistant may reply with.
+const CONVERSATION_TALK = /\b(?:(?:you|the user)\s+(?:(?:just|only|already|also)\s+)?(?:showed|shared|provided|added|asked|said|mentioned|wants?|want me|gave|pasted|sent|haven['’]t|didn['’]t|are asking|['’]re asking|asked me)\b|the (?:instructions?|rules|system prompt) (?:say|said|says|ask|asks|are|tell|require)\b|(?:in|to|into) (?:the|this) (?:current )?(?:chat|conversation)\b|read[- ]only files?\b|search\/replace blocks?\b|i understand (?:you|that you|the rules|now)\b|since (?:i|you) (?:can['’]t|cannot|haven['’]t|don['’]t|didn['’]t|only|am only|['’]m only)\b|you['’]ve (?:already )?(?:completed|finished|done|run|set up|updated|shared|provided|added)\b)/iu;
+
+/**
+ * Tells whether an assistant's sentence is its own deliberation (see `FactRejection`): led by
+ * what it sees, assumes or should do, or about what was said or shared in the conversation.
+ */
+function isDeliberation(plain: string): boolean {
+  // "Ah, I understand: `load` reads the stale copy" — what follows the label is the finding.
+  const label = SHORT_LABEL.exec(plain);
+  if (label !== null && DELIBERATION_LEAD.test(label[0]) && PERCEPTION_LABEL.test(label[0]) && !OWN_STEP.test(label[0])) return isDeliberation(plain.slice(label[0].length));
+  return DELIBERATION_LEAD.test(plain) || CONVERSATION_TALK.test(plain) || USER_STEP.test(plain) || PREMISED_STEP.test(plain);
+}
 
 // A failure or something not working: "the build failed", "tests are failing again", "still not able to …".
 const FAILURE = /\b(?:fail(?:s|ed|ing)?|broke|broken|crash(?:es|ed|ing)?|errors? out|(?:does|did|is|are|was|were)(?: still)?(?:n't| not) (?:work(?:ing)?|run(?:ning)?|load(?:ing)?|start(?:ing)?)|not working|stopped working|no longer works|(?:still )?(?:not able|unable) to|can(?:not|'t) (?:find|load|connect|start|run|open|import|resolve))\b|\b(?:does|did|do)(?:n't| not) do anything\b|\b(?:over and over|again and again|keeps? (?:\p{L}+ing) the same)\b|^no (?:\p{L}+ )?(?:response|output|results?|data|reply|answer|logs?|effect|change)\b(?!\s+(?:is|are|should|must|will|may))|^(?:no|nothing)\b(?: \p{L}+){0,2} (?:found|returned|shown|showing|shows up|show up|appears?|happens|loads?|renders?|works?)\b/iu;

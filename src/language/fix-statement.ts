@@ -123,11 +123,11 @@ export function isLabelledFix(sentence: string): boolean {
  * tests, plans and questions are not.
  */
 export function isChangeReport(sentence: string): boolean {
-  const text = sentence.replace(CODE_SPAN, 'code').replace(LIST_MARKER, '').replace(/\s+/gu, ' ').trim();
+  const text = sentence.replace(LOG_CALL_SPAN, 'log').replace(CODE_SPAN, 'code').replace(LIST_MARKER, '').replace(/\s+/gu, ' ').trim();
   if (text.length === 0 || QUESTION_END.test(text) || HOPE.test(text) || TRIAL.test(text) || /:\**$/u.test(text)) return false;
   return text.split(REPORT_BREAKS).some((part) => {
     const clause = part.trim().replace(/^now,?\s+/iu, '');
-    if (clause.length === 0 || SUCCESS.test(clause) || NEW_TEST.test(clause)) return false;
+    if (clause.length === 0 || SUCCESS.test(clause) || NEW_TEST.test(clause) || isDiagnosticEdit(clause)) return false;
     if (CHANGE_LEAD.test(clause) || IRREGULAR_CHANGE.test(clause) || NO_LONGER.test(clause)) return true;
     return NEW_STATE.test(part) && !FIRST_PERSON_LEAD.test(clause);
   });
@@ -141,12 +141,24 @@ export function isChangeReport(sentence: string): boolean {
  * failure is open, it is as likely an observation.
  */
 export function isMadeChange(sentence: string): boolean {
-  const text = sentence.replace(CODE_SPAN, 'code').replace(LIST_MARKER, '').replace(/\s+/gu, ' ').trim();
+  const text = sentence.replace(LOG_CALL_SPAN, 'log').replace(CODE_SPAN, 'code').replace(LIST_MARKER, '').replace(/\s+/gu, ' ').trim();
   if (text.length === 0 || QUESTION_END.test(text) || HOPE.test(text) || TRIAL.test(text) || /:\**$/u.test(text)) return false;
   const clauses = text.split(REPORT_BREAKS).map((part) => part.trim().replace(/^now,?\s+/iu, ''));
   // "Updated `x.test.ts`: I added a regression test" reports a test, not a change.
   if (clauses.some((clause) => NEW_TEST.test(clause))) return false;
-  return clauses.some((clause) => clause.length > 0 && !SUCCESS.test(clause) && (CHANGE_LEAD.test(clause) || IRREGULAR_CHANGE.test(clause)));
+  return clauses.some((clause) => clause.length > 0 && !SUCCESS.test(clause) && !isDiagnosticEdit(clause) && (CHANGE_LEAD.test(clause) || IRREGULAR_CHANGE.test(clause)));
+}
+
+/**
+ * Tells whether a clause reports an edit that changes no behaviour: output added to look into
+ * the failure ("added a log line to `parseRow`", "put a `console.log` in the loop", "inserted a
+ * breakpoint"), a comment, or a rename or rewording made for the reader ("renamed `rows` to
+ * `normalized` for clarity", "reworded the message so it's easier to grep"). Such an edit is not
+ * the fix of anything.
+ */
+export function isDiagnosticEdit(clause: string): boolean {
+  const text = clause.replace(LOG_CALL_SPAN, 'log').replace(/\s+/gu, ' ').trim();
+  return DIAGNOSTIC_EDIT.test(text) || COSMETIC_EDIT.test(text) || (RENAME_LEAD.test(text) && FOR_THE_READER.test(text));
 }
 
 /**
@@ -222,5 +234,16 @@ const REPORT_BREAKS = /;\s+|\s+[-—–]{1,2}\s+|:\s+|,\s+|\s+and\s+(?=(?:I|we)\
 const NO_LONGER = /\b(?:no longer|not any more|instead of)\b/iu;
 // A step taken to look into a failure, not to remove it: "bumped the log level to debug for this run".
 const TRIAL = /\b(?:debug(?:ging)?|verbose|temporar(?:y|ily)|for (?:this|one|the next) run|to see (?:what|where|whether|if|how)|just to|back to)\b/iu;
+// Output or a remark added to a file: "added a log statement to …", "put a `console.log` in …",
+// "dropped a print in", "added a comment above …": the thing added ends the clause or is followed
+// by where it went.
+const DIAGNOSTIC_EDIT = /^(?:(?:so|and|then|also)\s+)?(?:(?:I|we)(?:['’]ve| have)?\s+)?(?:added|put|inserted|dropped|sprinkled|left|placed|wired in|threw in)\s+(?:(?:a|an|some|the|few|more|extra|another|one|two|three|\d+|temporary|quick|couple of|of)\s+)*(?:[\p{L}-]+\s+)?(?:log(?:ging|ger)?(?:\s+(?:line|statement|call|message|output|entry|entries))?s?|print(?:s|f|ln)?(?:\s+(?:line|statement|call)s?)?|traces?|tracing|breakpoints?|debugger(?:\s+statements?)?|comments?|docstrings?|todos?)(?=\s+(?:to|in|into|on|at|above|below|before|after|around|for|inside|near|next|that|which|so|where|when)\b|\s*[.,;:!)—–-]|\s*$)/iu;
+// A call to a logger or a print in a code span stands for the output added: "`console.log(id)`".
+const LOG_CALL_SPAN = /`(?:console|logger|log|logging|print|printf|println|puts|dbg|debug)\b[^`\n]*`/giu;
+// A rewording or reformatting: the text or layout changed, not what the code does.
+const COSMETIC_EDIT = /^(?:(?:so|and|then|also)\s+)?(?:(?:I|we)(?:['’]ve| have)?\s+)?(?:reworded|rephrased|reformatted|re-?indented|prettified|realigned|tidied|cleaned up the (?:wording|formatting|comments?))\b/iu;
+// A rename, which counts as cosmetic only when the speaker says it is for the reader.
+const RENAME_LEAD = /^(?:(?:so|and|then|also)\s+)?(?:(?:I|we)(?:['’]ve| have)?\s+)?renamed\b/iu;
+const FOR_THE_READER = /\b(?:for (?:clarity|readability|consistency)|(?:easier|simpler|clearer) to (?:read|grep|follow|find|search|scan)|(?:reads|read) better)\b/iu;
 // A test added for the change is not the change: "added a regression test for the empty cart".
 const NEW_TEST = /^(?:(?:so|and|then)\s+)?(?:(?:I|we)(?:['’]ve| have)?\s+)?(?:added|wrote|extended)\s+(?:(?:a|an|another|one|two|three|\d+|the)\s+)?(?:[\p{L}-]+\s+)?(?:tests?|test cases?|specs?|assertions?)\b/iu;

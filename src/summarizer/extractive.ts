@@ -21,12 +21,15 @@ import type {
 } from '../types.js';
 import type { SummarizeRequest, SummarizeResult, Summarizer } from './summarizer.js';
 import { fileItemText, plainTextSections, renderSections, sectionsOf, STILL_FAILING, SUMMARY_SECTIONS } from './summary-sections.js';
+import { createRecentMemo, type RecentMemo } from '../recent-memo.js';
+import { detachedCopy } from '../detached-copy.js';
 import { relayedUserSpeech } from '../language/relayed-speech.js';
 import { isProse, wordCount } from '../language/prose.js';
 import { isProductNarration, turnShapeOf } from '../language/behaviour-statement.js';
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
 import { isCauseAndFix, isChangeReport, isMadeChange, isSplitCauseAndFix, tellsFault } from '../language/fix-statement.js';
+import { isChangeForCause } from '../language/fix-relation.js';
 import { isGuess, isPassReport, passResolutionOf, tellsCause, tellsPastState } from '../language/pass-report.js';
 import { countSpecifics } from '../language/salience.js';
 import { slashPaths } from '../language/identifiers.js';
@@ -82,12 +85,14 @@ export type SummarySection = Exclude<SummarySectionName, 'Text'>;
 export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions = {}): Summarizer {
   const parsed = parsePatternOptions(options, 'createExtractiveSummarizer', 'createExtractiveSummarizer({ patterns: defaultPatterns })');
   const patterns = parsed.patterns ?? defaultPatterns;
+  // A relayed answer is the next user turn, which often opens the next chunk.
+  const assistantTexts = createRecentMemo<true>({ size: RELAYED_REPLY_MEMORY, keyOf: detachedCopy });
   return markFactsJudged({
     name: 'extractive',
     summarize: (request: SummarizeRequest): SummarizeResult =>
       request.mode === 'consolidate'
         ? consolidate(request)
-        : summarizeChunk(request, { patterns, matcher: matcherFor(patterns) }),
+        : summarizeChunk(request, { patterns, matcher: matcherFor(patterns), assistantTexts }),
   });
 }
 
@@ -109,6 +114,8 @@ interface Item {
 interface Language {
   readonly patterns: PatternPack;
   readonly matcher: PatternMatcher;
+  /** The assistant's latest long messages, spaces collapsed, across chunks (see `MIN_RELAYED_REPLY_CHARS`). */
+  readonly assistantTexts?: RecentMemo<true> | undefined;
 }
 
 interface FileStat {
@@ -199,6 +206,10 @@ interface ChunkState {
 }
 
 const MAX_ITEM_WORDS = 40;
+/** Shortest message whose repetition as the next user turn is read as the assistant's relayed answer ("ok" repeated is not). */
+const MIN_RELAYED_REPLY_CHARS = 200;
+/** Long assistant messages remembered per generation for that check. */
+const RELAYED_REPLY_MEMORY = 8;
 /** Weight a user's message made of one durable statement gains (see `weighByMessage`). */
 const STANDALONE_BONUS = 1.5;
 /** Facts one message may yield before each of them loses weight (see `weighByMessage`). */
@@ -324,7 +335,13 @@ function summarizeChunk(request: SummarizeRequest, language: Language): Summariz
 
 function readMessage(options: { entry: Entry; order: number; state: ChunkState; language: Language }): void {
   const { entry, order, state, language } = options;
-  const role = entry.kind === 'note' ? 'user' : entry.role;
+  // Some agents hand the assistant's answer on as the next user turn (an architect model's plan
+  // sent to an editor model): those words are still the assistant's, and are judged as such.
+  const spokenKey = entry.text.replace(/\s+/gu, ' ').trim();
+  const isLongEnough = spokenKey.length >= MIN_RELAYED_REPLY_CHARS;
+  if (entry.role === 'assistant' && isLongEnough) language.assistantTexts?.set(spokenKey, true);
+  const isRelayedReply = entry.kind === 'user' && isLongEnough && language.assistantTexts?.get(spokenKey) === true;
+  const role = entry.kind === 'note' ? 'user' : isRelayedReply ? 'assistant' : entry.role;
   // Agents also talk through tools (a plan, a question, a completion report in a call's input).
   // A quoted question answered under the quote is read with its answer (see readQuotedAnswers).
   const spoken = [withoutAnsweredQuestions(entry.text), ...(entry.toolCalls ?? []).flatMap((call) => proseIn(call.input))].join('\n');
@@ -1021,7 +1038,9 @@ function closeEpisode(state: ChunkState, options: { episode: Episode; order: num
  * shape ("turned out …", or a state in the past: "the middleware had already consumed the body"),
  * whoever says it, and the
  * change the speaker reports making after it, with a name in it ("Mounted `express.raw()` on the
- * route"; not a state seen: "`load` returns a 500 instead of a 404").
+ * route"; not a state seen: "`load` returns a 500 instead of a 404"), and only when it is about
+ * the same thing as the cause (see `isChangeForCause`): a change made meanwhile to something else
+ * is not its fix.
  */
 function traceEpisode(episode: Episode, sentence: { said: string; text: string; specifics: number }): void {
   // A remark on the sentence before ("That keeps it close to …") is neither a cause nor a change.
@@ -1032,7 +1051,7 @@ function traceEpisode(episode: Episode, sentence: { said: string; text: string; 
   if (tellsCause(sentence.said) || (!isChange && tellsPastState(sentence.said))) {
     episode.toldCause = sentence.text;
     episode.change = undefined;
-  } else if (episode.toldCause !== undefined && isMadeChange(sentence.said) && !BACK_REFERENCE.test(sentence.said) && sentence.specifics >= MIN_EPISODE_CHANGE_SPECIFICS && !isPassReport(sentence.said)) {
+  } else if (episode.toldCause !== undefined && isMadeChange(sentence.said) && !BACK_REFERENCE.test(sentence.said) && sentence.specifics >= MIN_EPISODE_CHANGE_SPECIFICS && !isPassReport(sentence.said) && isChangeForCause({ cause: episode.toldCause, change: sentence.said })) {
     episode.change = sentence.text;
   }
 }
