@@ -81,7 +81,7 @@ function changedRegions(options: { previous: string; next: string; lookaheadLine
 // The closest pair of equal whole lines (fewest lines skipped on both sides together) after the
 // line starts `gapNew` and `gapOld`, looking ahead 4, then 64, … up to `lookaheadLines` lines.
 // Lines are told apart by a digest and compared only when their digests are equal, so that no
-// line is cut out of its text (a rewritten file was cut into 2,000 strings per edit); a wider
+// line is cut out of its text (a rewrite cut up to 2,048 lines out of the two texts per look); a wider
 // look reads only the lines the narrower one did not.
 function nearestSharedLine(options: {
   previous: string;
