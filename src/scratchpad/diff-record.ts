@@ -3,6 +3,7 @@ import type { StructuredPatch, StructuredPatchHunk } from 'diff';
 import { commonPrefixLength, commonSuffixLength } from '../common-runs.js';
 import { describeValue, InvalidArgumentError } from '../errors.js';
 import { linePatchOfEdit, NO_NEWLINE_MARKER, splitLinesKeepingBreaks } from './line-diff.js';
+import type { HunkLines } from './line-diff.js';
 
 /** One contiguous run of changed lines between two versions of a file. */
 export interface DiffHunk {
@@ -221,7 +222,8 @@ export function computeDiffRecord(options: ComputeDiffRecordOptions): DiffRecord
     edit !== undefined
       ? shiftHunks(edit.patch, shared.prefixLines)
       : shiftHunks(anchoredPatch(oldMiddle, newMiddle), isLarge ? shared.prefixLines : 0);
-  const hunks = structured.hunks.map(toDiffHunk);
+  // The line diff gives each hunk's lines as they are; only the fallback's are read off its patch.
+  const hunks = edit === undefined ? structured.hunks.map(toDiffHunk) : structured.hunks.map((hunk, index) => withLinesOf(hunk, edit.lines[index] as HunkLines));
   let addedLines = 0;
   let removedLines = 0;
   for (const hunk of hunks) {
@@ -440,6 +442,10 @@ function shiftHunks(patch: StructuredPatch, lines: number): StructuredPatch {
     ...patch,
     hunks: patch.hunks.map((hunk) => ({ ...hunk, oldStart: hunk.oldStart + lines, newStart: hunk.newStart + lines })),
   };
+}
+
+function withLinesOf(hunk: StructuredPatchHunk, lines: HunkLines): DiffHunk {
+  return { newStart: hunk.newStart, oldStart: hunk.oldStart, removed: lines.removed, added: lines.added };
 }
 
 function toDiffHunk(hunk: StructuredPatchHunk): DiffHunk {

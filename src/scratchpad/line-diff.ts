@@ -19,7 +19,7 @@ export function structuredLinePatch(before: string, after: string, maxEditLength
  */
 export function structuredLinePatchOfLines(oldTokens: readonly string[], newTokens: readonly string[], maxEditLength: number): StructuredPatch | undefined {
   const moves = searchMoves(idsOf(oldTokens, newTokens, 0), maxEditLength, 0);
-  return moves === undefined ? undefined : toPatch(moves, oldTokens, newTokens);
+  return moves === undefined ? undefined : toPatch(moves, oldTokens, newTokens).patch;
 }
 
 /**
@@ -42,9 +42,16 @@ export function structuredLinePatchOfEdit(options: {
   return result?.isMinimal === true ? result.patch : undefined;
 }
 
+/** The lines a hunk removes and adds, without their line breaks, in order. @internal */
+export interface HunkLines {
+  readonly removed: readonly string[];
+  readonly added: readonly string[];
+}
+
 /**
  * {@link structuredLinePatchOfEdit}, and beyond `maxEditLength` the {@link disjointRewritePatch}
  * when the edit is such a rewrite (`isMinimal: false`), from one pass that looks up the lines.
+ * `lines` holds what each hunk of the patch removes and adds, without the patch's `-` and `+`.
  * @internal
  */
 export function linePatchOfEdit(options: {
@@ -52,14 +59,14 @@ export function linePatchOfEdit(options: {
   newLines: readonly string[];
   maxEditLength: number;
   sharedTail: number;
-}): { patch: StructuredPatch; isMinimal: boolean } | undefined {
+}): { patch: StructuredPatch; lines: HunkLines[]; isMinimal: boolean } | undefined {
   const { oldLines, newLines, maxEditLength, sharedTail } = options;
   // Lines before the shared tail bound the edit; a rewrite of many of them is searched on ids at once.
   const changedLines = oldLines.length + newLines.length - 2 * sharedTail;
   let isBeyondLimit = false;
   if (changedLines <= SHORT_SEARCH_LINES || maxEditLength <= SHORT_EDIT_LENGTH) {
     const quick = searchMoves({ old: oldLines, new: newLines }, Math.min(maxEditLength, SHORT_EDIT_LENGTH), sharedTail);
-    if (quick !== undefined) return { patch: toPatch(quick, oldLines, newLines), isMinimal: true };
+    if (quick !== undefined) return { ...toPatch(quick, oldLines, newLines), isMinimal: true };
     isBeyondLimit = maxEditLength <= SHORT_EDIT_LENGTH;
   }
   const ids = idsOf(oldLines, newLines, sharedTail);
@@ -67,10 +74,10 @@ export function linePatchOfEdit(options: {
   // rewritten whole) is found without the search, which would try every edit length up to it.
   const isRewrite = isDisjointRewrite(ids, sharedTail);
   if (isBeyondLimit || exceedsEditLength(ids, maxEditLength)) {
-    return isRewrite ? { patch: toPatch(rewriteMoves(ids, sharedTail), oldLines, newLines), isMinimal: false } : undefined;
+    return isRewrite ? { ...toPatch(rewriteMoves(ids, sharedTail), oldLines, newLines), isMinimal: false } : undefined;
   }
   const moves = isRewrite ? rewriteMoves(ids, sharedTail) : searchMoves(ids, maxEditLength, sharedTail);
-  return moves === undefined ? undefined : { patch: toPatch(moves, oldLines, newLines), isMinimal: true };
+  return moves === undefined ? undefined : { ...toPatch(moves, oldLines, newLines), isMinimal: true };
 }
 
 /**
@@ -86,7 +93,7 @@ export function linePatchOfEdit(options: {
 export function disjointRewritePatch(options: { oldLines: readonly string[]; newLines: readonly string[]; sharedTail: number }): StructuredPatch | undefined {
   const { oldLines, newLines, sharedTail } = options;
   const ids = idsOf(oldLines, newLines, sharedTail);
-  return isDisjointRewrite(ids, sharedTail) ? toPatch(rewriteMoves(ids, sharedTail), oldLines, newLines) : undefined;
+  return isDisjointRewrite(ids, sharedTail) ? toPatch(rewriteMoves(ids, sharedTail), oldLines, newLines).patch : undefined;
 }
 
 /**
@@ -346,17 +353,20 @@ function movesOf(store: PathStore, last: number, capacity: number): Uint8Array {
 
 // `structuredPatch`'s hunks with no context lines: each run of changes between equal lines is a
 // hunk, its lines in the order of the changes, the line break cut off each line (a line without
-// one gets the "\ No newline at end of file" marker after it).
-function toPatch(moves: Uint8Array, oldTokens: readonly string[], newTokens: readonly string[]): StructuredPatch {
+// one gets the "\ No newline at end of file" marker after it); with each hunk's removed and added
+// lines as they are, cut once for both.
+function toPatch(moves: Uint8Array, oldTokens: readonly string[], newTokens: readonly string[]): { patch: StructuredPatch; lines: HunkLines[] } {
   const hunks: StructuredPatchHunk[] = [];
+  const lines: HunkLines[] = [];
   let oldLine = 1;
   let newLine = 1;
   let oldIndex = 0;
   let newIndex = 0;
-  let hunk: { oldStart: number; newStart: number; lines: string[] } | undefined;
+  let hunk: { oldStart: number; newStart: number; lines: string[]; removed: string[]; added: string[] } | undefined;
   const close = (): void => {
     if (hunk === undefined) return;
     hunks.push({ oldStart: hunk.oldStart, oldLines: oldLine - hunk.oldStart, newStart: hunk.newStart, newLines: newLine - hunk.newStart, lines: hunk.lines });
+    lines.push({ removed: hunk.removed, added: hunk.added });
     hunk = undefined;
   };
   for (const move of moves) {
@@ -368,13 +378,20 @@ function toPatch(moves: Uint8Array, oldTokens: readonly string[], newTokens: rea
       newIndex += 1;
       continue;
     }
-    hunk ??= { oldStart: oldLine, newStart: newLine, lines: [] };
+    hunk ??= { oldStart: oldLine, newStart: newLine, lines: [], removed: [], added: [] };
     const token = move === ADDED ? (newTokens[newIndex++] as string) : (oldTokens[oldIndex++] as string);
-    if (token.endsWith('\n')) hunk.lines.push(`${move === ADDED ? '+' : '-'}${token.slice(0, -1)}`);
-    else hunk.lines.push(`${move === ADDED ? '+' : '-'}${token}`, NO_NEWLINE_MARKER);
-    if (move === ADDED) newLine += 1;
-    else oldLine += 1;
+    const isEnded = token.endsWith('\n');
+    const line = isEnded ? token.slice(0, -1) : token;
+    hunk.lines.push(`${move === ADDED ? '+' : '-'}${line}`);
+    if (!isEnded) hunk.lines.push(NO_NEWLINE_MARKER);
+    if (move === ADDED) {
+      hunk.added.push(line);
+      newLine += 1;
+    } else {
+      hunk.removed.push(line);
+      oldLine += 1;
+    }
   }
   close();
-  return { oldFileName: '', newFileName: '', oldHeader: undefined, newHeader: undefined, hunks };
+  return { patch: { oldFileName: '', newFileName: '', oldHeader: undefined, newHeader: undefined, hunks }, lines };
 }

@@ -40,7 +40,8 @@ export function createPretokenCounter(pattern: RegExp, countRaw: CountText): Cou
   const flags = `${pattern.flags.replace(/[gy]/g, '')}y`;
   const step = new RegExp(pattern.source, flags);
   const alone = new RegExp(pattern.source, flags);
-  const table = createPieceTable();
+  const table = createPieceTable(TABLE_SLOTS);
+  const longTable = createPieceTable(LONG_TABLE_SLOTS);
   const shortMemo = createPieceMemo();
   // The count of one pre-token, or -1 when on its own it would be cut differently (a lookahead
   // or an end anchor that sees the end of the piece instead of what followed it).
@@ -69,17 +70,20 @@ export function createPretokenCounter(pattern: RegExp, countRaw: CountText): Cou
           if (tokens < 0) return countRaw(text);
           shortMemo.set(key, tokens);
         }
-      } else if (end - start > MEMO_MAX_PIECE) {
+      } else if (end - start > LONG_MEMO_MAX_PIECE) {
         tokens = countPiece(text.slice(start, end));
         if (tokens < 0) return countRaw(text);
       } else {
+        // Long pre-tokens (rules of `=` or `-`, progress bars, long identifiers) have a table of
+        // their own, smaller, so that they neither crowd out the common ones nor hold much memory.
+        const pieces = end - start > MEMO_MAX_PIECE ? longTable : table;
         const hash = pieceHash(text, start, end);
-        tokens = table.find(text, start, end, hash);
+        tokens = pieces.find(text, start, end, hash);
         if (tokens === undefined) {
           const piece = text.slice(start, end);
           tokens = countPiece(piece);
           if (tokens < 0) return countRaw(text);
-          table.remember(piece, hash, tokens);
+          pieces.remember(piece, hash, tokens);
         }
       }
       total += tokens;
@@ -98,8 +102,16 @@ const BYTE_END = 256;
 const SHORT_PIECE = 3;
 /** The {@link shortKey} of a single ASCII character. */
 const SINGLE_BYTE = -2;
-/** Longest pre-token remembered (longer ones are rare: counted each time they occur). */
+/** Longest pre-token remembered in the main table; longer ones go to the table of long pre-tokens. */
 const MEMO_MAX_PIECE = 64;
+/**
+ * Longest pre-token remembered at all (longer ones are counted each time they occur). Byte-pair
+ * encoding is quadratic in a pre-token's length, so a repeated long one (an 80-character rule of
+ * `=` in every test report) costs far more to count again than to look up.
+ */
+const LONG_MEMO_MAX_PIECE = 1_024;
+/** Slots of the table of long pre-tokens: at most 2 MB of them (one-byte characters) are kept. */
+const LONG_TABLE_SLOTS = 1 << 11;
 /** Short pre-tokens remembered per generation (see {@link createPieceMemo}). */
 const MEMO_ENTRIES = 32_768;
 /** Slots of a {@link PieceTable}, a power of two (the bundled sessions hold ~21,000 distinct pre-tokens). */
@@ -173,11 +185,11 @@ interface PieceTable {
 // Open addressing: a pre-token sits in one of the TABLE_PROBES slots from the one its hash names;
 // when they are all taken, a new one replaces each of them in turn. A count of 0 marks a free
 // slot (every pre-token is at least one token).
-function createPieceTable(): PieceTable {
-  const mask = TABLE_SLOTS - 1;
-  const hashes = new Int32Array(TABLE_SLOTS);
-  const counts = new Int32Array(TABLE_SLOTS);
-  const pieces: string[] = new Array<string>(TABLE_SLOTS).fill('');
+function createPieceTable(slots: number): PieceTable {
+  const mask = slots - 1;
+  const hashes = new Int32Array(slots);
+  const counts = new Int32Array(slots);
+  const pieces: string[] = new Array<string>(slots).fill('');
   let replaced = 0;
   return {
     find(text, start, end, hash) {

@@ -24,6 +24,15 @@ describe('computeDiffRecord()', () => {
         const whole = structuredPatch('', '', before, after, undefined, undefined, { context: 0, maxEditLength: 1_000 });
         if (whole === undefined) throw new Error('a diff of 14 lines cannot exceed 1,000 edits');
         expect(record.patch).toBe(before === after ? '' : formatPatch(whole, OMIT_HEADERS));
+        // Each hunk's lines, cut once for the patch and the record, are those the patch shows.
+        expect(record.hunks).toEqual(
+          (before === after ? [] : whole.hunks).map((hunk) => ({
+            newStart: hunk.newStart,
+            oldStart: hunk.oldStart,
+            removed: hunk.lines.filter((text) => text.startsWith('-')).map((text) => text.slice(1)),
+            added: hunk.lines.filter((text) => text.startsWith('+')).map((text) => text.slice(1)),
+          })),
+        );
         expect(record.newBytes).toBe(utf8ByteLength(after));
         expect(record.newLineCount).toBe(countLines(after));
       }),

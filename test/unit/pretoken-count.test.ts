@@ -55,6 +55,34 @@ describe('exactCounter()', () => {
     expect(count(text)).toBe(countTokens(text, NO_SPECIAL));
   });
 
+  it('remembers a long pre-token too: a rule repeated in every report reaches the tokenizer once', () => {
+    const count = exactCounter('o200k_base');
+    const rule = ` ${'='.repeat(81)}`;
+    const report = (passed: number): string => `${rule}\n tests passed: ${passed}\n${rule}\n`;
+    for (let run = 1; run <= 3; run += 1) expect(count(report(run))).toBe(countTokens(report(run), NO_SPECIAL));
+    vi.mocked(countTokens).mockClear();
+    count(report(4));
+    count(`${rule}\n`);
+    expect(tokenized().filter((piece) => piece.includes('='))).toEqual([]);
+    // A different rule of the same length is not taken for it.
+    const dashes = `${` ${'-'.repeat(81)}`}\n`;
+    const expected = countTokens(dashes, NO_SPECIAL);
+    vi.mocked(countTokens).mockClear();
+    expect(count(dashes)).toBe(expected);
+    expect(tokenized()).toEqual([` ${'-'.repeat(81)}\n`]);
+  });
+
+  it('counts a pre-token longer than any it remembers each time it occurs, exactly', () => {
+    const count = exactCounter('o200k_base');
+    const word = ` ${'ab'.repeat(600)}`;
+    for (let round = 0; round < 2; round += 1) {
+      const expected = countTokens(`x${word}.`, NO_SPECIAL);
+      vi.mocked(countTokens).mockClear();
+      expect(count(`x${word}.`)).toBe(expected);
+      expect(tokenized()).toContain(word);
+    }
+  });
+
   it('counts special-token strings as plain text', () => {
     const count = exactCounter('o200k_base');
     expect(count('a <|endoftext|> b')).toBe(countTokens('a <|endoftext|> b', NO_SPECIAL));
