@@ -1,3 +1,4 @@
+import { isRelayedAnswer } from './language/relayed-answer.js';
 import { InvalidArgumentError, describeValue } from './errors.js';
 import type { Scratchpad, ScratchpadData } from './scratchpad/scratchpad.js';
 import { displayPath } from './scratchpad/render-diff.js';
@@ -133,6 +134,7 @@ export function createSessionView(options: {
       callId: fields.callId,
       callSeq: fields.callSeq,
       isLate: fields.isLate,
+      isRelayedAnswer: fields.isRelayedAnswer,
       toolName: fields.toolName,
       isError: fields.isError,
       path: fields.path,
@@ -175,6 +177,7 @@ export function createSessionView(options: {
             role: event.role,
             text: event.content,
             toolCalls: event.toolCalls,
+            isRelayedAnswer: event.role === 'user' && isRelayedAnswer(event.content, tiers.entries()),
           });
           calls.addMessage({ calls: event.toolCalls ?? [], seq: event.seq });
           addEntry(entry);

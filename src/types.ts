@@ -72,6 +72,11 @@ export interface Entry {
   readonly callSeq?: number | undefined;
   /** For tool results: recorded after the call was closed without a result (a late result). */
   readonly isLate?: boolean | undefined;
+  /**
+   * For user messages: the message repeats one of the assistant's latest answers word for word
+   * (an agent loop handing an answer on to the next model), so its words are read as the assistant's.
+   */
+  readonly isRelayedAnswer?: boolean | undefined;
   /** For tool results: the tool's name. */
   readonly toolName?: string | undefined;
   /** For tool results: whether the tool reported an error. */

@@ -21,8 +21,6 @@ import type {
 } from '../types.js';
 import type { SummarizeRequest, SummarizeResult, Summarizer } from './summarizer.js';
 import { fileItemText, plainTextSections, renderSections, sectionsOf, STILL_FAILING, SUMMARY_SECTIONS } from './summary-sections.js';
-import { createRecentMemo, type RecentMemo } from '../recent-memo.js';
-import { detachedCopy } from '../detached-copy.js';
 import { relayedUserSpeech } from '../language/relayed-speech.js';
 import { isProse, wordCount } from '../language/prose.js';
 import { isProductNarration, turnShapeOf } from '../language/behaviour-statement.js';
@@ -85,14 +83,12 @@ export type SummarySection = Exclude<SummarySectionName, 'Text'>;
 export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions = {}): Summarizer {
   const parsed = parsePatternOptions(options, 'createExtractiveSummarizer', 'createExtractiveSummarizer({ patterns: defaultPatterns })');
   const patterns = parsed.patterns ?? defaultPatterns;
-  // A relayed answer is the next user turn, which often opens the next chunk.
-  const assistantTexts = createRecentMemo<true>({ size: RELAYED_REPLY_MEMORY, keyOf: detachedCopy });
   return markFactsJudged({
     name: 'extractive',
     summarize: (request: SummarizeRequest): SummarizeResult =>
       request.mode === 'consolidate'
         ? consolidate(request)
-        : summarizeChunk(request, { patterns, matcher: matcherFor(patterns), assistantTexts }),
+        : summarizeChunk(request, { patterns, matcher: matcherFor(patterns) }),
   });
 }
 
@@ -114,8 +110,6 @@ interface Item {
 interface Language {
   readonly patterns: PatternPack;
   readonly matcher: PatternMatcher;
-  /** The assistant's latest long messages, spaces collapsed, across chunks (see `MIN_RELAYED_REPLY_CHARS`). */
-  readonly assistantTexts?: RecentMemo<true> | undefined;
 }
 
 interface FileStat {
@@ -206,10 +200,6 @@ interface ChunkState {
 }
 
 const MAX_ITEM_WORDS = 40;
-/** Shortest message whose repetition as the next user turn is read as the assistant's relayed answer ("ok" repeated is not). */
-const MIN_RELAYED_REPLY_CHARS = 200;
-/** Long assistant messages remembered per generation for that check. */
-const RELAYED_REPLY_MEMORY = 8;
 /** Weight a user's message made of one durable statement gains (see `weighByMessage`). */
 const STANDALONE_BONUS = 1.5;
 /** Facts one message may yield before each of them loses weight (see `weighByMessage`). */
@@ -336,12 +326,9 @@ function summarizeChunk(request: SummarizeRequest, language: Language): Summariz
 function readMessage(options: { entry: Entry; order: number; state: ChunkState; language: Language }): void {
   const { entry, order, state, language } = options;
   // Some agents hand the assistant's answer on as the next user turn (an architect model's plan
-  // sent to an editor model): those words are still the assistant's, and are judged as such.
-  const spokenKey = entry.text.replace(/\s+/gu, ' ').trim();
-  const isLongEnough = spokenKey.length >= MIN_RELAYED_REPLY_CHARS;
-  if (entry.role === 'assistant' && isLongEnough) language.assistantTexts?.set(spokenKey, true);
-  const isRelayedReply = entry.kind === 'user' && isLongEnough && language.assistantTexts?.get(spokenKey) === true;
-  const role = entry.kind === 'note' ? 'user' : isRelayedReply ? 'assistant' : entry.role;
+  // sent to an editor model): those words are still the assistant's, and are judged as such
+  // (marked when recorded, see `isRelayedAnswer`).
+  const role = entry.kind === 'note' ? 'user' : entry.isRelayedAnswer === true ? 'assistant' : entry.role;
   // Agents also talk through tools (a plan, a question, a completion report in a call's input).
   // A quoted question answered under the quote is read with its answer (see readQuotedAnswers).
   const spoken = [withoutAnsweredQuestions(entry.text), ...(entry.toolCalls ?? []).flatMap((call) => proseIn(call.input))].join('\n');

@@ -28,6 +28,7 @@ export function createEntry(options: {
   callId?: string | undefined;
   callSeq?: number | undefined;
   isLate?: boolean | undefined;
+  isRelayedAnswer?: boolean | undefined;
   toolName?: string | undefined;
   isError?: boolean | undefined;
   path?: string | undefined;
@@ -60,6 +61,7 @@ export function createEntry(options: {
   if (options.callId !== undefined) entry['callId'] = options.callId;
   if (options.callSeq !== undefined) entry['callSeq'] = options.callSeq;
   if (options.isLate === true) entry['isLate'] = true;
+  if (options.isRelayedAnswer === true) entry['isRelayedAnswer'] = true;
   if (options.toolName !== undefined) entry['toolName'] = options.toolName;
   if (options.isError !== undefined) entry['isError'] = options.isError;
   if (options.path !== undefined) entry['path'] = options.path;

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { judgeFact } from '../../src/language/fact-worth.js';
-import { createExtractiveSummarizer } from '../../src/summarizer/extractive.js';
-import type { Summarizer, SummarizeResult } from '../../src/summarizer/summarizer.js';
-import { createTokenCounter } from '../../src/tokens/token-counter.js';
+import { ContextManager, createMemoryStorage } from '../../src/index.js';
 import type { EntryInput } from '../helpers.js';
-import { makeEntries } from '../helpers.js';
+import { summarizeChunk } from '../helpers.js';
 
 // Sentences written fresh for this test: an assistant thinking aloud about its task or the
 // conversation (what it sees, assumes or should do; what the user or the instructions said) is no
@@ -50,37 +48,39 @@ describe('judgeFact: the assistant deliberating', () => {
 });
 
 describe("the assistant's answer handed on as the next user turn", () => {
-  const counter = createTokenCounter();
   const answer = [
     'Looking at `ledger.ts` again, I see the rounding helper is already imported.',
     'Since you haven\'t shared `payouts.ts`, I\'ll assume it still calls `roundHalfEven` directly.',
     'Wait, I should check whether `settleBatch` is covered by the ledger tests before touching it.',
     'The ledger stores amounts as integer cents in `ledger_entries.amount_cents`.',
   ].join(' ');
-  const summarize = (summarizer: Summarizer, inputs: readonly EntryInput[], firstSeq: number): string[] => {
-    const result = summarizer.summarize({
-      mode: 'chunk',
-      entries: makeEntries(inputs).map((entry, index) => ({ ...entry, seq: firstSeq + index })),
-      summaries: [],
-      targetTokens: 400,
-      countTokens: (value: string) => counter.count(value),
-      signal: new AbortController().signal,
-    }) as SummarizeResult;
-    return (result.facts ?? []).map((fact) => fact.value);
-  };
+  const factsOf = (inputs: readonly (EntryInput & { isRelayedAnswer?: boolean })[]): string[] =>
+    (summarizeChunk(inputs, 400).facts ?? []).map((fact) => fact.value);
 
-  it('is judged as the assistant speaking, also when it opens the next chunk', () => {
-    const summarizer = createExtractiveSummarizer();
-    summarize(summarizer, [{ kind: 'user', text: 'Please look at the ledger rounding.' }, { kind: 'assistant', text: answer }], 1);
-    const relayed = summarize(summarizer, [{ kind: 'user', text: answer }, { kind: 'assistant', text: 'Applying the change now.' }], 3);
-    expect(relayed.some((value) => value.includes('I see the rounding helper'))).toBe(false);
-    expect(relayed.some((value) => value.includes("I'll assume"))).toBe(false);
+  it('is marked when recorded, also after a save and a load', async () => {
+    const storage = createMemoryStorage();
+    const manager = new ContextManager({ storage, sessionId: 'relay', autoSave: false });
+    manager.addMessage({ role: 'user', content: 'Please look at the ledger rounding.' });
+    manager.addMessage({ role: 'assistant', content: answer });
+    expect(manager.addMessage({ role: 'user', content: answer.replace(/ /gu, '\n') }).isRelayedAnswer).toBe(true);
+    await manager.save();
+    const loaded = await ContextManager.load({ storage, sessionId: 'relay', autoSave: false });
+    expect(loaded.state().entries.at(-1)?.isRelayedAnswer).toBe(true);
   });
 
-  it('leaves a user message that only resembles an earlier answer to the user', () => {
-    const summarizer = createExtractiveSummarizer();
-    summarize(summarizer, [{ kind: 'assistant', text: answer }], 1);
-    const own = summarize(summarizer, [{ kind: 'user', text: `${answer} Also, I'll assume payouts never exceed 10,000 EUR per batch.` }], 2);
+  it('is not marked when the user only quotes part of it, adds to it, or repeats something short', () => {
+    const manager = new ContextManager();
+    manager.addMessage({ role: 'assistant', content: answer });
+    expect(manager.addMessage({ role: 'user', content: `${answer} Also, I'll assume payouts never exceed 10,000 EUR per batch.` }).isRelayedAnswer).toBeUndefined();
+    manager.addMessage({ role: 'assistant', content: 'ok' });
+    expect(manager.addMessage({ role: 'user', content: 'ok' }).isRelayedAnswer).toBeUndefined();
+  });
+
+  it("is judged as the assistant speaking, so its thinking aloud is no fact; the user's own words stay facts", () => {
+    const relayed = factsOf([{ kind: 'user', text: answer, isRelayedAnswer: true }, { kind: 'assistant', text: 'Applying the change now.' }]);
+    expect(relayed.some((value) => value.includes('I see the rounding helper'))).toBe(false);
+    expect(relayed.some((value) => value.includes("I'll assume"))).toBe(false);
+    const own = factsOf([{ kind: 'user', text: `${answer} Also, I'll assume payouts never exceed 10,000 EUR per batch.` }]);
     expect(own.some((value) => value.includes("I'll assume"))).toBe(true);
   });
 });
