@@ -167,36 +167,34 @@ export function createFactStore(options: {
   // The key an update goes to, whether it gives that fact's subject a new value, and the keys of
   // older facts that said the same value of that subject in other words: they leave with it.
   const findKey = (update: FactUpdate): { key: string; isRevision: boolean; restated: string[] } => {
-    const found = findTarget(update);
+    if (update.key !== undefined) return { key: update.key, isRevision: false, restated: [] };
+    // The facts that share a topic word with the update: the only ones it can be about.
+    const candidates = new Set<string>();
+    for (const word of topicWords(update.value)) for (const key of topicIndex.get(word) ?? []) candidates.add(key);
+    const found = findTarget(update, candidates);
     const target = facts.get(found.key);
-    if (update.key !== undefined || target === undefined) return { ...found, restated: [] };
-    return { ...found, restated: restatementsOf(target, update) };
+    return { ...found, restated: target === undefined ? [] : restatementsOf(target, update, candidates) };
   };
   // Facts other than `target` that hold the same values as it (the same amount said twice in other
   // words: "the billing client is allowed 124 retries" and "give the billing client 124 retries")
   // and that the update speaks of as well.
-  const restatementsOf = (target: Fact, update: FactUpdate): string[] => {
+  const restatementsOf = (target: Fact, update: FactUpdate, candidates: ReadonlySet<string>): string[] => {
     const values = valueSet(target.value);
     if (values.size === 0) return [];
     const isUpdate = update.isUpdate === true;
     const restated: string[] = [];
-    for (const word of topicWords(update.value)) {
-      for (const key of topicIndex.get(word) ?? []) {
-        const fact = facts.get(key);
-        if (fact === undefined || key === target.key || restated.includes(key) || !isRevisableCategory(fact.category, target.category)) continue;
-        if (!isSameValueSet(valueSet(fact.value), values)) continue;
-        if (isSameSubject(fact.value, update.value, { isUpdate }) || isValueRevision(fact.value, update.value)) restated.push(key);
-      }
+    for (const key of candidates) {
+      const fact = facts.get(key);
+      if (fact === undefined || key === target.key || !isRevisableCategory(fact.category, target.category)) continue;
+      if (!isSameValueSet(valueSet(fact.value), values)) continue;
+      if (isSameSubject(fact.value, update.value, { isUpdate }) || isValueRevision(fact.value, update.value)) restated.push(key);
     }
     return restated;
   };
-  const findTarget = (update: FactUpdate): { key: string; isRevision: boolean } => {
-    if (update.key !== undefined) return { key: update.key, isRevision: false };
+  const findTarget = (update: FactUpdate, candidates: ReadonlySet<string>): { key: string; isRevision: boolean } => {
     let match: Fact | undefined;
     let matchOrder = -1;
     const isUpdate = update.isUpdate === true;
-    const candidates = new Set<string>();
-    for (const word of topicWords(update.value)) for (const key of topicIndex.get(word) ?? []) candidates.add(key);
     for (const key of candidates) {
       const fact = facts.get(key);
       const order = orderOf.get(key) ?? 0;
