@@ -13,7 +13,7 @@ import { isMarkedChoice } from '../language/marked-choice.js';
 import { heldChoiceOf } from '../language/held-choice.js';
 import { isStatedPreference } from '../language/preference-statement.js';
 import { isRecurringProcess } from '../language/recurrence.js';
-import { letterRunCount, wordCount } from '../language/prose.js';
+import { editBlockMarker, isCodeLine, letterRunCount, wordCount } from '../language/prose.js';
 import { isNoteLine } from '../language/message-parts.js';
 import { detachedCopy } from '../detached-copy.js';
 import { createRecentMemo, type RecentMemo } from '../recent-memo.js';
@@ -72,8 +72,9 @@ export interface SentenceAnalysis {
  * ("> …") and the other is not.
  * Inside a line, a sentence ends at `.`, `!`, `?` or `…` followed by whitespace, except inside
  * `` `code spans` `` and after common abbreviations ("e.g.", "i.e.", "vs."). Paths, versions and
- * decimals stay intact because their dots are not followed by whitespace. Fenced code blocks are
- * left out: they are code, not sentences.
+ * decimals stay intact because their dots are not followed by whitespace. Code is left out, it
+ * holds no sentences: fenced blocks, search/replace edit blocks, and lines outside fences that read
+ * as code or markup (`isCodeLine`).
  */
 export function splitSentences(text: string, options: WordListOptions = {}): string[] {
   const words = wordsOf(options);
@@ -90,6 +91,7 @@ export function splitSentences(text: string, options: WordListOptions = {}): str
 function proseLines(text: string): string[] {
   const lines: string[] = [];
   let isInFence = false;
+  let isInEditBlock = false;
   let canContinue = false;
   // A quoted line ("> …") and the reply under it are different voices: one never continues the other.
   let wasQuoted = false;
@@ -110,6 +112,17 @@ function proseLines(text: string): string[] {
       continue;
     }
     if (isInFence) continue;
+    // Edits written as search/replace blocks and code written without fences are no sentences.
+    const marker = editBlockMarker(rawLine);
+    if (marker !== undefined || isInEditBlock) {
+      isInEditBlock = marker === 'close' ? false : marker === 'open' ? true : isInEditBlock;
+      canContinue = false;
+      continue;
+    }
+    if (isCodeLine(rawLine.replace(LINE_MARKER, ''))) {
+      canContinue = false;
+      continue;
+    }
     const hasMarker = LINE_MARKER.test(rawLine);
     const isQuoted = QUOTE_MARKER.test(rawLine);
     const line = rawLine.replace(LINE_MARKER, '').trim();

@@ -25,7 +25,50 @@ export function isProse(fullText: string): boolean {
   return hasWords(text, MIN_PROSE_WORDS) && /[.!?:](?:\s|$)/u.test(text);
 }
 
+/**
+ * Tells whether a line outside any code fence is code rather than words to a person: agents that
+ * call tools in markup (`<replace_in_file>`, `<path>…</path>`) write file bodies and diffs into
+ * their message without fences. A line is code when it ends like a statement or a block of code
+ * (`;`, `{`, `=>`), opens with a closing bracket or a line comment, or is code punctuation for a
+ * large share of its characters; a line that is only markup tags around a value without spaces is
+ * markup. Code spans are left out before judging, so "set `retries = 3;` in the config." is prose.
+ */
+export function isCodeLine(line: string): boolean {
+  const text = line.trim();
+  if (text.length === 0) return false;
+  if (MARKUP_LINE.test(text)) return true;
+  const masked = text.includes('`') ? text.replace(/`[^`\n]*`/gu, 'code') : text;
+  const code = codeCharacters(masked);
+  // A list item may end in ";" too: such a line is code only with other code in it or a few words.
+  if (masked.endsWith(';')) return code > 1 || wordCount(masked) <= MAX_CODE_STATEMENT_WORDS;
+  if (CODE_LINE_SHAPE.test(masked)) return true;
+  return code >= MIN_CODE_LINE_CHARACTERS && code / masked.length >= MIN_CODE_LINE_SHARE;
+}
+
+/**
+ * Tells whether a line opens or closes a conflict-style edit block (`<<<<<<< SEARCH`, `=======`,
+ * `>>>>>>> REPLACE`), the search/replace format agents write edits in: the lines between them are
+ * file content, not sentences.
+ */
+export function editBlockMarker(line: string): 'open' | 'middle' | 'close' | undefined {
+  const text = line.trim();
+  if (/^<{7}(?:\s|$)/u.test(text)) return 'open';
+  if (/^={7}$/u.test(text)) return 'middle';
+  if (/^>{7}(?:\s|$)/u.test(text)) return 'close';
+  return undefined;
+}
+
 // --- Internal helpers ---
+
+// A line of only markup: an opening or closing tag, or a tag pair around a value without spaces.
+const MARKUP_LINE = /^(?:<\/?[a-z][\w:-]*>|<([a-z][\w:-]*)>[^<\s]*<\/\1>)$/u;
+// Ends like a block of code, opens with a closing bracket, or is a line comment.
+const CODE_LINE_SHAPE = /(?:[{([]|=>)$|^[})\]]|^\/\/|^\/\*|^\*\//u;
+/** Words a line ending in ";" may have and still be a statement of code (`return total;`). */
+const MAX_CODE_STATEMENT_WORDS = 4;
+/** Code punctuation (`{};=<>()[]`) a line needs, and its share of the line, to read as code. */
+const MIN_CODE_LINE_CHARACTERS = 3;
+const MIN_CODE_LINE_SHARE = 0.08;
 
 /** Words (runs of 2+ letters) a text needs to read as prose. */
 const MIN_PROSE_WORDS = 8;
