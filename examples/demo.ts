@@ -1,7 +1,8 @@
-// `npm run demo`: replays a bundled two-hour coding session through ContextManager with the
-// offline extractive summarizer and prints, every simulated 15 minutes, what the window holds.
-//   npm run demo                 the synthetic 2-hour session (examples/sessions/)
-//   npm run demo -- --real       a real Claude Code session (MIT, jimmc414/cctrace)
+// `npm run demo`: replays a bundled coding session through ContextManager with the offline
+// extractive summarizer and prints, every simulated 15 minutes, what the window holds.
+//   npm run demo                 a real Cline session (MIT, Jasonleonardvolk/Tori), with the
+//                                retention probes written for it by hand (bench/fixtures/)
+//   npm run demo -- --synth      a generated two-hour session (examples/sessions/)
 //   npm run demo -- FILE.jsonl   any session in the same JSONL schema
 //   npm run demo -- --resume     loads the session the last run saved (in .demo-session/) and
 //                                prints its window, without replaying anything
@@ -32,12 +33,12 @@ if (argument === '--resume') {
   console.log(await resumed.recap('brief'));
   process.exit(0);
 }
-const bundled = (name: string): string => fileURLToPath(new URL(`../examples/sessions/${name}`, import.meta.url));
+const bundled = (path: string): string => fileURLToPath(new URL(`../${path}`, import.meta.url));
 const file =
   argument === undefined
-    ? bundled('synth-seed11-120min.jsonl.gz')
-    : argument === '--real'
-      ? bundled('real-cctrace-phase0.jsonl.gz')
+    ? bundled('bench/fixtures/real-10-cline-tori-ripple.jsonl.gz')
+    : argument === '--synth'
+      ? bundled('examples/sessions/synth-seed11-120min.jsonl.gz')
       : argument;
 
 const lines = readSession(file);
@@ -50,7 +51,7 @@ manager.on('graduation-end', (report) => reports.push(report));
 let fallbacks = 0;
 manager.on('summarizer-fallback', () => (fallbacks += 1));
 
-// Retention probes (synthetic sessions only): facts stated in the conversation, with the
+// Retention probes (the bundled sessions have them): facts stated in the conversation, with the
 // keywords that must still be in the window for the fact to count as kept.
 const probes = new Map<string, { keywords: readonly string[]; supersededBy?: string }>();
 const start = firstTime(lines);
@@ -134,7 +135,8 @@ async function checkpoint(mark: number, isFinal = false): Promise<BuiltContext> 
 
 function retention(window: BuiltContext): string {
   if (probes.size === 0) return 'n/a';
-  const text = window.messages.map((message) => message.content).join('\n');
+  // What the model reads: message text and the strings of tool-call inputs.
+  const text = window.messages.map((message) => (message.role === 'assistant' ? [message.content, ...(message.toolCalls ?? []).flatMap((call) => stringsIn(call.input))].join('\n') : message.content)).join('\n');
   let kept = 0;
   let total = 0;
   for (const probe of probes.values()) {
@@ -143,6 +145,13 @@ function retention(window: BuiltContext): string {
     if (probe.keywords.every((keyword) => keywordPattern(keyword).test(text))) kept += 1;
   }
   return `${kept}/${total}`;
+}
+
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap((item) => stringsIn(item));
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap((item) => stringsIn(item));
+  return [];
 }
 
 function keywordPattern(keyword: string): RegExp {
