@@ -29,20 +29,24 @@ export function isProse(fullText: string): boolean {
  * Tells whether a line outside any code fence is code rather than words to a person: agents that
  * call tools in markup (`<replace_in_file>`, `<path>…</path>`) write file bodies and diffs into
  * their message without fences. A line is code when it ends like a statement or a block of code
- * (`;`, `{`, `=>`), opens with a closing bracket or a line comment, or is code punctuation for a
- * large share of its characters; a line that is only markup tags around a value without spaces is
- * markup. Code spans are left out before judging, so "set `retries = 3;` in the config." is prose.
+ * (`{`, `=>`, a short statement ending in `;`), opens with a closing bracket or a line comment, or
+ * is code punctuation for a large share of its characters without ending like a sentence; a line
+ * of only markup tags around a value without spaces is markup. Code spans and a task-list box
+ * are left out before judging, so "set `retries = 3;` in the config." is prose.
  */
 export function isCodeLine(line: string): boolean {
   const text = line.trim();
   if (text.length === 0) return false;
   if (MARKUP_LINE.test(text)) return true;
-  const masked = text.includes('`') ? text.replace(/`[^`\n]*`/gu, 'code') : text;
+  // A task-list box ("[ ] add retries", "[x] …") marks an item, not code.
+  const item = text.replace(TASK_BOX, '');
+  const masked = item.includes('`') ? item.replace(/`[^`\n]*`/gu, 'code') : item;
   const code = codeCharacters(masked);
   // A list item may end in ";" too: such a line is code only with other code in it or a few words.
   if (masked.endsWith(';')) return code > 1 || wordCount(masked) <= MAX_CODE_STATEMENT_WORDS;
   if (CODE_LINE_SHAPE.test(masked)) return true;
-  return code >= MIN_CODE_LINE_CHARACTERS && code / masked.length >= MIN_CODE_LINE_SHARE;
+  // A sentence that names code without backticks still ends like a sentence.
+  return code >= MIN_CODE_LINE_CHARACTERS && code / masked.length >= MIN_CODE_LINE_SHARE && !SENTENCE_END.test(masked);
 }
 
 /**
@@ -64,6 +68,9 @@ export function editBlockMarker(line: string): 'open' | 'middle' | 'close' | und
 const MARKUP_LINE = /^(?:<\/?[a-z][\w:-]*>|<([a-z][\w:-]*)>[^<\s]*<\/\1>)$/u;
 // Ends like a block of code, opens with a closing bracket, or is a line comment.
 const CODE_LINE_SHAPE = /(?:[{([]|=>)$|^[})\]]|^\/\/|^\/\*|^\*\//u;
+const TASK_BOX = /^\[[ xX]\]\s+/u;
+// A sentence's last character, before closing quotes or brackets.
+const SENTENCE_END = /[.!?]["'’”)\]]*$/u;
 /** Words a line ending in ";" may have and still be a statement of code (`return total;`). */
 const MAX_CODE_STATEMENT_WORDS = 4;
 /** Code punctuation (`{};=<>()[]`) a line needs, and its share of the line, to read as code. */

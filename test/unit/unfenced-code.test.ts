@@ -32,6 +32,8 @@ describe('isCodeLine', () => {
     'Fixed the off-by-one in the pager (page 0 was skipped).',
     '<details> has the full log if you need it.',
     'Done - all 42 tests pass.',
+    '[ ] Wire the retry helper into fetchOrders() and cover it [with] a test.',
+    'Log the payload with console.log({ id, status }) before the call.',
   ])('reads %j as prose', (line) => {
     expect(isCodeLine(line)).toBe(false);
   });
