@@ -66,8 +66,9 @@ const JOINT_CHANGE = /\b(?:let['’]s|we['’]ll|we will)\s+\p{L}+\b[^,;:]*\b(?:
 const VALUES = /(?<![\p{L}\p{N}_.#:/-])\d+(?:[.,]\d+)?\s?(%|\p{L}+)\b(?!\s*[(=])/gu;
 // References that hold numbers without being values: a line or a step number, an edit "(3 → 4)".
 const CODE_REFERENCE = /\b(?:line|lines|row|column|col|step|item|issue|ticket|pr|commit|attempt|run|test|case)\s+#?\d+\b|\(\s*\d+\s*(?:→|->)\s*\d+\s*\)|\b\d+\s*(?:→|->)\s*\d+\b/giu;
-// The speakers agreed on it or settled it: "we both agreed on …", "decided that …".
-const AGREEMENT = /\b(?:we|you and I|the team)\s+(?:(?:have|had|all|both|already|just)\s+)?(?:agreed|decided|settled|chose|picked|went with)\b|\b(?:agreed|decided|settled)\s+(?:on|that|to)\b/iu;
+// The speakers agreed on it or settled it: "we both agreed on …", "… as we decided" (not an
+// opinion they share: "the team agreed the demo went well").
+const AGREEMENT = /\b(?:we|you and I|the team)\s+(?:(?:have|had|all|both|already|just)\s+)?(?:(?:agreed|decided|settled)\s+(?:on|to|that|upon)|chose|picked|went with)\b|\b(?:as|what)\s+(?:we|you and I)\s+(?:(?:all|both)\s+)?(?:agreed|decided|settled on)\b|\bas agreed\b/iu;
 // The speakers commit to it from now on: "so we go with Caddy", "we'll pin Node at 22", "let's
 // keep the queue on SQS" (not a next step such as "we'll look into it").
 const COMMITMENT = /\b(?:we|we['’]ll|we will|we['’]re|we are|let['’]s)\s+(?:now\s+|always\s+|just\s+)?(?:standardi[sz]e|standardi[sz]ing|go with|going with|stick with|sticking with|settle on|use|using|keep|keeping|adopt|adopting|default to|switch to|switching to|move to|moving to|pin|cap|target|aim for)\b/iu;
