@@ -276,6 +276,10 @@ const SETTLED_CATEGORY: Readonly<Record<Settlement, FactUpdate['category']>> = {
  * settle nothing.
  */
 const SETTLING_DESPITE: ReadonlySet<string> = new Set(['deliberation', 'completion', 'narration', 'lead-in']);
+/** Share of a note's words said nowhere else in the chunk below which its wording repeats the chunk's. */
+const REPEATED_SHARE = 0.25;
+/** What repeating the chunk's wording with no value or name costs a note when picking notes. */
+const REPEATED_COST = 2;
 /** Settled notes a chunk keeps whatever the room; more are ranked with the other notes. */
 const MAX_SETTLED_NOTES = 3;
 /** Priority of a leftover note that names something: last, into the room every other item left. */
@@ -913,6 +917,14 @@ function selectNotes(
   const remaining = state.notes
     .filter((note) => note.text.length > 0 && !kept.has(note) && note.isDurableNeed !== true)
     .map((note) => ({ note, words: wordCount(note.text), weights: note.identifiers.map((identifier) => (COUNTED.test(identifier) ? 1 : 3)) }));
+  // What a note says in words no other note, item or fact of the chunk holds: a note in a shape
+  // the chunk repeats ("the tests pass again" after "the tests pass now") carries less new content
+  // than a statement in its own words.
+  const shares = uniqueWordShares({
+    notes: remaining.map(({ note }) => note.text),
+    others: [...items.map((item) => item.text), ...state.facts.map((fact) => fact.value), ...picked.map((item) => item.text)],
+  });
+  const novelty = new Map(remaining.map(({ note }, index) => [note, shares[index] ?? 0]));
   for (let round = 0; round < 40 && remaining.length > 0; round += 1) {
     let bestIndex = -1;
     let bestScore = Number.NEGATIVE_INFINITY;
@@ -926,7 +938,9 @@ function selectNotes(
       const userBonus = note.isUser && (words >= 5 || note.identifiers.length > 0) ? (note.isIntention ? 2 : USER_STATEMENT_BONUS) : 0;
       // The agent's descriptions of the product come next, level with a narrated sentence that adds a name.
       const productBonus = note.isProductStatement === true ? PRODUCT_STATEMENT_BONUS : 0;
-      const score = fresh + userBonus + productBonus + note.salience - words / 12 - (note.isIntention ? 3 : 0);
+      // A note with no value or name of its own in a wording the chunk repeats is left out first.
+      const repeated = note.specifics === 0 && fresh === 0 && (novelty.get(note) ?? 1) < REPEATED_SHARE ? REPEATED_COST : 0;
+      const score = fresh + userBonus + productBonus + note.salience - repeated - words / 12 - (note.isIntention ? 3 : 0);
       // Sentences that add no identifier are kept only for the user's own words or what they carry.
       if (fresh === 0 && userBonus === 0 && note.salience < 1) continue;
       if (score > bestScore) {

@@ -70,8 +70,8 @@ const CODE_REFERENCE = /\b(?:line|lines|row|column|col|step|item|issue|ticket|pr
 // opinion they share: "the team agreed the demo went well").
 const AGREEMENT = /\b(?:we|you and I|the team)\s+(?:(?:have|had|all|both|already|just)\s+)?(?:(?:agreed|decided|settled)\s+(?:on|to|that|upon)|chose|picked|went with)\b|\b(?:as|what)\s+(?:we|you and I)\s+(?:(?:all|both)\s+)?(?:agreed|decided|settled on)\b|\bas agreed\b/iu;
 // The speakers commit to it from now on: "so we go with Caddy", "we'll pin Node at 22", "let's
-// keep the queue on SQS" (not a next step such as "we'll look into it").
-const COMMITMENT = /\b(?:we|we['’]ll|we will|we['’]re|we are|let['’]s)\s+(?:now\s+|always\s+|just\s+)?(?:standardi[sz]e|standardi[sz]ing|go with|going with|stick with|sticking with|settle on|use|using|keep|keeping|adopt|adopting|default to|switch to|switching to|move to|moving to|pin|cap|target|aim for)\b/iu;
+// keep the queue on SQS", "Bun is what we test with" (not a next step such as "we'll look into it").
+const COMMITMENT = /\b(?:we|we['’]ll|we will|we['’]re|we are|let['’]s)\s+(?:now\s+|always\s+|just\s+)?(?:standardi[sz]e|standardi[sz]ing|go with|going with|stick with|sticking with|settle on|use|using|keep|keeping|adopt|adopting|default to|switch to|switching to|move to|moving to|pin|cap|target|aim for)\b|\b(?:is|are)\s+what\s+we\s+(?:use|build|ship|run|deploy|test|go with|settled on|picked|chose)\b/iu;
 // The listener's own stated wish, relayed back to them: "since you told me smaller diffs are easier
 // for you", "written the way you want the fixtures named".
 const LISTENER_WISH = /\b(?:you|you['’]ve|you have|you['’]d)\s+(?:said|told me|mentioned|asked for|prefer|preferred|like|liked|want|wanted|find|found)\b(?:(?!\b(?:yesterday|earlier|before)\b).)*?\b(?:best|better|prefer\w*|like|want\w*|for you|works?|easier|clearer)\b|\b(?:the way|how)\s+you\s+(?:like|prefer|want)\b/iu;

@@ -124,3 +124,4 @@ describe('a long narrated message keeps what it settles', () => {
     expect((result.facts ?? []).map((fact) => fact.value).join('\n')).not.toContain('Rollup');
   });
 });
+
