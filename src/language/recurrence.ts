@@ -133,7 +133,8 @@ const RECURRENCE_PATTERNS: readonly RegExp[] = [
   new RegExp(String.raw`\bevery\s+(?:${ORDINAL}\s+|${COUNT}\s*)?(?:[\w-]+\s+)?(?:${UNIT}|${WEEKDAY}|${EVENT})s?\b`, 'giu'),
   new RegExp(String.raw`\bevery\s+\d+\s?(?:s|m|h|d|min|mins|hrs?)\b`, 'giu'),
   new RegExp(String.raw`\b(?:once|twice|thrice|${COUNT}\s+times)\s+(?:a|an|per|every|each)\s+${UNIT}\b`, 'giu'),
-  new RegExp(String.raw`\b(?:each|per)\s+(?:${UNIT}|${WEEKDAY})\b`, 'giu'),
+  // Not a rate: "25 calls per hour" counts things in a span of time, it repeats nothing.
+  new RegExp(String.raw`(?<!\b(?:\d[\d,.]*|${COUNT})\s+(?:[\p{L}-]+\s+){0,2})\b(?:each|per)\s+(?:${UNIT}|${WEEKDAY})\b`, 'giu'),
   new RegExp(String.raw`\b${WEEKDAY}s\b(?:\s+and\s+${WEEKDAY}s\b)?`, 'giu'),
   new RegExp(String.raw`\b${ORDINAL}\s+${WEEKDAY}\b`, 'giu'),
   /\b(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\s+of\s+(?:each|every|the)\s+month\b/giu,

@@ -36,6 +36,8 @@ import { quotedReplies, setApartAsides, withoutAnsweredQuestions } from '../lang
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
 import { uniqueProseShares, uniqueWordShares } from './note-novelty.js';
 import { isMeasuredNeed } from '../language/stated-need.js';
+import { isOwnDoing, settlementOf, type Settlement } from './settling.js';
+import { splitAsides } from './aside-split.js';
 
 /** Options for {@link createExtractiveSummarizer}. */
 export interface ExtractiveSummarizerOptions {
@@ -159,6 +161,8 @@ interface Note {
   readonly specifics: number;
   /** A need measured by a value that no fact of the chunk holds (see `isDurableNote`): never left out for room. */
   readonly isDurableNeed?: boolean;
+  /** It settles something for later (see `settlementOf`): it outranks the narration around it. */
+  readonly isSettled?: boolean;
 }
 
 /** A failure and what happened until the next green run. */
@@ -261,6 +265,23 @@ const MAX_DIFF_FIX_LINE = 120;
 const MIN_FIX_TOPIC_WORDS = 3;
 /** Priority of a note that carries a measured need no fact holds: with the open items, kept above the target. */
 const DURABLE_NOTE_PRIORITY = 1;
+/** Salience of a sentence that settles something for later: level with an updated statement. */
+const SETTLED_SALIENCE = 3.5;
+/** The category of a fact by what settled it. */
+const SETTLED_CATEGORY: Readonly<Record<Settlement, FactUpdate['category']>> = { agreement: 'decisions', marked: 'decisions', listener: 'preferences' };
+/**
+ * Why judgeFact() may turn a sentence away that still settles something: the agent's own report or
+ * deliberation can carry the listener's wish or an agreement ("left the summary at the top of the
+ * review, since you told me you read it first"). Output, code, questions, hedges and failures
+ * settle nothing.
+ */
+const SETTLING_DESPITE: ReadonlySet<string> = new Set(['deliberation', 'completion', 'narration', 'lead-in']);
+/** Share of a note's words said nowhere else in the chunk below which its wording repeats the chunk's. */
+const REPEATED_SHARE = 0.25;
+/** What repeating the chunk's wording with no value or name costs a note when picking notes. */
+const REPEATED_COST = 2;
+/** Settled notes a chunk keeps whatever the room; more are ranked with the other notes. */
+const MAX_SETTLED_NOTES = 3;
 /** Priority of a leftover note that names something: last, into the room every other item left. */
 const NAMING_NOTE_PRIORITY = 7;
 // The speakers themselves ("I think …", "you could …"): about the conversation, not the work.
@@ -332,7 +353,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
   // Agents also talk through tools (a plan, a question, a completion report in a call's input).
   // A quoted question answered under the quote is read with its answer (see readQuotedAnswers).
   const spoken = [withoutAnsweredQuestions(entry.text), ...(entry.toolCalls ?? []).flatMap((call) => proseIn(call.input))].join('\n');
-  const sentences = joinLeadIns(joinCauseAndFix(splitSentences(spoken, { patterns: language.matcher.pack }), language.matcher, role), language.matcher);
+  const sentences = joinLeadIns(joinCauseAndFix(splitAsides(splitSentences(spoken, { patterns: language.matcher.pack })), language.matcher, role), language.matcher);
   // The shape of the turn weighs its sentences: a statement of behaviour in a report needs a value.
   const turn = turnShapeOf(entry.text);
   const analyses = sentences.map((sentence) => analyzeSentence(sentence, { role, patterns: language.patterns, turn }));
@@ -401,7 +422,28 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
       return;
     }
     const category = factCategoryFor(analysis.retention);
-    if (category !== undefined && isWorthAFact(sentences[position] ?? analysis.text)) {
+    // A sentence that settles something for later (the speakers' agreement, a value set apart by a
+    // label, the listener's stated wish) is read for what it settles even inside a long message
+    // of narration, code remarks and recaps; its own steps aside, it is a fact.
+    const said = sentences[position] ?? analysis.text;
+    // Judged once, and only when a fact or a settlement is in question.
+    const rejection = category !== undefined ? rejectionOf(said) : undefined;
+    const candidate = category === undefined || rejection !== undefined
+      ? settlementOf(said, { matcher: language.matcher, isQuestion: analysis.isQuestion, specifics: analysis.specifics })
+      : undefined;
+    const settledRejection = candidate === undefined ? undefined : category === undefined ? rejectionOf(said) : rejection;
+    const settled = settledRejection === undefined || SETTLING_DESPITE.has(settledRejection) ? candidate : undefined;
+    if (category === undefined && settled !== undefined && settledRejection === undefined && !isOwnDoing(analysis.text)) {
+      state.facts.push({
+        category: SETTLED_CATEGORY[settled],
+        value: analysis.text,
+        salience: Math.max(analysis.salience, SETTLED_SALIENCE),
+        ...(analysis.isUpdate ? { isUpdate: true } : {}),
+      });
+      lastFact = state.facts.length - 1;
+      return;
+    }
+    if (category !== undefined && rejection === undefined) {
       state.facts.push({
         category,
         value: analysis.text,
@@ -416,7 +458,6 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     // A remark set apart in parentheses is weighed as a sentence of its own when it names
     // something: "hook up the ranking next (we ship it behind the `beta_search` flag, by the way)".
     // The sentence is judged as prose only when it has an aside: judging reads the whole sentence.
-    const said = sentences[position] ?? analysis.text;
     const asides = said.length <= MAX_ASIDE_SENTENCE_CHARS && said.includes('(') ? setApartAsides(said).slice(1) : [];
     const isProse = asides.length > 0 && !PASTED_LAYOUT.test(said) && !NOT_PROSE.has(rejectionOf(said) ?? 'none');
     for (const aside of isProse ? asides : []) {
@@ -447,23 +488,24 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     // narration of the code, but not the user's own statements. Its verb alone can read like a
     // completion report ("guest shoppers complete checkout …"): it stays a note all the same.
     const isProductStatement = role !== 'user' && !analysis.isTaskRequest && analysis.retention !== 'chit-chat' && isProductNarration(analysis.text);
-    if (analysis.retention === 'chit-chat' || (analysis.retention === 'task-status' && !isProductStatement)) return;
+    if ((analysis.retention === 'chit-chat' || (analysis.retention === 'task-status' && !isProductStatement)) && settled === undefined) return;
     const identifiers = extractIdentifiers(analysis.text);
     // A fact-like sentence judgeFact() kept out of T2 stays a note by what it names, not by its
     // cues; one that changes a value keeps its weight, so the newest value outlasts the older one.
     const judged = category === undefined || analysis.isUpdate ? analysis.salience : 0;
-    const salience = isProductStatement ? Math.max(judged, PRODUCT_NARRATION_SALIENCE) : judged;
+    const salience = settled !== undefined ? Math.max(judged, analysis.salience, SETTLED_SALIENCE) : isProductStatement ? Math.max(judged, PRODUCT_NARRATION_SALIENCE) : judged;
     notedAt.set(position, state.notes.length);
     const isDurableNeed = !analysis.isIntention && !analysis.isQuestion && isDurableNote(analysis.text, rejectionOf);
     state.notes.push({
       text: analysis.text,
       order,
       isUser: role === 'user',
-      isIntention: analysis.isIntention || analysis.isQuestion,
+      isIntention: settled === undefined && (analysis.isIntention || analysis.isQuestion),
       identifiers,
       specifics: analysis.specifics,
       ...(isProductStatement ? { isProductStatement } : {}),
       ...(isDurableNeed ? { isDurableNeed } : {}),
+      ...(settled !== undefined ? { isSettled: true } : {}),
       // What the user states about the work (not asks, hedges or says about themselves) says what
       // must hold even without a name or a value in it: it outranks their questions and asides.
       salience: role === 'user' && isUserStatement(analysis, sentences[position] ?? analysis.text, isWorthAFact) ? Math.max(salience, USER_STATEMENT_SALIENCE) : salience,
@@ -859,16 +901,30 @@ function selectNotes(
   const seenTexts = new Set<string>();
   // A need measured by a value that no fact holds is kept whatever the room: once the chunk is
   // summarised, this note is all that carries it.
+  // So is what settles something for later (see `settlementOf`), the first few of a chunk.
+  let settledNotes = 0;
+  const isKept = (note: Note): boolean => note.isDurableNeed === true || (note.isSettled === true && settledNotes < MAX_SETTLED_NOTES);
+  const kept = new Set<Note>();
   for (const note of state.notes) {
     const key = note.text.toLowerCase();
-    if (note.isDurableNeed !== true || seenTexts.has(key)) continue;
+    if (!isKept(note) || seenTexts.has(key)) continue;
+    if (note.isDurableNeed !== true) settledNotes += 1;
+    kept.add(note);
     seenTexts.add(key);
     cover(note.text);
     picked.push({ ...noteItem(note, range, DURABLE_NOTE_PRIORITY), isEssential: true });
   }
   const remaining = state.notes
-    .filter((note) => note.text.length > 0 && note.isDurableNeed !== true)
+    .filter((note) => note.text.length > 0 && !kept.has(note) && note.isDurableNeed !== true)
     .map((note) => ({ note, words: wordCount(note.text), weights: note.identifiers.map((identifier) => (COUNTED.test(identifier) ? 1 : 3)) }));
+  // What a note says in words no other note, item or fact of the chunk holds: a note in a shape
+  // the chunk repeats ("the tests pass again" after "the tests pass now") carries less new content
+  // than a statement in its own words.
+  const shares = uniqueWordShares({
+    notes: remaining.map(({ note }) => note.text),
+    others: [...items.map((item) => item.text), ...state.facts.map((fact) => fact.value), ...picked.map((item) => item.text)],
+  });
+  const novelty = new Map(remaining.map(({ note }, index) => [note, shares[index] ?? 0]));
   for (let round = 0; round < 40 && remaining.length > 0; round += 1) {
     let bestIndex = -1;
     let bestScore = Number.NEGATIVE_INFINITY;
@@ -882,7 +938,9 @@ function selectNotes(
       const userBonus = note.isUser && (words >= 5 || note.identifiers.length > 0) ? (note.isIntention ? 2 : USER_STATEMENT_BONUS) : 0;
       // The agent's descriptions of the product come next, level with a narrated sentence that adds a name.
       const productBonus = note.isProductStatement === true ? PRODUCT_STATEMENT_BONUS : 0;
-      const score = fresh + userBonus + productBonus + note.salience - words / 12 - (note.isIntention ? 3 : 0);
+      // A note with no value or name of its own in a wording the chunk repeats is left out first.
+      const repeated = note.specifics === 0 && fresh === 0 && (novelty.get(note) ?? 1) < REPEATED_SHARE ? REPEATED_COST : 0;
+      const score = fresh + userBonus + productBonus + note.salience - repeated - words / 12 - (note.isIntention ? 3 : 0);
       // Sentences that add no identifier are kept only for the user's own words or what they carry.
       if (fresh === 0 && userBonus === 0 && note.salience < 1) continue;
       if (score > bestScore) {

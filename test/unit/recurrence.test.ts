@@ -99,3 +99,36 @@ describe('a new schedule for the same process replaces the old one, and only tha
     expect(isRescheduling('the ledger snapshot is taken at 02:40', 'reminder: the ledger snapshot is at 02:40')).toBe(false);
   });
 });
+
+describe('a rate counts things per span of time; it schedules nothing', () => {
+  it.each([
+    'throttle the export webhook at 25 calls per hour per tenant.',
+    'Upload quota: 400 files per day for each workspace token.',
+  ])('no recurrence in: %s', (sentence) => {
+    expect(recurrencesOf(sentence)).toEqual([]);
+  });
+
+  it.each([
+    'The token refresh runs once per day.',
+    'the audit job runs per week, on Fridays.',
+  ])('still a recurrence: %s', (sentence) => {
+    expect(recurrencesOf(sentence).length).toBeGreaterThan(0);
+  });
+
+  it('a rate limit keyed per token does not replace a rule about the token in commit messages', () => {
+    expect(
+      valuesAfter([
+        ['conventions', 'Every commit message carries the Linear issue key, for example ENG-88.'],
+        ['requirements', 'Actually, cap the search endpoint at 90 queries per minute per key.'],
+      ]),
+    ).toHaveLength(2);
+  });
+
+  it('a new schedule for the same key rotation still replaces the old one', () => {
+    const held = valuesAfter([
+      ['conventions', 'The signing key rotation runs every month.'],
+      ['conventions', 'Update: the signing key rotation runs every week now.'],
+    ]);
+    expect(held).toEqual(['Update: the signing key rotation runs every week now.']);
+  });
+});
