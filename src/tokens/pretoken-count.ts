@@ -42,6 +42,7 @@ export function createPretokenCounter(pattern: RegExp, countRaw: CountText): Cou
   const alone = new RegExp(pattern.source, flags);
   const table = createPieceTable(TABLE_SLOTS);
   const longTable = createPieceTable(LONG_TABLE_SLOTS);
+  const packedTable = createPackedTable(PACKED_SLOTS);
   const shortMemo = createPieceMemo();
   // The count of one pre-token, or -1 when on its own it would be cut differently (a lookahead
   // or an end anchor that sees the end of the piece instead of what followed it).
@@ -69,6 +70,14 @@ export function createPretokenCounter(pattern: RegExp, countRaw: CountText): Cou
           tokens = countPiece(text.slice(start, end));
           if (tokens < 0) return countRaw(text);
           shortMemo.set(key, tokens);
+        }
+      } else if (end - start <= PACKED_MAX_PIECE && (tokens = packedTable.find(text, start, end)) !== NOT_PACKED) {
+        // A pre-token of up to twelve characters below U+0100 (half of those of code and prose)
+        // is looked up by its characters packed in three numbers: no string to reach and compare.
+        if (tokens === ABSENT) {
+          tokens = countPiece(text.slice(start, end));
+          if (tokens < 0) return countRaw(text);
+          packedTable.remember(end - start, tokens);
         }
       } else if (end - start > LONG_MEMO_MAX_PIECE) {
         tokens = countPiece(text.slice(start, end));
@@ -102,6 +111,14 @@ const BYTE_END = 256;
 const SHORT_PIECE = 3;
 /** The {@link shortKey} of a single ASCII character. */
 const SINGLE_BYTE = -2;
+/** Longest pre-token looked up in the {@link PackedTable} (its characters fill three 32-bit numbers). */
+const PACKED_MAX_PIECE = 12;
+/** Slots of the {@link PackedTable}, a power of two (16 bytes each). */
+const PACKED_SLOTS = 1 << 15;
+/** What {@link PackedTable.find} returns for a pre-token it does not hold (a count is at least 1). */
+const ABSENT = 0;
+/** What {@link PackedTable.find} returns for a pre-token it cannot hold (a character above U+00FF). */
+const NOT_PACKED = -1;
 /** Longest pre-token remembered in the main table; longer ones go to the table of long pre-tokens. */
 const MEMO_MAX_PIECE = 64;
 /**
@@ -114,7 +131,7 @@ const LONG_MEMO_MAX_PIECE = 1_024;
 const LONG_TABLE_SLOTS = 1 << 11;
 /** Short pre-tokens remembered per generation (see {@link createPieceMemo}). */
 const MEMO_ENTRIES = 32_768;
-/** Slots of a {@link PieceTable}, a power of two (the bundled sessions hold ~21,000 distinct pre-tokens). */
+/** Slots of a {@link PieceTable}, a power of two (for the pre-tokens the {@link PackedTable} cannot hold: longer ones, other scripts). */
 const TABLE_SLOTS = 1 << 16;
 /** Slots a lookup in a {@link PieceTable} tries, from the one its hash names. */
 const TABLE_PROBES = 8;
@@ -215,6 +232,79 @@ function createPieceTable(slots: number): PieceTable {
     },
   };
 }
+
+/**
+ * The counts of short pre-tokens (up to {@link PACKED_MAX_PIECE} characters, each below U+0100),
+ * each kept with its characters packed into three numbers and its length, side by side in one
+ * array: a lookup reads one slot and compares numbers, where a string table also reaches the
+ * remembered string (two more places in memory, the costliest part of a lookup).
+ */
+interface PackedTable {
+  /** The count of `text.slice(start, end)`; {@link ABSENT} when it is not held, {@link NOT_PACKED} when it has a character above U+00FF. */
+  find(text: string, start: number, end: number): number;
+  /** Remembers the count of the pre-token of `length` characters that the last `find()` found {@link ABSENT}. */
+  remember(length: number, tokens: number): void;
+}
+
+// Open addressing as in createPieceTable, four numbers a slot: characters 0–3, 4–7 and 8–11 (a
+// missing character is 0), then the length with the count above it (0: a free slot).
+function createPackedTable(slots: number): PackedTable {
+  const mask = slots - 1;
+  const cells = new Int32Array(slots * PACKED_STRIDE);
+  let replaced = 0;
+  // Set by find() for the remember() that follows a miss.
+  let first = 0;
+  let second = 0;
+  let third = 0;
+  let home = 0;
+  return {
+    find(text, start, end) {
+      first = 0;
+      second = 0;
+      third = 0;
+      const length = end - start;
+      for (let offset = 0; offset < length; offset += 1) {
+        const code = text.charCodeAt(start + offset);
+        if (code >= BYTE_END) return NOT_PACKED;
+        const shifted = code << ((offset & 3) << 3);
+        if (offset < 4) first |= shifted;
+        else if (offset < 8) second |= shifted;
+        else third |= shifted;
+      }
+      home = Math.imul(first ^ Math.imul(second ^ Math.imul(third ^ length, PACKED_MIX), PACKED_MIX), PACKED_MIX_OUT);
+      home = (home ^ (home >>> 16)) & mask;
+      for (let probe = 0, slot = home; probe < TABLE_PROBES; probe += 1, slot = (slot + 1) & mask) {
+        const cell = slot * PACKED_STRIDE;
+        const info = cells[cell + 3] as number;
+        if (info === 0) return ABSENT;
+        if (cells[cell] === first && cells[cell + 1] === second && cells[cell + 2] === third && (info & LENGTH_MASK) === length) return info >>> COUNT_SHIFT;
+      }
+      return ABSENT;
+    },
+    remember(length, tokens) {
+      let slot = home;
+      for (let probe = 0; probe < TABLE_PROBES && cells[slot * PACKED_STRIDE + 3] !== 0; probe += 1) slot = (slot + 1) & mask;
+      if (cells[slot * PACKED_STRIDE + 3] !== 0) {
+        slot = (home + replaced) & mask;
+        replaced = (replaced + 1) % TABLE_PROBES;
+      }
+      const cell = slot * PACKED_STRIDE;
+      cells[cell] = first;
+      cells[cell + 1] = second;
+      cells[cell + 2] = third;
+      cells[cell + 3] = (tokens << COUNT_SHIFT) | length;
+    },
+  };
+}
+
+/** Numbers per slot of a {@link PackedTable}: three of characters, one of length and count (16 bytes). */
+const PACKED_STRIDE = 4;
+/** The bits of a {@link PackedTable} slot's last number that hold the length; the count is above them. */
+const LENGTH_MASK = 0xff;
+const COUNT_SHIFT = 8;
+/** Odd constants that spread the packed characters over a slot number (from MurmurHash3's finalizer). */
+const PACKED_MIX = 0x85ebca6b;
+const PACKED_MIX_OUT = 0xc2b2ae35;
 
 // FNV-1a of the UTF-16 units of text[start, end).
 function pieceHash(text: string, start: number, end: number): number {
