@@ -78,8 +78,9 @@ export function countBlocks(counter: TokenCounter, text: string, shared?: Shared
   const editStart = blockStart;
   const countNew = (end: number): number => {
     const block = blockStart === 0 && end === text.length ? text : text.slice(blockStart, end);
-    if (previous === undefined || shared === undefined || blockStart !== editStart || end < sameFrom || previous.ends[kept] !== end - shift) return countBlock(block);
-    return countBlock(block, () => countEditedBlock({ text, block, start: blockStart, end, previous, index: kept, shared, countBlock }));
+    const cutFrom = block === text ? undefined : text;
+    if (previous === undefined || shared === undefined || blockStart !== editStart || end < sameFrom || previous.ends[kept] !== end - shift) return countBlock(block, undefined, cutFrom);
+    return countBlock(block, () => countEditedBlock({ text, block, start: blockStart, end, previous, index: kept, shared, countBlock }), cutFrom);
   };
   let lineStart = blockStart;
   for (let lineBreak = text.indexOf('\n', blockStart); lineBreak !== -1; lineBreak = text.indexOf('\n', lineBreak + 1)) {
@@ -134,7 +135,7 @@ function countEditedBlock(options: { text: string; block: string; start: number;
   if (to < from || to - from + (to - shift - from) >= options.block.length) return undefined;
   const removed = before.slice(from, to - shift);
   const added = text.slice(from, to);
-  return (previous.tokens[index] as number) - (removed === '' ? 0 : options.countBlock(removed)) + (added === '' ? 0 : options.countBlock(added));
+  return (previous.tokens[index] as number) - (removed === '' ? 0 : options.countBlock(removed, undefined, before)) + (added === '' ? 0 : options.countBlock(added, undefined, text));
 }
 
 // Binary search for `value` in the increasing `values`, from `from` on; -1 when absent.
