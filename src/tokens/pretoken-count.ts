@@ -57,12 +57,16 @@ export function createPretokenCounter(pattern: RegExp, countRaw: CountText): Cou
     // The pre-tokens are found in a one-byte copy when the text has characters above U+00FF:
     // V8 matches the pattern about fifteen times slower in a two-byte string.
     const subject = oneByteSubject(text);
+    // A character beyond U+FFFF is one character of the copy: where each character of the copy
+    // starts in the text.
+    const starts = subject.length === length ? undefined : subjectStarts;
     let total = 0;
     let start = 0;
     step.lastIndex = 0;
     while (start < length) {
-      if (!step.test(subject) || step.lastIndex <= start) return countRaw(text);
-      const end = step.lastIndex;
+      if (!step.test(subject)) return countRaw(text);
+      const end = starts === undefined ? step.lastIndex : (starts[step.lastIndex] as number);
+      if (end <= start) return countRaw(text);
       const key = end - start > SHORT_PIECE ? -1 : shortKey(text, start, end);
       let tokens: number | undefined;
       if (key === SINGLE_BYTE) {
@@ -309,12 +313,14 @@ const PACKED_MIX = 0x85ebca6b;
 const PACKED_MIX_OUT = 0xc2b2ae35;
 
 /**
- * `text` when no unit of it is above U+00FF; otherwise a one-byte string of the same length in
- * which every character above U+00FF is replaced by a stand-in below U+0100 that the split
- * patterns cannot tell from it (see {@link standInFor}), and every C1 control by `#` (a one-byte
- * string is built from bytes, and the decoder reads 0x80–0x9F as other characters). Both
- * patterns then cut it where they cut `text`. `text` again when a unit has no stand-in (a
- * surrogate, a combining mark, a letter whose case folds into U+0000–U+00FF).
+ * `text` when no unit of it is above U+00FF; otherwise a one-byte string in which every
+ * character above U+00FF is replaced by a stand-in below U+0100 that the split patterns cannot
+ * tell from it (see {@link standInFor}; a character beyond U+FFFF, two units, by one), and every
+ * C1 control by `#` (a one-byte string is built from bytes, and the decoder reads 0x80–0x9F as
+ * other characters). Both patterns then cut it where they cut `text`; when it is shorter than
+ * `text`, {@link subjectStarts} holds where each of its characters starts in `text`, then the
+ * length of `text`. `text` again when a character has no stand-in (a combining mark, a letter
+ * whose case folds into U+0000–U+00FF).
  */
 function oneByteSubject(text: string): string {
   const length = text.length;
@@ -322,13 +328,26 @@ function oneByteSubject(text: string): string {
   while (index < length && text.charCodeAt(index) < BYTE_END) index += 1;
   if (index === length) return text;
   const bytes = bytesFor(length);
+  let size = 0;
+  let starts: Int32Array | undefined;
   for (let at = 0; at < length; at += 1) {
     const code = text.charCodeAt(at);
-    const byte = code < C1_START ? code : code < BYTE_END ? (code <= C1_END ? OTHER_STAND_IN : code) : standInFor(code);
+    const next = at + 1 < length ? text.charCodeAt(at + 1) : 0;
+    const isPair = code >= HIGH_SURROGATE && code < LOW_SURROGATE && next >= LOW_SURROGATE && next <= LAST_SURROGATE;
+    const byte = code < C1_START ? code : code < BYTE_END ? (code <= C1_END ? OTHER_STAND_IN : code) : isPair ? standInBeyond(text.codePointAt(at) as number) : standInFor(code);
     if (byte === NO_STAND_IN) return text;
-    bytes[at] = byte;
+    if (isPair && starts === undefined) {
+      if (subjectStarts.length <= length) subjectStarts = new Int32Array(Math.max(length + 1, 2 * subjectStarts.length));
+      starts = subjectStarts;
+      for (let before = 0; before < size; before += 1) starts[before] = before;
+    }
+    if (starts !== undefined) starts[size] = at;
+    bytes[size] = byte;
+    size += 1;
+    if (isPair) at += 1;
   }
-  return decodeBytes(length);
+  if (starts !== undefined) starts[size] = length;
+  return decodeBytes(size);
 }
 
 /**
@@ -343,20 +362,28 @@ function oneByteSubject(text: string): string {
 function standInFor(code: number): number {
   const known = standIns[code] as number;
   if (known !== UNKNOWN) return known;
-  let standIn = NO_STAND_IN;
-  const isSurrogate = code >= 0xd800 && code <= 0xdfff;
-  const character = String.fromCharCode(code);
-  if (!isSurrogate && !FOLDS_TO_ONE_BYTE.test(character)) {
-    const classes = classesOf(character);
-    for (const candidate of STAND_INS) {
-      if (classesOf(String.fromCharCode(candidate)) === classes) {
-        standIn = candidate;
-        break;
-      }
-    }
-  }
+  // A surrogate here stands alone: a character of its own to the patterns, in none of their classes.
+  const standIn = findStandIn(String.fromCharCode(code));
   standIns[code] = standIn;
   return standIn;
+}
+
+/** {@link standInFor} of a character beyond U+FFFF (an emoji, a mathematical letter). */
+function standInBeyond(codePoint: number): number {
+  let standIn = standInsBeyond.get(codePoint);
+  if (standIn === undefined) {
+    if (standInsBeyond.size >= MAX_STAND_INS_BEYOND) standInsBeyond.clear();
+    standIn = findStandIn(String.fromCodePoint(codePoint));
+    standInsBeyond.set(codePoint, standIn);
+  }
+  return standIn;
+}
+
+function findStandIn(character: string): number {
+  if (FOLDS_TO_ONE_BYTE.test(character)) return NO_STAND_IN;
+  const classes = classesOf(character);
+  for (const candidate of STAND_INS) if (classesOf(String.fromCharCode(candidate)) === classes) return candidate;
+  return NO_STAND_IN;
 }
 
 // The classes of the split patterns that `character` belongs to, as bits.
@@ -380,6 +407,14 @@ const NO_STAND_IN = 0x80;
 const UNKNOWN = 0;
 /** Per UTF-16 unit: its stand-in once known. */
 const standIns = new Uint8Array(0x10000);
+/** Stand-ins of characters beyond U+FFFF, by code point (at most {@link MAX_STAND_INS_BEYOND}). */
+const standInsBeyond = new Map<number, number>();
+const MAX_STAND_INS_BEYOND = 4_096;
+const HIGH_SURROGATE = 0xd800;
+const LOW_SURROGATE = 0xdc00;
+const LAST_SURROGATE = 0xdfff;
+/** See {@link oneByteSubject}. */
+let subjectStarts = new Int32Array(1_024);
 
 // FNV-1a of the UTF-16 units of text[start, end).
 function pieceHash(text: string, start: number, end: number): number {
