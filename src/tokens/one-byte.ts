@@ -13,21 +13,6 @@ export function hasWideCharacter(text: string): boolean {
 }
 
 /**
- * {@link hasWideCharacter}, remembered for the last two texts asked about (the texts blocks are
- * being cut from: an edited block is counted from the changed lines of both versions).
- * @internal
- */
-export function isWideText(text: string): boolean {
-  if (text === lastText) return lastIsWide;
-  if (text === otherText) return otherIsWide;
-  otherText = lastText;
-  otherIsWide = lastIsWide;
-  lastText = text;
-  lastIsWide = hasWideCharacter(text);
-  return lastIsWide;
-}
-
-/**
  * A one-byte copy of `text` (equal to it), or `undefined` when a character of it is above
  * U+00FF or a C1 control (U+0080–U+009F, which the decoder reads as other characters).
  * @internal
@@ -63,8 +48,4 @@ export const C1_END = 0x9f;
 // --- Internal helpers ---
 
 let buffer = new Uint8Array(1_024);
-let lastText: string | undefined;
-let lastIsWide = false;
-let otherText: string | undefined;
-let otherIsWide = false;
 let latin1: InstanceType<typeof TextDecoder> | undefined;
