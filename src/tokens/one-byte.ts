@@ -2,7 +2,7 @@
  * One-byte strings for the token counter. V8 keeps a string whose characters are all below
  * U+0100 in one byte per character, unless it was cut out of (or joined with) a string with a
  * character above U+00FF: then every slice of it is two bytes per character too, and the
- * tokenizers' split patterns run about fifteen times slower on it. A copy made from bytes is one
+ * tokenizers' split patterns run more than fifteen times slower on it. A copy made from bytes is one
  * byte per character again.
  */
 

@@ -46,7 +46,7 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
     const known = cache.get(block);
     if (known !== undefined) return known;
     // A block cut out of a text with a character above U+00FF is a two-byte string even when
-    // its own characters are all below U+0100, and the split pattern runs about fifteen times
+    // its own characters are all below U+0100, and the split pattern runs more than fifteen times
     // slower on it: a one-byte copy is counted (and kept) instead.
     const subject = isCutFromWide?.() === true ? (oneByteCopy(block) ?? block) : block;
     const tokens = countMissing?.() ?? countLinear(subject, countRaw);
