@@ -14,7 +14,8 @@ export function hasWideCharacter(text: string): boolean {
 
 /**
  * A one-byte copy of `text` (equal to it), or `undefined` when a character of it is above
- * U+00FF or a C1 control (U+0080–U+009F, which the decoder reads as other characters).
+ * U+00FF or a C1 control (U+0080–U+009F, which the decoder reads as other characters), or when
+ * the platform has no `latin1` decoder.
  * @internal
  */
 export function oneByteCopy(text: string): string | undefined {
@@ -33,10 +34,14 @@ export function bytesFor(length: number): Uint8Array {
   return buffer;
 }
 
-/** The one-byte string of the first `length` bytes of the buffer of {@link bytesFor}, none of them a C1 control. @internal */
-export function decodeBytes(length: number): string {
-  latin1 ??= new TextDecoder('latin1');
-  return latin1.decode(buffer.subarray(0, length));
+/**
+ * The one-byte string of the first `length` bytes of the buffer of {@link bytesFor}, none of
+ * them a C1 control; `undefined` where the platform has no `latin1` decoder.
+ * @internal
+ */
+export function decodeBytes(length: number): string | undefined {
+  latin1 ??= latin1Decoder();
+  return latin1 === false ? undefined : latin1.decode(buffer.subarray(0, length));
 }
 
 /** The first character above the one-byte range. @internal */
@@ -48,4 +53,14 @@ export const C1_END = 0x9f;
 // --- Internal helpers ---
 
 let buffer = new Uint8Array(1_024);
-let latin1: InstanceType<typeof TextDecoder> | undefined;
+let latin1: InstanceType<typeof TextDecoder> | false | undefined;
+
+// A decoder that reads bytes as the characters U+0000–U+00FF (apart from C1 controls), or false.
+function latin1Decoder(): InstanceType<typeof TextDecoder> | false {
+  try {
+    const decoder = new TextDecoder('latin1');
+    return decoder.decode(Uint8Array.of(0x41, 0xe9, 0xff)) === 'A\u00e9\u00ff' ? decoder : false;
+  } catch {
+    return false;
+  }
+}

@@ -347,7 +347,7 @@ function oneByteSubject(text: string): string {
     if (isPair) at += 1;
   }
   if (starts !== undefined) starts[size] = length;
-  return decodeBytes(size);
+  return decodeBytes(size) ?? text;
 }
 
 /**
