@@ -1,3 +1,4 @@
+import { hasWideCharacter } from './one-byte.js';
 import { BLOCK_SPLIT_MIN, blockCounterOf, isBlockEnd, isBlockStart, isCountedWhole } from './token-counter.js';
 import type { CountBlock, TokenCounter } from './token-counter.js';
 
@@ -76,10 +77,14 @@ export function countBlocks(counter: TokenCounter, text: string, shared?: Shared
   // where that block ended (shifted), it holds the whole edit, and its count is derived from
   // that block's (see countEditedBlock).
   const editStart = blockStart;
+  // Asked only for blocks not cached (see CountBlock).
+  let hasWide: boolean | undefined;
+  const isWide = (): boolean => (hasWide ??= hasWideCharacter(text));
   const countNew = (end: number): number => {
     const block = blockStart === 0 && end === text.length ? text : text.slice(blockStart, end);
-    if (previous === undefined || shared === undefined || blockStart !== editStart || end < sameFrom || previous.ends[kept] !== end - shift) return countBlock(block);
-    return countBlock(block, () => countEditedBlock({ text, block, start: blockStart, end, previous, index: kept, shared, countBlock }));
+    const cutFrom = block === text ? undefined : isWide;
+    if (previous === undefined || shared === undefined || blockStart !== editStart || end < sameFrom || previous.ends[kept] !== end - shift) return countBlock(block, undefined, cutFrom);
+    return countBlock(block, () => countEditedBlock({ text, block, start: blockStart, end, previous, index: kept, shared, countBlock, isWide }), cutFrom);
   };
   let lineStart = blockStart;
   for (let lineBreak = text.indexOf('\n', blockStart); lineBreak !== -1; lineBreak = text.indexOf('\n', lineBreak + 1)) {
@@ -109,7 +114,7 @@ export function countBlocks(counter: TokenCounter, text: string, shared?: Shared
 // shared end (cuts the tokenizer always makes, see isBlockStart), so the parts before and after them
 // are the same text in both blocks, counted the same. `undefined` (count the block itself) when
 // either block is not counted in one piece (a long run is counted in slices, which do not add up).
-function countEditedBlock(options: { text: string; block: string; start: number; end: number; previous: BlockCounts; index: number; shared: SharedEnds; countBlock: CountBlock }): number | undefined {
+function countEditedBlock(options: { text: string; block: string; start: number; end: number; previous: BlockCounts; index: number; shared: SharedEnds; countBlock: CountBlock; isWide: () => boolean }): number | undefined {
   const { text, start, end, previous, index } = options;
   const before = previous.text;
   const shift = text.length - before.length;
@@ -134,7 +139,8 @@ function countEditedBlock(options: { text: string; block: string; start: number;
   if (to < from || to - from + (to - shift - from) >= options.block.length) return undefined;
   const removed = before.slice(from, to - shift);
   const added = text.slice(from, to);
-  return (previous.tokens[index] as number) - (removed === '' ? 0 : options.countBlock(removed)) + (added === '' ? 0 : options.countBlock(added));
+  const isBeforeWide = (): boolean => hasWideCharacter(before);
+  return (previous.tokens[index] as number) - (removed === '' ? 0 : options.countBlock(removed, undefined, isBeforeWide)) + (added === '' ? 0 : options.countBlock(added, undefined, options.isWide));
 }
 
 // Binary search for `value` in the increasing `values`, from `from` on; -1 when absent.

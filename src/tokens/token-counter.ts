@@ -1,5 +1,6 @@
 import { detachedCopy } from '../detached-copy.js';
 import { parse } from '../validation.js';
+import { hasWideCharacter, oneByteCopy } from './one-byte.js';
 import { exactCounter } from './pretoken-count.js';
 import type { CountText } from './pretoken-count.js';
 import { z } from 'zod';
@@ -41,11 +42,15 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
   const encoding = parsed.encoding ?? encodingForModel(parsed.model);
   const countRaw = exactCounter(encoding);
   const cache = createCountCache();
-  const countBlock = (block: string, countMissing?: (() => number | undefined) | undefined): number => {
+  const countBlock: CountBlock = (block, countMissing, isCutFromWide) => {
     const known = cache.get(block);
     if (known !== undefined) return known;
-    const tokens = countMissing?.() ?? countLinear(block, countRaw);
-    cache.set(block, tokens);
+    // A block cut out of a text with a character above U+00FF is a two-byte string even when
+    // its own characters are all below U+0100, and the split pattern runs more than fifteen times
+    // slower on it: a one-byte copy is counted (and kept) instead.
+    const subject = isCutFromWide?.() === true ? (oneByteCopy(block) ?? block) : block;
+    const tokens = countMissing?.() ?? countLinear(subject, countRaw);
+    cache.set(subject, tokens);
     return tokens;
   };
   const counter: TokenCounter = {
@@ -90,9 +95,11 @@ export function countJoined(counter: TokenCounter, parts: readonly string[], cou
  * Counts one block through the cache of a counter from {@link createTokenCounter}. A block not
  * cached is counted by `countMissing` when it is given and returns a count (the caller's way to a
  * count it can derive exactly, see {@link isCountedWhole}), and otherwise by the tokenizer.
+ * `isCutFromWide` tells, when asked, whether the text the block was cut out of has a character
+ * above U+00FF (asked only for a block not cached: it may read the whole text).
  * @internal
  */
-export type CountBlock = (block: string, countMissing?: (() => number | undefined) | undefined) => number;
+export type CountBlock = (block: string, countMissing?: (() => number | undefined) | undefined, isCutFromWide?: (() => boolean) | undefined) => number;
 
 /**
  * The function that counts one block through the cache of a counter from
@@ -221,19 +228,21 @@ function createCountCache(): CountCache {
 // depend only on the text around them: an edit changes the blocks it touches and leaves the others
 // equal (and cached). Both encodings never merge across such a cut, so the sum of the blocks'
 // counts is the count of the text.
-function sumOfBlocks(text: string, countBlock: (block: string) => number): number {
+function sumOfBlocks(text: string, countBlock: CountBlock): number {
+  let isWide: boolean | undefined;
+  const isCutFromWide = (): boolean => (isWide ??= hasWideCharacter(text));
   let total = 0;
   let blockStart = 0;
   let lineStart = 0;
   for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', end + 1)) {
     const next = end + 1;
     if (isBlockEnd(text, lineStart, next)) {
-      total += countBlock(text.slice(blockStart, next));
+      total += countBlock(text.slice(blockStart, next), undefined, isCutFromWide);
       blockStart = next;
     }
     lineStart = next;
   }
-  if (blockStart < text.length) total += countBlock(blockStart === 0 ? text : text.slice(blockStart));
+  if (blockStart < text.length) total += blockStart === 0 ? countBlock(text) : countBlock(text.slice(blockStart), undefined, isCutFromWide);
   return total;
 }
 

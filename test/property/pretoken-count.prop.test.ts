@@ -29,6 +29,10 @@ const piece = fc.oneof(
     ' ', '  ', '   ', '\t', '\n', '\r\n', '\r', '\n\n', ' \n', '\n  ', '\u00a0', '\u2028', '\u3000', '\u200b', '\ufeff',
     '/', '//', ';\n', '});', '=>', '...', '?!', '"', '`', '```', '#', '-', '_', '|', '<', '>', '<|', '|>',
     'é', 'e\u0301', 'ж', 'Ж', 'ü', '日本', '語', '한국어', 'ไทย', 'عربي', '😀', '👍🏽', '\ud83d', '\ude00',
+    // Characters above U+00FF that the split patterns must see as they are (letters of every
+    // case, a modifier letter, numbers, spaces, symbols, letters whose case folds to ASCII or
+    // Latin-1), and C1 controls: a text with any of them is matched in a one-byte copy.
+    'ǅ', 'ʰ', 'Ω', 'ω', 'ſ', 'K', 'Å', 'Ÿ', '—', '→', '…', '’', '✓', '\u2714\ufe0f', '\u0085', '\u008a', '\u009f', 'ª', '²', '\u00ad',
     '<|endoftext|>', '<|im_start|>', '<|im_end|>', '<|fim_prefix|>', '<|endofprompt|>',
   ),
   fc.string({ maxLength: 6 }),

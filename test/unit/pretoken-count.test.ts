@@ -113,4 +113,32 @@ describe('createPretokenCounter()', () => {
     expect(count('abc')).toBe(99);
     expect(countRaw.mock.calls.map((call) => call[0])).toEqual(['abc']);
   });
+
+  // Short pre-tokens are remembered by their characters packed into numbers: pieces that differ
+  // only in their last character, in a NUL against no character, or in a character of the upper
+  // half of U+0000–U+00FF must never share a count.
+  it('tells remembered short pre-tokens apart by every character and by length, and counts each once', () => {
+    const weight = (piece: string): number => 1 + ([...piece].reduce((sum, character, index) => sum + character.charCodeAt(0) * (index + 1), piece.length) % 97);
+    const countRaw = vi.fn((text: string) => text.split(/( )/).filter((piece) => piece !== '').reduce((sum, piece) => sum + weight(piece), 0));
+    const count = createPretokenCounter(/[^ ]+| /gu, countRaw);
+    const pieces = [
+      'abcdefghijkl', 'abcdefghijkm', 'bbcdefghijkl', 'abcdefgh', 'abcdefgh\u0000', 'abcd', 'abcd\u0000', '\u0000abc',
+      'ab\u00ffcd', 'ab\u00fecd', 'ab\u0100cd', '\u00ff'.repeat(12), '\u00ff'.repeat(11), 'abcdefghijklm', 'é', 'ÿ',
+    ];
+    for (let round = 0; round < 2; round += 1) {
+      for (const piece of pieces) expect(count(`${piece} ${piece}`)).toBe(2 * weight(piece) + 1);
+    }
+    // Each distinct piece reached the tokenizer once (the space is one byte, never looked up).
+    expect(countRaw.mock.calls.map((call) => call[0]).sort()).toEqual([...pieces].sort());
+  });
+
+  it('keeps every count right once more short pre-tokens are seen than it remembers', () => {
+    const countRaw = vi.fn((text: string) => text.split(/( )/).filter((piece) => piece !== '').reduce((sum, piece) => sum + 1 + (piece.charCodeAt(piece.length - 1) % 5), 0));
+    const count = createPretokenCounter(/[^ ]+| /gu, countRaw);
+    const pieces = Array.from({ length: 100_000 }, (_, index) => `w${index.toString(36)}`);
+    const expected = pieces.map((piece) => countRaw(piece));
+    for (let round = 0; round < 2; round += 1) {
+      expect(pieces.map((piece) => count(piece))).toEqual(expected);
+    }
+  });
 });
