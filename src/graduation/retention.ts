@@ -659,7 +659,7 @@ function analyzeWhole(
   const rest = { ...base, isDiagnosis, salience: salience.score };
   // A rule, wish, owner or agreement of the listener or the team, stated or applied ("I didn't add
   // new dependencies, per your rule", "like we agreed, Redis is the session cache"), or a tool given
-  // a role ("I made ripgrep the search tool for the scripts"), by either speaker.
+  // a role ("I made Biome the formatter for the repo"), by either speaker.
   const attributed = isSpeech && !isQuestion && !isDeadEnd && !salience.isOutput && hasSubstance ? attributedRuleOf(text, { role }) : undefined;
   if (attributed !== undefined) return { ...rest, retention: attributed, salience: Math.max(salience.score, DURABLE_SCORE) };
   // "the tree had a cycle; `walk` keeps a visited set now".

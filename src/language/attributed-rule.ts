@@ -1,13 +1,13 @@
 // A speaker often states or applies something the listener, the team or an agreement established,
-// and says so: "I didn't add new dependencies, per your rule", "I'll stick to two-space indentation
-// from here on, as you asked", "I left the billing module alone, since you said another team owns
-// it", "like we agreed, Redis is the session cache", "as I said, every migration needs a down step".
+// and says so: "no new packages went in, per your rule", "I'll keep tabs for indentation from now on,
+// like you wanted", "I stayed out of the ledger crate, since you said the finance folks own it",
+// "like we agreed, Valkey holds the sessions", "as I said, every public route needs an auth check".
 // The attribution ("as you asked", "you said", "we agreed", "as I said") tells nothing by itself: a
 // one-off step done on request ("I ran the tests as you asked", "I've updated the README like you
 // requested") is no rule. What makes a fact is that what is attributed, or what the speaker does
 // under it, holds beyond this step: a rule, an owner, an obligation, a wish held by a group, a
 // liking, a standing scope ("from here on", "everywhere", "for every new …"), a tool given a role
-// ("made ripgrep the search tool") or a switch from one named thing to another.
+// ("made Biome the formatter") or a switch from one named thing to another.
 
 /** Who said a sentence, for {@link attributedRuleOf}. */
 export type AttributedRuleSpeaker = 'user' | 'assistant' | 'system' | 'tool';
@@ -29,8 +29,8 @@ export function attributedRuleOf(sentence: string, options: { role: AttributedRu
   if (roleGivenIn(text)) return 'decision';
   const attribution = attributionIn(text, options.role);
   if (attribution === undefined) return isStandingCommitment(text) ? kindOfAction(text) : undefined;
-  // What the listener or the team holds, told as theirs: "you said another team owns it", "the
-  // team wants conventional commits", "which you said is mandatory for schema changes".
+  // What the listener or the team holds, told as theirs: "you said the vendor maintains it", "your
+  // reviewers insist on one concern per commit", "which you said is required for big exports".
   const reported = attribution.reported;
   if (reported !== undefined) {
     const kind = reportedKindOf(reported, attribution.text, attribution.holder);
@@ -111,7 +111,7 @@ function plainOf(sentence: string): string {
 
 /** Finds an attribution to the listener, a group or an agreement, and what it reports. */
 function attributionIn(text: string, role: AttributedRuleSpeaker): Attribution | undefined {
-  // A reported holding: "(since|because|knowing|I noticed) you (always) want X", "the team insists
+  // A reported holding: "(since|knowing|I remembered) you (always) want X", "the team insists
   // on X", "you said X", "which you said is …".
   for (const pattern of reportPatternsFor(role)) {
     const match = pattern.exec(text);
@@ -142,7 +142,7 @@ function attributionIn(text: string, role: AttributedRuleSpeaker): Attribution |
 /** The kind of what a holder is reported to hold, or `undefined` when it does not hold beyond now. */
 function reportedKindOf(reported: string, head: string, holder: Attribution['holder']): AttributedRuleKind | undefined {
   if (reported.length === 0 || PAST_EVENT.test(reported)) return undefined;
-  // A wish or a liking: "you always want the changelog updated", "the team wants conventional commits".
+  // A wish or a liking: "you always want a test with each fix", "the team wants kebab-case file names".
   const wish = WISH.exec(head);
   if (wish !== null) {
     if (/^(?:me|us|to|you)\b/iu.test(reported)) return undefined;
@@ -157,7 +157,7 @@ function reportedKindOf(reported: string, head: string, holder: Attribution['hol
   if (OBLIGATION.test(reported)) return 'requirement';
   if (RULE_WORD.test(reported) || STANDING_SCOPE.test(reported) || STANDING_CHOICE.test(reported)) return 'convention';
   if (SWITCH.test(reported) || ROLE_STATEMENT.test(reported)) return 'decision';
-  // A wish or a liking reported after a verb of saying: "you said the team wants conventional commits".
+  // A wish or a liking reported after a verb of saying: "you told me the team wants squashed merges".
   const said = WISH.exec(reported);
   if (said !== null && said.index > 0) return reportedKindOf(reported.slice(said.index + said[0].length).trim(), said[0], GROUP.test(reported.slice(0, said.index)) ? 'group' : holder);
   // "the team squashes every merge", "we standardize on them": how things are done, present tense.
@@ -199,7 +199,7 @@ const HOLDER_GROUP = String.raw`(?:(?:the|your|our|my)\s+(?:[\p{L}-]+\s+)?(?:tea
 // Verbs that report what someone said or holds.
 const SAY_VERB = String.raw`(?:said|say|says|mentioned|told me|told us|noted|pointed out|explained|made clear|insisted|stressed|confirmed)`;
 const HOLD_VERB = String.raw`(?:always\s+|usually\s+|generally\s+|really\s+|strongly\s+)?(?:want|wants|wanted|like|likes|prefer|prefers|dislike|dislikes|hate|hates|expect|expects|insist on|insists on|require|requires|care about|cares about)`;
-// A lead before what is reported: "since", "because", "knowing", "I noticed", "you mentioned".
+// A lead before what is reported: a reason ("since", "knowing"), the speaker recalling it, or a clause break.
 const REPORT_LEAD = String.raw`(?:(?:since|because|as|given that|knowing(?: that)?|now that|I\s+(?:noticed|remembered|recalled|know|saw)(?: that)?|remembering(?: that)?)\s+|,\s*(?:which|who)\s+|(?:[;:—–]|,\s*(?:and|but))\s*|^)`;
 
 function reportPatternsFor(role: AttributedRuleSpeaker): readonly RegExp[] {
@@ -250,7 +250,7 @@ const STANDING_SCOPE = /\b(?:from (?:here|now) on|going forward|from this point(
 const FOR_GOOD = /\b(?:from (?:here|now) on|going forward|from this point(?: on)?|henceforth|for good|everywhere|(?:all|every|any) (?:new|future) \p{L}|by default|as a rule)\b/iu;
 // A choice that holds: "stick to", "standardise on", "stay with", "keep using".
 const STANDING_CHOICE = /\b(?:stick(?:ing)? (?:to|with)|stuck (?:to|with)|standardi[sz](?:e|ed|ing) on|stay(?:ed|ing)? (?:on|with)|keep(?:ing)? using|settled? on|adopt(?:ed|ing)?|switch(?:ed|ing)? (?:over )?to|move(?:d)? (?:over )?to)\b/iu;
-// A switch from one thing to another: "moved off moment and onto date-fns", "swapped axios out for
+// A switch from one thing to another: "moved the uploads off local disk and onto S3", "swapped axios out for
 // ky", "replaced Jest with Vitest", "migrated from cron to Temporal".
 const SWITCH = /\b(?:mov(?:e|ed|ing)|migrat(?:e|ed|ing)|switch(?:ed|ing)?|port(?:ed|ing)?|shift(?:ed|ing)?)\b[^,.;]{0,40}?\b(?:off|away from|from)\s+[^,.;]{1,40}?\s+(?:and\s+)?(?:on)?to\s+\S|\bswitch(?:ed|ing)?\s+(?:the|our)\s+(?:[\p{L}-]+\s+){0,3}?(?:over\s+)?to\s+(?!(?:the|a|an|it|this|that)\b)\S|(?<![/\w])(?:replac(?:e|ed|ing)\s+(?!(?:it|this|that|them)\b)(?:[^\s,.;]+\s+){0,3}?[^\s,.;]+\s+with|(?:swap(?:ped|ping)?|trad(?:e|ed|ing))\s+(?!(?:it|this|that|them)\b)(?:[^\s,.;]+\s+){0,3}?[^\s,.;]+\s+(?:out\s+)?for)\s+\S/iu;
 // "Redis is the cache for sessions", "pino is now our logger".
@@ -265,7 +265,7 @@ const ONE_OFF_SCOPE = /^(?:[^.]*?)\b(?:for (?:this|that) (?:one|single|particula
 const WISH = new RegExp(String.raw`\b${HOLD_VERB}\b`, 'iu');
 const LIKING = /\b(?:like|likes|prefer|prefers|dislike|dislikes|hate|hates)\b/iu;
 const HABITUAL = /\b(?:always|usually|generally|really|strongly)\b/iu;
-// An object about things of a kind: "every public function documented", "conventional commits".
+// An object about things of a kind: "every public function documented", "kebab-case file names".
 const GENERIC_OBJECT = /^(?:every|all|each|any|no)\b|^(?!(?:the|a|an|this|that|these|those|it|my|our|your|his|her|their)\b)(?:[\p{L}-]+\s+)?[\p{L}-]+s\b/iu;
 // How things are done, said in the present: "the team squashes every merge", "we standardize on them".
 const PRESENT_RULE = /^(?:(?:the|our|your|all|every)\s+)?(?:[\p{L}\p{N}@./+-]+\s+){0,3}?(?:is|are|uses|use|runs|run|goes|go|lives|live|stays|stay|gets|get|squashes|squash|rebases?|ships|ship|needs|need|takes|take)\b(?!\s+(?:broken|failing|down|slow|flaky|gone|done|over|back))/iu;
