@@ -224,7 +224,8 @@ const RULE_NOUN = String.raw`(?:rule|rules|policy|convention|conventions|standar
 const RULE_NOUN_ATTRIBUTION = new RegExp(String.raw`\b(?:per|following|to match|in line with|according to|by|under|respecting|honou?ring)\s+(?:your|our|the team['’]s|the|my)\s+(?:[\p{L}-]+\s+)?${RULE_NOUN}\b`, 'iu');
 
 function tagPatternsFor(role: AttributedRuleSpeaker): readonly RegExp[] {
-  const rule = new RegExp(String.raw`\b(?:per|following|to match|in line with|according to|under|respecting|honou?ring)\s+(?:your|our|the team['’]s|my)\s+(?:[\p{L}-]+\s+)?(?:${RULE_NOUN}|request|message|instructions?|note|agreement|plan|decision|discussion)\b`, 'iu');
+  // "per your rule", "following our agreement", "per the rule you gave me", "under the policy we set".
+  const rule = new RegExp(String.raw`\b(?:per|following|to match|in line with|according to|under|respecting|honou?ring)\s+(?:(?:your|our|the team['’]s|my)\s+(?:[\p{L}-]+\s+)?(?:${RULE_NOUN}|request|message|instructions?|note|agreement|plan|decision|discussion)\b|the\s+(?:[\p{L}-]+\s+)?${RULE_NOUN}\s+(?:that\s+)?(?:you|we|the team|I)\s+(?:\p{L}+\s+)?\p{L}+)`, 'iu');
   const agreed = /\b(?:as|like|per what)\s+(?:we|the team)\s+(?:(?:already|just|had)\s+)?(?:agreed|discussed|decided|planned|settled on|said)\b(?:\s+(?:earlier|before|yesterday|last (?:week|time)|on|in)\b[^,.;]*)?|\bas (?:agreed|discussed|decided|planned)\b/iu;
   if (role === 'user') {
     return [agreed, rule, /\b(?:as|like)\s+I\s+(?:(?:already|just)\s+)?(?:said|mentioned|told you|explained|wrote|noted)\b(?:\s+(?:earlier|before|yesterday|last (?:week|time)))?|\bremember(?:,|\s+that)?\s+I\s+(?:said|told you|mentioned)(?:\s+that)?\b/iu];
@@ -270,7 +271,8 @@ const GENERIC_OBJECT = /^(?:every|all|each|any|no)\b|^(?!(?:the|a|an|this|that|t
 // How things are done, said in the present: "the team squashes every merge", "we standardize on them".
 const PRESENT_RULE = /^(?:(?:the|our|your|all|every)\s+)?(?:[\p{L}\p{N}@./+-]+\s+){0,3}?(?:is|are|uses|use|runs|run|goes|go|lives|live|stays|stay|gets|get|squashes|squash|rebases?|ships|ship|needs|need|takes|take)\b(?!\s+(?:broken|failing|down|slow|flaky|gone|done|over|back))/iu;
 // "any new dependencies", "no new packages": none of a kind.
-const NONE_OF_A_KIND = /\b(?:didn['’]t|did not|won['’]t|will not|don['’]t|do not|haven['’]t|avoid(?:ed)?|without|skip(?:ped)?|left out|held off on)\b[^,.;]{0,30}\b(?:any|new|extra|additional)\s+\p{L}/iu;
+// "log no request bodies": a verb with "no" before its object.
+const NONE_OF_A_KIND = /\b(?:didn['’]t|did not|won['’]t|will not|don['’]t|do not|haven['’]t|avoid(?:ed)?|without|skip(?:ped)?|left out|held off on)\b[^,.;]{0,30}\b(?:any|new|extra|additional)\s+\p{L}|\b(?!(?:is|are|was|were|has|have|had|there|here)\b)\p{L}{3,}\s+no\s+(?!(?:longer|more|one|matter|doubt|idea|need|problem|issue)\b)\p{L}/iu;
 // Leaving something alone: "I won't touch the vendor folder", "left the SDK untouched".
 const HANDS_OFF = /\b(?:won['’]t|will not|didn['’]t|did not|don['’]t|do not|not going to|never)\s+(?:touch|modify|change|edit|alter)\b|\bleft\s+[^,.;]{1,40}\s+(?:alone|untouched|as it is|as is)\b|\b(?:leave|leaving|keep|keeping|stay(?:ing)? away from|stayed away from)\b[^,.;]{0,40}\b(?:alone|untouched|as it is|as is)\b|\bstay(?:ed|ing)? (?:away from|out of)\b/iu;
 // The speaker committing to a way of working: "I'll write …", "I'm using …", "I'll keep …".

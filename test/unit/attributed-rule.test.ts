@@ -22,6 +22,7 @@ describe('a rule attributed to the listener, the team or an agreement', () => {
     ['Sticking with pnpm workspaces from here on, as you asked.', 'convention'],
     ['Like we agreed, I moved the uploads off the local disk and onto S3.', 'decision'],
     ['I swapped `request` out for undici in the crawler, as we decided last week.', 'decision'],
+    ['The handlers still log no request bodies, under the policy you set for PII.', 'constraint'],
   ] as const)('assistant: %s → %s', (sentence, kind) => {
     expect(attributedRuleOf(sentence, { role: 'assistant' })).toBe(kind);
     expect(factsOf('assistant', sentence)).toHaveLength(1);
@@ -68,7 +69,7 @@ describe('a tool given a role, a choice made for good', () => {
   });
 });
 
-describe('a step done once because it was asked for', () => {
+describe('a step done once because it was asked for, or talk about the conversation', () => {
   it.each([
     'I reran the flaky suite, as you asked.',
     'Like you requested, I bumped the log level on the worker.',
@@ -88,6 +89,7 @@ describe('a step done once because it was asked for', () => {
   it.each([
     'You mentioned the deploy was slow this morning, so I looked at the runner.',
     'Like you said, the second run passed.',
+    'I opened the policy you mentioned in the wiki.',
   ])('assistant, a past event: %s', (sentence) => {
     expect(attributedRuleOf(sentence, { role: 'assistant' })).toBeUndefined();
     expect(factsOf('assistant', sentence)).toEqual([]);
