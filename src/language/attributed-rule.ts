@@ -43,9 +43,6 @@ export function attributedRuleOf(sentence: string, options: { role: AttributedRu
   // "As I said, I have to leave at four today": a plan of the day, not of the project.
   if (DAY_SCOPE.test(rest) && !STANDING_SCOPE.test(rest)) return undefined;
   if (SWITCH.test(rest) || ROLE_STATEMENT.test(rest)) return 'decision';
-  // A setting given a value on request: "I lowered the worker concurrency to 4, as you asked".
-  const setting = SET_TO.exec(rest);
-  if (setting !== null && VALUE.test(rest.slice(setting.index))) return 'decision';
   if (STANDING_SCOPE.test(rest) || STANDING_CHOICE.test(rest)) return kindOfAction(rest);
   if (NONE_OF_A_KIND.test(rest) || HANDS_OFF.test(rest)) return 'constraint';
   // "like we agreed, Redis is the cache for sessions": a statement of how things are, under an agreement.

@@ -110,9 +110,24 @@ describe('a step asked for that sets a value or picks a tool', () => {
     'I lowered the worker concurrency to 4, as you asked.',
     'Like you requested, I switched the HTTP client to ky.',
     'As you asked, the session lifetime is now 12 hours.',
-  ])('is still a fact: %s', (sentence) => {
+  ])('is not demoted: %s', (sentence) => {
     expect(isOneOffAttributedAction(sentence, { role: 'assistant' })).toBe(false);
+  });
+
+  it.each([
+    'I set the request timeout to 45s, as you asked.',
+    'Like you requested, I switched the HTTP client to ky.',
+    'As you asked, the session lifetime is now 12 hours.',
+  ])('is still a fact: %s', (sentence) => {
     expect(factsOf('assistant', sentence)).toHaveLength(1);
+  });
+
+  it.each([
+    'I changed the value on line 88 from 12 to 40 in `src/cart.ts`, like you requested.',
+    'Following your request, I renamed `tmp` to `rows` in `load_orders`.',
+    'As you asked, I edited `api/routes.py` first: I bumped the constant on line 9 (3 → 4).',
+  ])('an edit of the code done on request is no rule: %s', (sentence) => {
+    expect(attributedRuleOf(sentence, { role: 'assistant' })).toBeUndefined();
   });
 
   it('loses only the tag when read for talk about the conversation', () => {
