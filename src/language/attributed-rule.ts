@@ -84,6 +84,18 @@ export function withoutAttributionTag(sentence: string): string {
   return stripped.length === 0 ? text : stripped;
 }
 
+/**
+ * What a sentence states under an attribution tag ({@link withoutAttributionTag}), unless it
+ * narrates an edit at a place in the code ("… I changed the value on line 18 from 4 to 8", "…
+ * in `src/cart.ts`"): a step of the work, asked for or not. `undefined` when there is no tag or the
+ * sentence narrates such an edit.
+ */
+export function statementUnderTag(sentence: string): string | undefined {
+  const stripped = withoutAttributionTag(sentence);
+  if (stripped === sentence.trim() || CODE_LOCATION.test(stripped)) return undefined;
+  return stripped;
+}
+
 // --- Internal helpers ---
 
 interface Attribution {
@@ -230,6 +242,8 @@ function tagPatternsFor(role: AttributedRuleSpeaker): readonly RegExp[] {
   return [agreed, rule, /\b(?:as|like|since|the way)\s+you\s+(?:(?:already|just|had|originally)\s+)?(?:asked|requested|suggested|wanted|said|mentioned|told me(?: to)?|instructed|specified|described)\b(?:\s+(?:earlier|before|yesterday|last (?:week|time)))?|\b(?:as|when)\s+requested\b|\b(?:you|the user)\s+(?:asked|requested|wanted)\s+(?:for\b)?|\bper your\s+(?:request|message|note|instructions?|ask)\b/iu];
 }
 
+// A place in the code: a line number, a file name with its extension, a path.
+const CODE_LOCATION = /\blines?\s+\d+|(?<![\w.])[\w-]+\.(?:tsx?|jsx?|mjs|py|rb|go|rs|java|kt|cs|cpp|c|h|php|sql|vue|svelte|css|scss|html)\b|`[^`\s]*\/[^`\s]*`/u;
 // An attribution tag set apart at the start or the end of a sentence.
 // Only requests and agreements: "like you said, …" relays what was said, and is read whole.
 const TAG_BODY = String.raw`(?:(?:as|like|per what)\s+(?:you|we|the team)\s+(?:(?:already|just|had|originally)\s+)?(?:asked|requested|suggested|wanted|agreed|discussed|decided|planned|specified)(?:\s+(?:earlier|before|yesterday|last (?:week|time)))?|as (?:agreed|discussed|decided|planned|requested)|per (?:your|our) (?:[\p{L}-]+\s+)?(?:request|message|note|instructions?|rule|policy|convention|preference|agreement|plan|decision))`;

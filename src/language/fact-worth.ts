@@ -5,7 +5,7 @@ import { isStatedConvention } from './convention-statement.js';
 import { isStatedPreference } from './preference-statement.js';
 import { isRecurringProcess } from './recurrence.js';
 import { isMarkedChoice } from './marked-choice.js';
-import { attributedRuleOf, withoutAttributionTag } from './attributed-rule.js';
+import { attributedRuleOf, statementUnderTag } from './attributed-rule.js';
 import { countSpecifics } from './salience.js';
 import { isMeasuredNeed, isStatedNeed } from './stated-need.js';
 
@@ -173,7 +173,8 @@ export function judgeFact(options: {
   if (!hasFinding && line?.isToolInput === true && (startsWithStepVerb(plain) || isInstruction(plain) || PROMPT_OPENING.test(plain))) return 'plan-step';
   if (!hasFinding && isBareCompletion(plain, role)) return 'completion';
   // "I set the pool size to 20, as you asked": the tag gives the reason, not talk about the conversation.
-  if (!hasFinding && !CHOICE_MADE.test(plain) && isDeliberation(plain) && isDeliberation(withoutAttributionTag(plain))) return 'deliberation';
+  const underTag = statementUnderTag(plain);
+  if (!hasFinding && !CHOICE_MADE.test(plain) && isDeliberation(plain) && (underTag === undefined || isDeliberation(underTag))) return 'deliberation';
   if (!hasFinding && isFeatureItem(sentence, plain)) return 'plan-step';
   // An assistant's imperative without a rule in it is a step for the user or for itself ("Copy that
   // traceback …", "To improve this: Implement …"), whatever it names.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attributedRuleOf, isOneOffAttributedAction, withoutAttributionTag } from '../../src/language/attributed-rule.js';
+import { attributedRuleOf, isOneOffAttributedAction, statementUnderTag, withoutAttributionTag } from '../../src/language/attributed-rule.js';
 import type { EntryInput } from '../helpers.js';
 import { summarizeChunk } from '../helpers.js';
 
@@ -128,6 +128,8 @@ describe('a step asked for that sets a value or picks a tool', () => {
     'As you asked, I edited `api/routes.py` first: I bumped the constant on line 9 (3 → 4).',
   ])('an edit of the code done on request is no rule: %s', (sentence) => {
     expect(attributedRuleOf(sentence, { role: 'assistant' })).toBeUndefined();
+    expect(statementUnderTag(sentence)).toBeUndefined();
+    expect(factsOf('assistant', sentence)).toEqual([]);
   });
 
   it('loses only the tag when read for talk about the conversation', () => {
