@@ -650,8 +650,9 @@ function analyzeWhole(
   // A step done once because it was asked for, naming no value or tool ("I ran the tests as you
   // asked", "Per your message, I've pushed the branch"), is no fact, whatever its words.
   const isSpeech = role === 'user' || role === 'assistant';
+  // A report that it is done ("I reran the suite as you asked; it passes") still reports it.
   if (isSpeech && !isQuestion && !isDeadEnd && salience.specifics < 1 && isOneOffAttributedAction(text, { role })) {
-    return { ...base, retention: 'routine', isDiagnosis, salience: 0 };
+    return { ...base, retention: isCompletion ? 'task-status' : 'routine', isDiagnosis, salience: 0 };
   }
   if (salience.isDurable && !isDeadEnd) {
     return { ...base, retention: retentionOf(salience.category), isDiagnosis, salience: salience.score };
