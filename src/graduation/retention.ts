@@ -7,6 +7,7 @@ import { isRelayedWish, relayedDecisionOf } from '../language/relayed-decision.j
 import { isActionResponse, isBehaviourStatement, isConditionalRule, isDeferenceToRule, isFollowingPractice, isObligationStatement, isProductDescription, isRefusalOrScope, isStandingRule, premiseOf, withoutAttribution, type TurnShape } from '../language/behaviour-statement.js';
 import { hasFixOutcome, isCauseAndFix, isJoinedCauseAndFix, isLabelledFix, isSplitCauseAndFix } from '../language/fix-statement.js';
 import { isAcceptedOption } from '../language/accepted-option.js';
+import { attributedRuleOf, isOneOffAttributedAction } from '../language/attributed-rule.js';
 import { isStatedConvention } from '../language/convention-statement.js';
 import { isSettledChoice } from '../language/settled-choice.js';
 import { isMarkedChoice } from '../language/marked-choice.js';
@@ -646,10 +647,22 @@ function analyzeWhole(
   if ((matcher.test('leaving', prose) || matcher.test('chitChat', prose)) && identifierCount === 0 && salience.specifics < 1 && !isRecurringProcess(text)) {
     return { ...base, retention: 'chit-chat', isDiagnosis, salience: 0 };
   }
+  // A step done once because it was asked for, naming no value or tool ("I ran the tests as you
+  // asked", "Per your message, I've pushed the branch"), is no fact, whatever its words.
+  const isSpeech = role === 'user' || role === 'assistant';
+  // A report that it is done ("I reran the suite as you asked; it passes") still reports it.
+  if (isSpeech && !isQuestion && !isDeadEnd && salience.specifics < 1 && isOneOffAttributedAction(text, { role })) {
+    return { ...base, retention: isCompletion ? 'task-status' : 'routine', isDiagnosis, salience: 0 };
+  }
   if (salience.isDurable && !isDeadEnd) {
     return { ...base, retention: retentionOf(salience.category), isDiagnosis, salience: salience.score };
   }
   const rest = { ...base, isDiagnosis, salience: salience.score };
+  // A rule, wish, owner or agreement of the listener or the team, stated or applied ("I didn't add
+  // new dependencies, per your rule", "like we agreed, Redis is the session cache"), or a tool given
+  // a role ("I made Biome the formatter for the repo"), by either speaker.
+  const attributed = isSpeech && !isQuestion && !isDeadEnd && !salience.isOutput && hasSubstance ? attributedRuleOf(text, { role }) : undefined;
+  if (attributed !== undefined) return { ...rest, retention: attributed, salience: Math.max(salience.score, DURABLE_SCORE) };
   // "the tree had a cycle; `walk` keeps a visited set now".
   if (isShapedFix && (salience.specifics > 0 || hasFixOutcome(prose))) {
     return { ...rest, retention: 'error-resolution', isDiagnosis: false, salience: Math.max(salience.score, DURABLE_SCORE) };

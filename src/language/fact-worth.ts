@@ -5,6 +5,7 @@ import { isStatedConvention } from './convention-statement.js';
 import { isStatedPreference } from './preference-statement.js';
 import { isRecurringProcess } from './recurrence.js';
 import { isMarkedChoice } from './marked-choice.js';
+import { attributedRuleOf, statementUnderTag } from './attributed-rule.js';
 import { countSpecifics } from './salience.js';
 import { isMeasuredNeed, isStatedNeed } from './stated-need.js';
 
@@ -156,7 +157,7 @@ export function judgeFact(options: {
     return isPastedAdvice(plain, { role, layout: options.layout }) ? 'pasted' : undefined;
   }
   // A stated liking, a convention of the project and a cause told with its fix are findings, however they are worded.
-  const hasFinding = FINDING.test(plain) || isStatedPreference(plain, { role }) || isStatedConvention(plain, { role }) || isCauseAndFix(plain) || SHORTHAND_CHOICE.test(plain);
+  const hasFinding = FINDING.test(plain) || isStatedPreference(plain, { role }) || isStatedConvention(plain, { role }) || isCauseAndFix(plain) || SHORTHAND_CHOICE.test(plain) || attributedRuleOf(plain, { role }) !== undefined;
   if (ASKS_USER.test(plain) && !TAG_QUESTION.test(plain)) return 'question';
   // A report of finished work that names what was chosen ("… moved the archive to S3 Glacier with a
   // 90 day cutoff") is a decision; one that only praises the work is narration.
@@ -171,7 +172,9 @@ export function judgeFact(options: {
   // Instructions inside a tool call's input are a prompt for a sub-agent or a plan, whatever they name.
   if (!hasFinding && line?.isToolInput === true && (startsWithStepVerb(plain) || isInstruction(plain) || PROMPT_OPENING.test(plain))) return 'plan-step';
   if (!hasFinding && isBareCompletion(plain, role)) return 'completion';
-  if (!hasFinding && !CHOICE_MADE.test(plain) && isDeliberation(plain)) return 'deliberation';
+  // "I set the pool size to 20, as you asked": the tag gives the reason, not talk about the conversation.
+  const underTag = statementUnderTag(plain);
+  if (!hasFinding && !CHOICE_MADE.test(plain) && isDeliberation(plain) && (underTag === undefined || isDeliberation(underTag))) return 'deliberation';
   if (!hasFinding && isFeatureItem(sentence, plain)) return 'plan-step';
   // An assistant's imperative without a rule in it is a step for the user or for itself ("Copy that
   // traceback …", "To improve this: Implement …"), whatever it names.
