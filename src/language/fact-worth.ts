@@ -7,6 +7,7 @@ import { isRecurringProcess } from './recurrence.js';
 import { isMarkedChoice } from './marked-choice.js';
 import { countSpecifics } from './salience.js';
 import { isMeasuredNeed, isStatedNeed } from './stated-need.js';
+import { passingRemarkOf } from './passing-remark.js';
 
 /** Why {@link judgeFact} keeps a sentence out of the facts tier. */
 export type FactRejection =
@@ -22,7 +23,10 @@ export type FactRejection =
   | 'question'
   /** Talk about the agent's own working mode ("switch to Act mode so I can …"). */
   | 'mode'
-  /** The assistant narrating its own work without a finding ("Now let's run …", "I've successfully …"). */
+  /**
+   * The assistant narrating its own work without a finding ("Now let's run …", "I've successfully …"),
+   * or what its edit does or costs ("This way callers need no change.", "Without this, …").
+   */
   | 'narration'
   /** One step of a plan the assistant lays out ("Create a test directory", items after "I'll:"). */
   | 'plan-step'
@@ -43,7 +47,17 @@ export type FactRejection =
    * should do next ("Looking at `Ship.cs`, I see …", "Wait, …", "Since you haven't shared X, I'll
    * assume …"), or what the user or the instructions said ("You showed me `Ship.cs` earlier").
    */
-  | 'deliberation';
+  | 'deliberation'
+  /** A courtesy and nothing else ("Glad to help with the importer."). */
+  | 'pleasantry'
+  /** A task named or announced ("Up next: the retry helpers, they need a cleanup."), or a status mark. */
+  | 'task-title'
+  /**
+   * How the code is now, with no rule, choice or fix in it: a verdict ("nothing in `db.ts` looks
+   * wrong"), what a look showed ("I checked the callers: …"), a harm it causes ("`load` reads the
+   * row before the check, so a missing value falls through").
+   */
+  | 'observation';
 
 /** One line of a message, as {@link readMessageLayout} sees it. */
 export interface LayoutLine {
@@ -146,6 +160,8 @@ export function judgeFact(options: {
   if (line !== undefined && isHeadingLine(line) && isWholeLine(line, plain)) return 'heading';
   if (MODE.test(plain)) return 'mode';
   if (INFORMATION_QUESTION.test(plain) || MODAL_QUESTION.test(plain)) return 'question';
+  const remark = passingRemarkOf(plain, { role });
+  if (remark !== undefined) return remark;
   // A table row that marks the option chosen or gives a process its schedule is the speaker's own.
   if ((isPastedShape(plain) && !isMarkedChoice(plain) && !isRecurringProcess(plain)) || GLOSSARY.test(plain)) return 'pasted';
   // "The convention here seems to be one class per file" hedges what was observed, not a guess.
