@@ -356,6 +356,8 @@ const CODE: readonly RegExp[] = [
   /\b(?:if|elif|for|while|else)\b[^:]{0,80}:\s*(?:return|raise|print|continue|break|pass)\b|\w\[["'][\w-]+["']\]/iu,
   // A constant assigned: `EMB_DIM = 768`.
   /^[A-Z][A-Z0-9]*_[A-Z0-9_]*\s*=\s*\S/u,
+  // A command line: a tool, its subcommand and flags or a second command ("git add -A && git commit -m …").
+  /^(?:git|npm|npx|yarn|pnpm|pip3?|docker|kubectl|cargo|make|poetry|uv|go)\s+[a-z][\w:.-]*\s+(?:[^\s]+\s+)*?(?:&&|\|\||-{1,2}[a-zA-Z])/iu,
 ];
 
 // --- Shapes of statements that do not last ---
@@ -366,7 +368,7 @@ const THOUGHT_JOINER = String.raw`(?:(?:but|so|and|however|actually|now|ok(?:ay)
 // or weighing its own next step ("I should …", "I need to …", "I can't …"); "we" counts only for
 // perception and belief, since "we need to …" is as often the project's requirement.
 const DELIBERATION_LEAD = new RegExp(
-  String.raw`^${THOUGHT_JOINER}(?:wait\b|hmm+\b|looking (?:at|more|back|again|carefully|closer|through|over)\b|on (?:closer|second) (?:look|thought|inspection)\b|re-?(?:reading|examining|checking)\b|from (?:the|what) (?:\S+\s+){0,3}(?:you|I) (?:provided|showed|shared|see|saw|can see)\b|i\s+(?:(?:now|also|still|really|actually|just|first|then)\s+)?(?:think|believe|guess|suppose|assume|notice|noticed|see|can see|could see|understand|realize|realise|wonder|need to|should|shouldn['’]t|must|have to|can['’]t|cannot|don['’]t|didn['’]t|won['’]t|'?ll (?:assume|need|have to|respond|provide|return|wait)|will (?:assume|need|have to|respond|provide|return|wait)|want to (?:make sure|check|verify|confirm)|would need|['’]d need|could|might|haven['’]t|(?:am|['’]m|was) (?:asked|told|only)|['’]m not sure|am not sure)\b|we\s+(?:(?:now|also|still|really|actually|just)\s+)?(?:think|believe|notice|noticed|see|can see|could see|understand|realize|realise|wonder)\b)`,
+  String.raw`^${THOUGHT_JOINER}(?:wait\b|hmm+\b|looking (?:at|more|back|again|carefully|closer|through|over)\b|on (?:closer|second) (?:look|thought|inspection)\b|re-?(?:reading|examining|checking)\b|from (?:the|what) (?:\S+\s+){0,3}(?:you|I) (?:provided|showed|shared|see|saw|can see)\b|i\s+(?:(?:now|also|still|really|actually|just|first|then)\s+)?(?:think|believe|guess|suppose|assume|notice|noticed|see|can see|could see|understand|realize|realise|wonder|need to|should|shouldn['’]t|must|have to|can['’]t|cannot|don['’]t|didn['’]t|won['’]t|'?ll (?:assume|need|have to|respond|provide|return|wait)|will (?:assume|need|have to|respond|provide|return|wait)|(?:want|would like) to (?:make sure|check|verify|confirm|rule out|see|understand|be sure|figure out|double-check)|would need|['’]d need|could|might|haven['’]t|(?:am|['’]m|was) (?:asked|told|only)|['’]m not sure|am not sure)\b|i['’]d like to (?:make sure|check|verify|confirm|rule out|see|understand|be sure|figure out|double-check)\b|we\s+(?:(?:now|also|still|really|actually|just)\s+)?(?:think|believe|notice|noticed|see|can see|could see|understand|realize|realise|wonder)\b)`,
   'iu',
 );
 // A label that announces what the speaker found: "Now I understand:", "One thing I noticed:".

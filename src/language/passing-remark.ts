@@ -51,6 +51,7 @@ export function passingRemarkOf(plain: string, options: { readonly role: Entry['
     }
   }
   if (NEXT_OPENING.test(text) && !isBinding(text.replace(NEXT_OPENING, ''))) return 'task-title';
+  if (RECAP_LEAD_IN.test(text) || ((TASK_OPENING.test(text) || PROGRESS.test(text) || WORTH_DOING.test(text)) && !isBinding(text))) return 'task-title';
   if (isVagueNeed(text)) return 'task-title';
   if (GUESS.test(text) && !SETTLED.test(text)) return 'hedge';
   if (EPISTEMIC_MODAL.test(text) || DIAGNOSED_SUBJECT_MODAL.test(text)) return 'hedge';
@@ -59,6 +60,7 @@ export function passingRemarkOf(plain: string, options: { readonly role: Entry['
   if (VERDICT.test(text) || EVALUATION.test(text)) return 'observation';
   // "I noticed the project keeps amounts in pence" is how the project works, not what is on screen.
   if (PERCEPTION.test(text) && !isStatedConvention(text, { role })) return 'observation';
+  if (isOwnEditByLine(text) || ADDED_TEST.test(text) || COMMIT_REPORT.test(text)) return 'narration';
   if (EDIT_EFFECT.test(text) || COUNTERFACTUAL.test(text) || EDIT_SIZE.test(text) || ALTERNATIVE.test(text) || COST.test(text)) return 'narration';
   if (isHarmDescription(text)) return 'observation';
   return undefined;
@@ -75,6 +77,15 @@ export function namesTaskOnly(text: string): boolean {
   const head = LEAD_IN.exec(plain)?.[1];
   const isNextLabel = NEXT_OPENING.test(plain) || (head !== undefined && NEXT_LABEL.test(`${head}:`));
   return isVagueNeed(plain) || RECAP_LEAD_IN.test(plain) || (isNextLabel && !isBinding(plain));
+}
+
+/**
+ * The speaker's edit told by where it was made, not by what it names: "Updated `a.sql`: I changed
+ * the value on line 10 from 2 to 10", "in `x.py` I adjusted the constant on line 137 (0 → 1)".
+ */
+function isOwnEditByLine(text: string): boolean {
+  const edit = OWN_EDIT_ANYWHERE.exec(text);
+  return edit !== null && BY_LINE.test(text.slice(edit.index));
 }
 
 /** A need with nothing specific in it: "the config utilities need some love". */
@@ -133,6 +144,20 @@ const VAGUE_NEED = /\b(?:needs?|could use|deserves?|calls? for|wants?)\s+(?:some
 const OWN_EDIT = /^(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|also\s+)?(?:renamed|added|introduced|extracted|moved|made|changed|updated|edited|adjusted|tweaked|rewrote|reworded|replaced|removed|dropped|split|inlined|wrapped|refactored|cleaned up|tidied)\b/iu;
 // The speaker's own look at the code: "I checked the callers", "I went through the handlers".
 const OWN_LOOK = /^(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|also\s+|now\s+)?(?:checked|looked (?:at|through|over|into)|went (?:through|over)|read(?: through)?|grepped|searched|inspected|traced|reviewed|skimmed|scanned|audited|double-checked|compared)\b/iu;
+// Work taken up, told as what to turn to: "let's tackle the flaky tests", "can you look into the export?".
+const TASK_OPENING = /^(?:(?:ok(?:ay)?|now|so|alright|right)[,\s]+)*(?:let['’]s|let us|can you|could you|please|i['’]d like (?:you )?to|time to)\s+(?:now\s+)?(?:tackle|work on|look (?:at|into)|move on to|turn to|get to|pick up|start on|focus on|dig into|take on)\b/iu;
+// Work in progress: "…; fixing it now", "looking into that", "on it".
+const PROGRESS = /\b(?:fixing|looking into|checking|handling|addressing|investigating|on) (?:it|that|this|them)(?: now| next| first)?\s*[.!]?$|^(?:on it|working on it)\b/iu;
+// Why a task deserves doing: "so it's worth fixing properly".
+const WORTH_DOING = /\b(?:it['’]s|it is|is|are) (?:really |well )?worth (?:fixing|doing|cleaning up|a proper fix)\b/iu;
+// The speaker's edit anywhere in the sentence, after a label or a place: "… in `x.py` I adjusted …".
+const OWN_EDIT_ANYWHERE = /\b(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|also\s+)?(?:changed|adjusted|tweaked|bumped|set|updated|edited|replaced)\b/iu;
+// What was edited named by its line: "the value on line 10", "the constant near line 75".
+const BY_LINE = /^[^.;]{0,60}?\b(?:the\s+)?(?:value|constant|number|literal|string|line|default)\s+(?:on|at|near|in)\s+line\s+\d+\b/iu;
+// A test the speaker added, told by its name or file: "I added a regression test 'handles …' in …".
+const ADDED_TEST = /\b(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|also\s+)?(?:added|wrote|put in|created)\s+(?:a|an|one|two|three|another)\s+(?:(?:new|small|regression|unit|integration|failing)\s+)*tests?(?:\s+case)?\b/iu;
+// A report that the work was committed: "Done, committed: …", "Committed as 'fix: …'".
+const COMMIT_REPORT = /^(?:(?:done|ok(?:ay)?|great)[,.!:]?\s+)?(?:i['’]ve\s+|i\s+)?committed\b/iu;
 // What the speaker sees in front of it: "I can see `Expected: 3` in the log", "I notice the handler …".
 const PERCEPTION = /^(?:(?:ok(?:ay)?|now|hmm+|so)[,\s]+)?(?:i|we)\s+(?:can\s+|could\s+|now\s+)?(?:see|notice|noticed|spot|spotted)\b/iu;
 // A rule's own wording, with the thing it binds.

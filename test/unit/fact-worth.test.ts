@@ -183,3 +183,25 @@ describe('the extractive summarizer with judgeFact()', () => {
     expect(result.summary).toContain('row_sha256');
   });
 });
+
+describe('judgeFact() on command lines and the assistant’s checks', () => {
+  it.each<[string, 'user' | 'assistant']>([
+    ['git add -A && git commit -m "fix: keep the coupon"', 'assistant'],
+    ['npm publish --access public', 'user'],
+    ['docker compose up -d && docker compose logs -f api', 'assistant'],
+  ])('a command line is code: %s', (sentence, role) => {
+    expect(judgeFact({ sentence, role })).toBe('code');
+  });
+
+  it.each<[string, 'user' | 'assistant']>([
+    ['npm ci must be used in CI, never npm install.', 'user'],
+    ['git tags follow the vMAJOR.MINOR.PATCH scheme.', 'assistant'],
+  ])('a rule about a tool is no command: %s', (sentence, role) => {
+    expect(judgeFact({ sentence, role })).toBeUndefined();
+  });
+
+  it('reads the assistant wanting to rule something out as deliberation, not the user', () => {
+    expect(judgeFact({ sentence: "I'd like to rule out the fixture before I touch `mergeCarts`.", role: 'assistant' })).toBe('deliberation');
+    expect(judgeFact({ sentence: 'I would like to see the cart totals in cents everywhere.', role: 'user' })).toBeUndefined();
+  });
+});

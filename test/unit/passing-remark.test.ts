@@ -19,6 +19,10 @@ describe('passingRemarkOf()', () => {
     ['task-title', 'user', 'The auth middleware deserves some attention.'],
     ['task-title', 'assistant', 'Recap of the date helpers, they need a bit of care: parsing now lives in one module.'],
     ['task-title', 'assistant', '🔄 Import pipeline - NEXT: wire the retry queue'],
+    ['task-title', 'user', "Alright, let's dig into the slow invoice search."],
+    ['task-title', 'assistant', 'The linter flagged two files in `src/api`; looking into it now.'],
+    ['task-title', 'user', 'Customers hit this every day, so it is worth fixing properly.'],
+    ['task-title', 'assistant', 'Wrapped up; progress update on migrating the cron jobs:'],
     // Guesses and epistemic modals.
     ['hedge', 'assistant', 'My working theory is that the fixture loads after the clock starts.'],
     ['hedge', 'user', 'One hunch: the CDN still serves the old bundle.'],
@@ -39,6 +43,10 @@ describe('passingRemarkOf()', () => {
     ['narration', 'assistant', 'The other option would have been a decorator on every handler, which seemed heavier.'],
     ['narration', 'assistant', 'Memory-wise it is one extra map per request, so nothing to worry about.'],
     ['narration', 'assistant', 'I moved the check into `parseOrder`: this keeps validation next to where the data arrives.'],
+    ['narration', 'assistant', 'Edited `config/app.yml`: I bumped the default on line 42 from 3 to 5.'],
+    ['narration', 'assistant', 'In `jobs/cleanup.py` we tweaked the literal near line 88 (30 → 45).'],
+    ['narration', 'assistant', "Finished: in `spec/cart.spec.ts` I wrote a regression test 'keeps the coupon after a reload'."],
+    ['narration', 'assistant', 'Okay, committed as "chore: tidy the cart helpers".'],
   ])('%s (%s): %s', (expected, role, sentence) => {
     expect(passingRemarkOf(sentence, { role })).toBe(expected);
     // judgeFact turns them away for the same reason.
@@ -62,6 +70,11 @@ describe('passingRemarkOf()', () => {
     ['assistant', 'I checked the callers: the crash happened because `syncOrders` passed a null clock, fixed by defaulting it.'],
     ['assistant', 'The deadlock came from two jobs locking rows in different orders; sorting the ids fixed it.'],
     ['user', 'Always use named exports, no default exports anywhere.'],
+    ['assistant', 'I set the connection pool to 20 in `db/pool.ts`, as the load test needs it.'],
+    ['user', 'The request timeout on line 3 of the spec must stay at 30 seconds.'],
+    ['user', "Let's use Redis for the rate limiter."],
+    ['user', 'Every bug fix must come with a regression test.'],
+    ['assistant', 'We always add a contract test for each new endpoint.'],
     ['assistant', 'Tests for the billing module live in `tests/billing/` and use a fake clock.'],
   ])('keeps (%s): %s', (role, sentence) => {
     expect(passingRemarkOf(sentence, { role })).toBeUndefined();
