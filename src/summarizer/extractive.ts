@@ -25,7 +25,7 @@ import { relayedUserSpeech } from '../language/relayed-speech.js';
 import { isProse, wordCount } from '../language/prose.js';
 import { isProductNarration, turnShapeOf } from '../language/behaviour-statement.js';
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
-import { namesTaskOnly } from '../language/passing-remark.js';
+import { namesTaskOnly, passingRemarkOf } from '../language/passing-remark.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
 import { isCauseAndFix, isChangeReport, isMadeChange, isSplitCauseAndFix, tellsFault } from '../language/fix-statement.js';
 import { isChangeForCause } from '../language/fix-relation.js';
@@ -221,8 +221,6 @@ const MIN_ASIDE_SPECIFICS = 0.4;
 // Text whose asides are cells, labels or comments rather than remarks: tables, diagrams, output.
 const PASTED_LAYOUT = /\t|\|\s|[│┆├└┌┐┘─]/u;
 const NOT_PROSE: ReadonlySet<string> = new Set(['notice', 'output', 'code', 'heading', 'pasted']);
-// What judgeFact() calls a passing remark (see `passingRemarkOf`).
-const PASSING_REMARKS: ReadonlySet<string> = new Set(['pleasantry', 'task-title', 'observation']);
 // Where the answer under a quoted question ends and a remark on it begins.
 const ANSWER_CLAUSE_END = /\s+[—–-]{1,2}\s+|;\s+/u;
 /** Score a user's statement gains when a chunk's notes are picked (one fresh identifier scores 3). */
@@ -453,7 +451,7 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     if (analysis.retention === 'chit-chat' || (analysis.retention === 'task-status' && !isProductStatement)) return;
     // A passing remark that only read like a fact (a guess, a verdict on the code, what an edit
     // does) is no note either: the summary keeps what was done and decided.
-    if (category !== undefined && PASSING_REMARKS.has(rejectionOf(sentences[position] ?? analysis.text) ?? 'none')) return;
+    if (category !== undefined && passingRemarkOf(sentences[position] ?? analysis.text, { role }) !== undefined) return;
     const identifiers = extractIdentifiers(analysis.text);
     // A fact-like sentence judgeFact() kept out of T2 stays a note by what it names, not by its
     // cues; one that changes a value keeps its weight, so the newest value outlasts the older one.
