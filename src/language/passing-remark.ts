@@ -80,6 +80,18 @@ export function namesTaskOnly(text: string): boolean {
 }
 
 /**
+ * The task a "next" label or opening announces: "Up next: the retry helpers, they need a cleanup"
+ * → "the retry helpers, they need a cleanup". `undefined` when the text announces none.
+ */
+export function announcedTaskOf(text: string): string | undefined {
+  const plain = text.replace(/\*\*|__/gu, '').replace(/\s+/gu, ' ').trim();
+  const opening = NEXT_OPENING.exec(plain);
+  if (opening !== null) return plain.slice(opening[0].length);
+  const label = LEAD_IN.exec(plain);
+  return label !== null && NEXT_LABEL.test(`${label[1] ?? ''}:`) ? plain.slice(label[0].length) : undefined;
+}
+
+/**
  * The speaker's edit told by where it was made, not by what it names: "Updated `a.sql`: I changed
  * the value on line 10 from 2 to 10", "in `x.py` I adjusted the constant on line 137 (0 → 1)".
  */

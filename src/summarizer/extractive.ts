@@ -25,7 +25,7 @@ import { relayedUserSpeech } from '../language/relayed-speech.js';
 import { isProse, wordCount } from '../language/prose.js';
 import { isProductNarration, turnShapeOf } from '../language/behaviour-statement.js';
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
-import { namesTaskOnly, passingRemarkOf } from '../language/passing-remark.js';
+import { announcedTaskOf, namesTaskOnly, passingRemarkOf } from '../language/passing-remark.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
 import { isCauseAndFix, isChangeReport, isMadeChange, isSplitCauseAndFix, tellsFault } from '../language/fix-statement.js';
 import { isChangeForCause } from '../language/fix-relation.js';
@@ -1063,6 +1063,9 @@ function addCompleted(state: ChunkState, options: { text: string; order: number 
 }
 
 function taskTitle(analysis: SentenceAnalysis, matcher: PatternMatcher): string | undefined {
+  // "Next thing is X", "Up next: X": the task is what the label announces.
+  const announced = announcedTaskOf(analysis.text);
+  if (announced !== undefined) return cleanTitle(announced);
   // The intro that ends last wins: "moving on to the next item: X" over "moving on".
   const ends = [matcher.find('taskStatus', analysis.text), matcher.find('topicChange', analysis.text)]
     .filter((match) => match !== undefined && match.index <= 24)

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { judgeFact } from '../../src/language/fact-worth.js';
-import { namesTaskOnly, passingRemarkOf } from '../../src/language/passing-remark.js';
+import { announcedTaskOf, namesTaskOnly, passingRemarkOf } from '../../src/language/passing-remark.js';
 import type { Entry } from '../../src/types.js';
+import { summarizeChunk } from '../helpers.js';
 
 type Role = Entry['role'];
 
@@ -113,5 +114,29 @@ describe('namesTaskOnly()', () => {
     'The importer needs some work to support 50k rows:',
   ])('binds or states something: %s', (line) => {
     expect(namesTaskOnly(line)).toBe(false);
+  });
+});
+
+describe('announcedTaskOf()', () => {
+  it('gives the task a label or an opening announces', () => {
+    expect(announcedTaskOf('Up next: the retry helpers, they need a cleanup.')).toBe('the retry helpers, they need a cleanup.');
+    expect(announcedTaskOf('Next thing is the invoice export')).toBe('the invoice export');
+    expect(announcedTaskOf('On deck: pagination for `/orders`')).toBe('pagination for `/orders`');
+  });
+
+  it('gives nothing for other sentences', () => {
+    expect(announcedTaskOf('Next release ships on Monday.')).toBeUndefined();
+    expect(announcedTaskOf('The next page loads lazily: only 20 rows at a time.')).toBeUndefined();
+  });
+});
+
+describe('task titles in a chunk summary', () => {
+  it('opens the announced task instead of keeping the announcement as a fact', () => {
+    const result = summarizeChunk([
+      { kind: 'user', text: 'Up next: the webhook retry helpers, they could use a proper cleanup. Most of it is in `src/webhooks/retry.ts`.' },
+      { kind: 'assistant', text: 'Glad to help with the webhooks.' },
+    ]);
+    expect(result.facts ?? []).toEqual([]);
+    expect((result.tasks ?? []).map((task) => task.title)).toContain('the webhook retry helpers');
   });
 });
