@@ -53,7 +53,7 @@ export function passingRemarkOf(plain: string, options: { readonly role: Entry['
   if (NEXT_OPENING.test(text) && !isBinding(text.replace(NEXT_OPENING, ''))) return 'task-title';
   if (RECAP_LEAD_IN.test(text) || ((TASK_OPENING.test(text) || PROGRESS.test(text) || WORTH_DOING.test(text)) && !isBinding(text))) return 'task-title';
   if (isVagueNeed(text)) return 'task-title';
-  if (GUESS.test(text) && !SETTLED.test(text)) return 'hedge';
+  if ((GUESS.test(text) || EXPECTED_OUTCOME.test(text)) && !SETTLED.test(text)) return 'hedge';
   if (EPISTEMIC_MODAL.test(text) || DIAGNOSED_SUBJECT_MODAL.test(text)) return 'hedge';
   if (role === 'user') return undefined;
   if (isBinding(text) || CAUSE_OR_FIX.test(text)) return undefined;
@@ -181,6 +181,8 @@ const CAUSE_OR_FIX = /\b(?:because|caused by|root cause|due to|turns? out|the fi
 
 // A guess given as one: "my first guess is …", "our working theory is …", "one hunch: …".
 const GUESS = /\b(?:my|our|the|one|a|first)\s+(?:(?:first|best|initial|working|current|main|leading|only|educated|gut)\s+)?(?:guess|hunch|suspicion|theory|hypothesis|bet|feeling)\b(?:\s+(?:is|was|would be|here is)\b|\s*:)/iu;
+// The outcome a check is expected to have, before it runs: "Expected: should work (the id is only …)".
+const EXPECTED_OUTCOME = /^expected:\s*(?:it\s+)?(?:should|will|would)\s+(?:still\s+)?(?:work|fail|pass|succeed|break|be fine|load|resume)\b/iu;
 // What turns a guess into a finding.
 const SETTLED = /\b(?:confirmed|turned out|was right|fixed|resolved|solved|verified)\b/iu;
 // An epistemic modal: "must have been cached", "has to be somewhere in the mapper".
@@ -193,7 +195,7 @@ const VERDICT = /\b(?:looks?|seems?|reads?|appears?)\s+(?:(?:obviously|mostly|ba
 // An evaluation of the code: "is inconsistent", "is doing too much", "is longer than it needs to be".
 const EVALUATION = /\b(?:is|are|was|were|looks?|feels?|seems?|gets?)\s+(?:(?:a bit|a little|quite|very|rather|really|pretty|somewhat|still|also|kind of|getting)\s+)?(?:inconsistent|messy|confusing|hard to (?:read|follow|test|reason about)|convoluted|verbose|bloated|tangled|cluttered|overcomplicated|over-engineered|too (?:long|big|large|complex|clever|busy)|(?:longer|bigger|more complex|more complicated) than (?:it|they) needs? to be|doing too much|a bit much|overkill|duplicated|redundant|dead code|unused)\b/iu;
 // What the speaker's edit achieves, told with the edit as subject: "This way …", "That keeps …".
-const EDIT_EFFECT = /^(?:(?:and|so|but|also)[,\s]+)?(?:this|that|it)(?: change| fix| approach| refactor| helper)?\s+(?:(?:also|now|should)\s+)?(?:way\b|keeps|makes|means|removes|avoids|saves|lets|gives|ensures|guarantees|prevents|stops|reduces|cuts|helps|allows|simplifies|isolates|centrali[sz]es|localizes)\b/iu;
+const EDIT_EFFECT = /^(?:(?:and|so|but|also)[,\s]+)?(?:this|that|it)(?: change| fix| approach| refactor| helper)?\s+(?:(?:also|now|should)\s+)?(?:way\b|keeps|makes|removes|avoids|saves|lets|gives|ensures|guarantees|prevents|stops|reduces|cuts|helps|allows|simplifies|isolates|centrali[sz]es|localizes)\b/iu;
 // What would happen without the edit: "Without this, a bad value …", "Otherwise the …".
 const COUNTERFACTUAL = /^(?:without (?:this|that|it|the (?:check|fix|change|guard|test|helper))\b|otherwise\b|if (?:we|i) hadn['’]t\b|had (?:we|i) not\b)/iu;
 // The size or the safety of the edit: "It's a small change, but …", "A one-line fix.".

@@ -30,6 +30,7 @@ describe('passingRemarkOf()', () => {
     ['hedge', 'assistant', 'The bug has to be somewhere in the serializer.'],
     ['hedge', 'assistant', 'The culprit must be in the retry wrapper, not the client.'],
     ['hedge', 'user', 'It must have been cached by the service worker.'],
+    ['hedge', 'assistant', 'Expected: should still work, since the header is only read for logging.'],
     // The code as it is now.
     ['observation', 'assistant', 'The retry wrapper feels bloated; half of its options go unused.'],
     ['observation', 'assistant', 'Nothing in `billing/invoice.py` seems obviously off, but `render_pdf` is doing too much.'],
@@ -75,6 +76,8 @@ describe('passingRemarkOf()', () => {
     ['user', 'The request timeout on line 3 of the spec must stay at 30 seconds.'],
     ['user', "Let's use Redis for the rate limiter."],
     ['user', 'Every bug fix must come with a regression test.'],
+    ['assistant', 'This means session files are the only source of truth for the importer.'],
+    ['user', 'Expected behaviour: the export should include archived rows.'],
     ['assistant', 'We always add a contract test for each new endpoint.'],
     ['assistant', 'Tests for the billing module live in `tests/billing/` and use a fake clock.'],
   ])('keeps (%s): %s', (role, sentence) => {
