@@ -56,8 +56,10 @@ export function passingRemarkOf(plain: string, options: { readonly role: Entry['
   if ((GUESS.test(text) || EXPECTED_OUTCOME.test(text)) && !SETTLED.test(text)) return 'hedge';
   if (EPISTEMIC_MODAL.test(text) || DIAGNOSED_SUBJECT_MODAL.test(text)) return 'hedge';
   if (role === 'user') return undefined;
-  if (isBinding(text) || CAUSE_OR_FIX.test(text)) return undefined;
-  if (VERDICT.test(text) || EVALUATION.test(text)) return 'observation';
+  if (isBinding(text)) return undefined;
+  // "`f` is hard to follow because it mixes IO with parsing": the reason explains the verdict; only a fix makes it a finding.
+  if ((VERDICT.test(text) || EVALUATION.test(text)) && !FIX_TOLD.test(text)) return 'observation';
+  if (CAUSE_OR_FIX.test(text)) return undefined;
   // "I noticed the project keeps amounts in pence" is how the project works, not what is on screen.
   if (PERCEPTION.test(text) && !isStatedConvention(text, { role })) return 'observation';
   if (isOwnEditByLine(text) || ADDED_TEST.test(text) || COMMIT_REPORT.test(text)) return 'narration';
@@ -176,6 +178,8 @@ const PERCEPTION = /^(?:(?:ok(?:ay)?|now|hmm+|so)[,\s]+)?(?:i|we)\s+(?:can\s+|co
 const RULE_WORD = /\b(?:must(?! have been| be (?:further|somewhere|elsewhere|upstream|downstream))|(?:never|always)(?!\s+(?:for|in|on|at|with|the|a|from|when|after|before|by)\b)|(?:do not|don['’]t)(?=\s+\p{L})|shall|is required|are required|may not|at most|at least|no more than|up to \d)\b/iu;
 // A choice made or settled.
 const CHOICE_WORD = /\b(?:(?:we|i)(?:['’]ll| will)? (?:go|went|going) with|decided|chose|chosen|settled on|switch(?:ed)? to|standardi[sz]ed? on|let['’]s (?:use|go with|keep|switch|stick))\b/iu;
+// A fix told in the sentence.
+const FIX_TOLD = /\b(?:the fix (?:is|was)|fixed|which fixed|resolved|solved|workaround)\b/iu;
 // A cause or a fix told in the sentence.
 const CAUSE_OR_FIX = /\b(?:because|caused by|root cause|due to|turns? out|the fix (?:is|was)|fixed (?:it|this|that)?\s*by|which fixed|resolved by|solved by)\b/iu;
 

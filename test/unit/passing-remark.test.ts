@@ -36,6 +36,7 @@ describe('passingRemarkOf()', () => {
     ['observation', 'assistant', 'Nothing in `billing/invoice.py` seems obviously off, but `render_pdf` is doing too much.'],
     ['observation', 'assistant', 'I went through the call sites: `syncOrders` is the only caller that sets a custom clock.'],
     ['observation', 'assistant', 'I can spot `tenantId` arriving as null in the worker output.'],
+    ['observation', 'assistant', '`renderInvoice` is rather convoluted because it formats and stores in one pass.'],
     ['observation', 'assistant', '`mergeCarts` reads the price before the discount is applied, so a coupon may end up ignored.'],
     ['observation', 'assistant', 'The session lookup skips the region, which means two shops could see each other’s baskets.'],
     // What the assistant's edit does or costs.
@@ -70,6 +71,7 @@ describe('passingRemarkOf()', () => {
     ['assistant', 'This service never retries a payment more than 3 times.'],
     ['assistant', 'We went with pino for the structured logs, since it is the fastest option.'],
     ['assistant', 'I checked the callers: the crash happened because `syncOrders` passed a null clock, fixed by defaulting it.'],
+    ['assistant', 'The importer was too slow because it parsed every row twice; caching the header fixed it.'],
     ['assistant', 'The deadlock came from two jobs locking rows in different orders; sorting the ids fixed it.'],
     ['user', 'Always use named exports, no default exports anywhere.'],
     ['assistant', 'I set the connection pool to 20 in `db/pool.ts`, as the load test needs it.'],
