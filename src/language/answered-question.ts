@@ -58,8 +58,7 @@ export function answeredQuestion(options: {
 
 /**
  * Whether a question and its answer only give the asker a go-ahead for its own next step: "should
- * I proceed with the hands-on testing?" → "Yes, run the tests", "Want me to continue?" → "sure, go
- * ahead". Nothing is chosen that outlasts the step: an answer that names a value or a name ("yes,
+ * I proceed with the dry run?" → "Yes, run it", "Want me to continue?" → "sure, carry on". Nothing is chosen that outlasts the step: an answer that names a value or a name ("yes,
  * on Postgres 16") is a choice all the same.
  */
 export function isGoAhead(question: string, answer: string): boolean {
@@ -129,5 +128,5 @@ function carriesAnswer(
 
 // Asking leave to carry on: "should I proceed with …?", "do you want me to continue?", "ready to start?".
 const GO_AHEAD_QUESTION = /\b(?:should|shall|can|may|could)\s+(?:i|we)\s+(?:now\s+|then\s+)?(?:proceed|continue|go ahead|start|begin|move on|carry on|keep going)\b|\b(?:do you )?want me to (?:proceed|continue|go ahead|start|begin|move on|carry on|keep going)\b|\bready to (?:proceed|continue|start|begin|move on)\b|^\W*(?:proceed|continue)\s*\?/iu;
-// A yes, possibly with the step it allows: "Yes, run the tests", "go ahead", "sure, continue".
+// A yes, possibly with the step it allows: "Yes, run it", "yep", "sure, continue".
 const GO_AHEAD_REPLY = /^(?:yes|yeah|yep|sure|ok(?:ay)?|go ahead|go for it|proceed|continue|please do|do it|sounds good)\b/iu;

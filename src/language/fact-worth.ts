@@ -25,7 +25,7 @@ export type FactRejection =
   | 'mode'
   /**
    * The assistant narrating its own work without a finding ("Now let's run …", "I've successfully …"),
-   * or what its edit does or costs ("This way callers need no change.", "Without this, …").
+   * or what its edit does or costs ("That way callers need no change.", "Without that guard, …").
    */
   | 'narration'
   /** One step of a plan the assistant lays out ("Create a test directory", items after "I'll:"). */

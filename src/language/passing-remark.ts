@@ -12,20 +12,20 @@ export type PassingRemark =
   | 'task-title'
   /** A guess at a cause ("My hunch is the fixture is stale", "the bug must be upstream"). */
   | 'hedge'
-  /** How the code is now ("The parser is hard to follow", "I checked the callers: only `run` passes options"). */
+  /** How the code is now ("The parser is hard to follow", "I went through the call sites: only `run` sets a clock"). */
   | 'observation'
-  /** What the speaker's edit does or costs ("This way callers need no change", "Without this, …"). */
+  /** What the speaker's edit does or costs ("That way callers need no change", "Without that guard, …"). */
   | 'narration';
 
 /**
  * Tells a passing remark from a statement that lasts, by the shape of the sentence: a courtesy
- * that is the whole sentence; a "next" label or a need with nothing specific in it ("X needs some
- * work"), which names a task; a guess given as one ("my first guess is …") or an epistemic modal
- * ("the problem must be further down", "it must have been cached"); and, from the assistant, a
- * verdict on the code ("looks fine", "is doing too much", "is inconsistent"), a look at the code
- * reported with what it showed ("I checked the callers: …"), a description of what the code does
- * now with the harm that follows (", so a missing value falls through …"), and the effect or cost
- * of its own edit ("This way …", "Without this, …", "… so nothing to worry about"). A lead-in
+ * that is the whole sentence; a "next" label or a need with nothing specific in it ("X deserves a
+ * proper pass"), which names a task; a guess given as one ("my working theory is …") or an
+ * epistemic modal ("the culprit has to be somewhere upstream", "it must have been cached"); and,
+ * from the assistant, a verdict on the code ("seems fine", "is getting too busy", "is a bit
+ * messy"), a look at the code reported with what it showed ("I traced the flow: …"), a
+ * description of what the code does now with the harm that follows (", so a coupon may end up
+ * ignored"), and the effect or cost of its own edit ("That way …", "Without that guard, …", "… so it is negligible"). A lead-in
  * joined to a sentence ("Summary of <task>: …", "I renamed `a` to `b`: …") is judged by the
  * sentence after it. A rule's own wording (must/never/always with a thing as subject), a choice or
  * a cause with its fix keep a sentence out of these shapes. Returns `undefined` for anything else.
@@ -45,7 +45,7 @@ export function passingRemarkOf(plain: string, options: { readonly role: Entry['
     if (isRecap || isOwnLook) {
       const inner = passingRemarkOf(rest, options);
       if (inner !== undefined) return inner;
-      // What the speaker saw after looking ("I checked the callers: only `x` passes options") is
+      // What the speaker saw after looking ("I traced the flow: only `x` skips validation") is
       // how the code is now, unless it names a cause, a fix or a rule.
       if (role !== 'user' && OWN_LOOK.test(head) && !isBinding(rest) && !CAUSE_OR_FIX.test(rest)) return 'observation';
     }
@@ -72,7 +72,7 @@ export function passingRemarkOf(plain: string, options: { readonly role: Entry['
 
 /**
  * Whether a line only names a task: a "next" label or a need with nothing specific in it ("Recap
- * of the retry helpers, they need some love:"). Such a line binds nothing that follows it.
+ * of the retry helpers, they want a tidy-up:"). Such a line binds nothing that follows it.
  */
 export function namesTaskOnly(text: string): boolean {
   const plain = text.replace(/\*\*|__/gu, '').replace(/\s+/gu, ' ').trim();
@@ -102,7 +102,7 @@ function isOwnEditByLine(text: string): boolean {
   return edit !== null && BY_LINE.test(text.slice(edit.index));
 }
 
-/** A need with nothing specific in it: "the config utilities need some love". */
+/** A need with nothing specific in it: "the date helpers deserve a proper pass". */
 function isVagueNeed(text: string): boolean {
   return VAGUE_NEED.test(text) && !/\d|`/u.test(text) && !isBinding(text);
 }
@@ -114,7 +114,7 @@ function isBinding(text: string): boolean {
 
 /**
  * What the code does now and the harm that follows from it: "`load` reads the row before the
- * check, so a missing value falls through", "the cache key leaves out the owner, so two users can
+ * check, so a bad row slips through", "the session lookup skips the region, so two shops could
  * see each other's data". The subject is a piece of code and the harm is told as a consequence.
  */
 function isHarmDescription(text: string): boolean {
@@ -124,7 +124,7 @@ function isHarmDescription(text: string): boolean {
   return CODE_SUBJECT.test(cause) && !FIRST_PERSON.test(cause) && !FIRST_PERSON.test(text.slice(consequence.index));
 }
 
-// A courtesy that is the whole sentence: "Happy to help with the importer.", "Thanks for the logs!".
+// A courtesy that is the whole sentence: "Glad to help with the importer.", "Thanks for the logs!".
 const PLEASANTRY = new RegExp(
   String.raw`^(?:(?:ok(?:ay)?|sure|of course|absolutely|great|nice)[,!.]?\s+)*(?:` +
     [
@@ -143,26 +143,26 @@ const STATUS_MARK = /^(?:[⏳⌛🔄🚧⏸🔜☐⬜🟡🟠]|\u25B6\uFE0F?)|\b
 
 // A lead-in joined to the sentence after it: a few words and a colon.
 const LEAD_IN = /^([^:]{3,160}?):\s+(?=\S)/u;
-// Labels that announce what comes next: "Next up:", "New task:", "Up next —".
+// Labels that announce what comes next: "On deck:", "Another task:", "Up next —".
 const NEXT_LABEL = /^(?:(?:and|so|ok(?:ay)?|now)[,\s]+)?(?:next(?: up| thing| task| item| on the list)?|up next|new task|another task|todo|to-do|on deck|first(?: thing| up| task| on the list)|to (?:kick (?:things|it) off|start (?:things )?off|start with|begin with))\s*:$/iu;
-// The same without a colon: "Next thing is the importer", "Next up, the retry helpers".
+// The same without a colon: "Next item is the importer", "Up next, the retry helpers".
 const NEXT_OPENING = /^(?:(?:and|so|ok(?:ay)?|now)[,\s]+)?(?:next(?: up| thing| task| item| on the list)|up next|new task|on deck)(?:\s+is|\s*[,—–-])\s+/iu;
 // A recap of a task before its items, the task named by what is done: "Summary of adding the CSV
 // export:", "Finished; status update on fixing the flaky tests:". A recap of what was settled binds.
 const RECAP_LEAD_IN = /(?:^|[.;!]\s*)(?:summary|recap|status(?: update)?|progress(?: update)?|wrap-up)\s+(?:of|on|for)\s+(?:\p{L}+ing\b|the work on\b)(?![^:]*\b(?:settled|decided|agreed|chosen|decisions?|rules?|constraints?|requirements?|conventions?)\b)[^:]{3,120}:\s*$/iu;
 // Labels of a recap: "Summary of …", "Recap:", "Status update on …".
 const RECAP_LABEL = /^(?:summary|recap|status|progress|wrap-up|re|regarding)\b/iu;
-// A need for unspecified work: "needs some love", "could use a cleanup", "deserves a proper pass".
+// A need for unspecified work: "could use a cleanup", "deserves a proper pass", "wants some care".
 const VAGUE_NEED = /\b(?:needs?|could use|deserves?|calls? for|wants?)\s+(?:some|a|an|more|a bit of|a little|a lot of|real|serious|proper|another|further)?\s*(?:bit of |little |lot of )?(?:love|work|attention|care|tlc|clean-?up|cleaning(?: up)?|tidy(?:ing)?(?: up)?|polish(?:ing)?|refactor(?:ing)?|rework|overhaul|improvement|help|fixing|tweaking|pass|once-over|look|going over|sorting out|rethink)\b/iu;
 // The speaker's own edit told as a lead-in: "I renamed `a` to `b`", "I've added a test in …".
 const OWN_EDIT = /^(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|also\s+)?(?:renamed|added|introduced|extracted|moved|made|changed|updated|edited|adjusted|tweaked|rewrote|reworded|replaced|removed|dropped|split|inlined|wrapped|refactored|cleaned up|tidied)\b/iu;
-// The speaker's own look at the code: "I checked the callers", "I went through the handlers".
+// The speaker's own look at the code: "I traced the flow", "I went through the handlers".
 const OWN_LOOK = /^(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|also\s+|now\s+)?(?:checked|looked (?:at|through|over|into)|went (?:through|over)|read(?: through)?|grepped|searched|inspected|traced|reviewed|skimmed|scanned|audited|double-checked|compared)\b/iu;
 // Work taken up, told as what to turn to: "let's tackle the flaky tests", "can you look into the export?".
 const TASK_OPENING = /^(?:(?:ok(?:ay)?|now|so|alright|right)[,\s]+)*(?:let['’]s|let us|can you|could you|please|i['’]d like (?:you )?to|time to)\s+(?:now\s+)?(?:tackle|work on|look (?:at|into)|move on to|turn to|get to|pick up|start on|focus on|dig into|take on)\b/iu;
-// Work in progress: "…; fixing it now", "looking into that", "on it".
+// Work in progress: "…; looking into it now", "addressing that next".
 const PROGRESS = /\b(?:fixing|looking into|checking|handling|addressing|investigating|on) (?:it|that|this|them)(?: now| next| first)?\s*[.!]?$|^(?:on it|working on it)\b/iu;
-// Why a task deserves doing: "so it's worth fixing properly".
+// Why a task deserves doing: "customers hit it daily, so it is worth doing right".
 const WORTH_DOING = /\b(?:it['’]s|it is|is|are) (?:really |well )?worth (?:fixing|doing|cleaning up|a proper fix)\b/iu;
 // The speaker's edit anywhere in the sentence, after a label or a place: "… in `x.py` I adjusted …".
 const OWN_EDIT_ANYWHERE = /\b(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|also\s+)?(?:changed|adjusted|tweaked|bumped|set|updated|edited|replaced)\b/iu;
@@ -183,7 +183,7 @@ const FIX_TOLD = /\b(?:the fix (?:is|was)|fixed|which fixed|resolved|solved|work
 // A cause or a fix told in the sentence.
 const CAUSE_OR_FIX = /\b(?:because|caused by|root cause|due to|turns? out|the fix (?:is|was)|fixed (?:it|this|that)?\s*by|which fixed|resolved by|solved by)\b/iu;
 
-// A guess given as one: "my first guess is …", "our working theory is …", "one hunch: …".
+// A guess given as one: "my best guess is …", "our working theory is …", "one hunch: …".
 const GUESS = /\b(?:my|our|the|one|a|first)\s+(?:(?:first|best|initial|working|current|main|leading|only|educated|gut)\s+)?(?:guess|hunch|suspicion|theory|hypothesis|bet|feeling)\b(?:\s+(?:is|was|would be|here is)\b|\s*:)/iu;
 // The outcome a check is expected to have, before it runs: "Expected: should work (the id is only …)".
 const EXPECTED_OUTCOME = /^expected:\s*(?:it\s+)?(?:should|will|would)\s+(?:still\s+)?(?:work|fail|pass|succeed|break|be fine|load|resume)\b/iu;
@@ -194,22 +194,22 @@ const EPISTEMIC_MODAL = /\b(?:must|has to|have to|should)\s+(?:have\s+(?:been|\p
 // A diagnosis noun given a place or an identity with "must be": "the bug must be in the mapper".
 const DIAGNOSED_SUBJECT_MODAL = /^(?:(?:so|but|then|and)[,\s]+)?(?:the|this|that|our)\s+(?:real\s+|actual\s+)?(?:problem|issue|bug|culprit|cause|regression|leak|mismatch|race)\s+(?:must|has to)\s+be\s+(?!\p{L}+ed\b)(?:in|at|on|inside|before|after|the|a|an|somewhere|further|elsewhere|with|between|what|why)\b/iu;
 
-// A verdict on the code as it is: "looks fine", "nothing in X looks obviously wrong", "looks right:".
+// A verdict on the code as it is: "seems fine", "nothing in X seems obviously off", "reads correct".
 const VERDICT = /\b(?:looks?|seems?|reads?|appears?)\s+(?:(?:obviously|mostly|basically|largely|perfectly|pretty|fairly)\s+)?(?:fine|right|ok(?:ay)?|good|correct|wrong|off|suspicious|clean|reasonable|sane|sound)\b/iu;
-// An evaluation of the code: "is inconsistent", "is doing too much", "is longer than it needs to be".
+// An evaluation of the code: "is a bit messy", "is getting too busy", "feels bloated".
 const EVALUATION = /\b(?:is|are|was|were|looks?|feels?|seems?|gets?)\s+(?:(?:a bit|a little|quite|very|rather|really|pretty|somewhat|still|also|kind of|getting)\s+)?(?:inconsistent|messy|confusing|hard to (?:read|follow|test|reason about)|convoluted|verbose|bloated|tangled|cluttered|overcomplicated|over-engineered|too (?:long|big|large|complex|clever|busy)|(?:longer|bigger|more complex|more complicated) than (?:it|they) needs? to be|doing too much|a bit much|overkill|duplicated|redundant|dead code|unused)\b/iu;
-// What the speaker's edit achieves, told with the edit as subject: "This way …", "That keeps …".
+// What the speaker's edit achieves, told with the edit as subject: "That way …", "This isolates …".
 const EDIT_EFFECT = /^(?:(?:and|so|but|also)[,\s]+)?(?:this|that|it)(?: change| fix| approach| refactor| helper)?\s+(?:(?:also|now|should)\s+)?(?:way\b|keeps|makes|removes|avoids|saves|lets|gives|ensures|guarantees|prevents|stops|reduces|cuts|helps|allows|simplifies|isolates|centrali[sz]es|localizes)\b/iu;
-// What would happen without the edit: "Without this, a bad value …", "Otherwise the …".
+// What would happen without the edit: "Without that guard, an empty field …", "Otherwise the …".
 const COUNTERFACTUAL = /^(?:without (?:this|that|it|the (?:check|fix|change|guard|test|helper))\b|otherwise\b|if (?:we|i) hadn['’]t\b|had (?:we|i) not\b)/iu;
 // The size or the safety of the edit: "It's a small change, but …", "A one-line fix.".
 const EDIT_SIZE = /^(?:(?:it|this|that)(?:['’]s| is| was)\s+)?(?:a|an|just a|only a)\s+(?:small|tiny|minor|simple|quick|one-line|two-line|trivial|cheap|safe|low-risk|mechanical|cosmetic|contained|local)\s+(?:change|fix|edit|tweak|refactor|diff|patch)\b/iu;
-// The option not taken, told in the past: "The alternative was to patch every caller".
+// The option not taken, told in the past: "The other option would have been a decorator on each route".
 const ALTERNATIVE = /^(?:the\s+)?(?:alternative|other option|other approach)\s+(?:was|would be|would have been)\b/iu;
-// The cost of the edit: "one extra comparison per call, so nothing to worry about", "low risk".
+// The cost of the edit: "one more map lookup per request, so it is negligible", "so dropping it is safe".
 const COST = /\b(?:nothing to worry about|negligible|(?:is|so it['’]s|it['’]s) (?:low|no|little|minimal) risk|low[- ]risk|(?:no|little|minimal) (?:real |noticeable |measurable )?(?:overhead|performance cost|impact)|not a concern)\b|^\p{L}+-wise\b/iu;
 
-// A consequence that tells harm: ", so a missing value falls through", ", so two users can see …".
+// A consequence that tells harm: ", so a bad row slips through", "which means two shops could see …".
 const HARM_CONSEQUENCE = /,\s+(?:so|which means|meaning)\s+(?:that\s+)?(?=[^.]*\b(?:can|could|may|might|falls? through|ends? up|slips? through|leaks?|gets? (?:lost|dropped|skipped|ignored)|is (?:silently )?(?:lost|dropped|skipped|ignored|overwritten)|never (?:runs?|fires?|gets?))\b)/iu;
 // A piece of code as the subject: a code span, or "the <code noun>".
 const CODE_SUBJECT = /^[^,;:]{0,80}?(?:`[^`]+`|\b(?:the|this|that)\s+(?:\p{L}+\s+){0,2}(?:key|query|lookup|filter|index|cursor|function|method|handler|route|mapper|loop|check|code|module|class|endpoint|job|worker|helper|cache|hook|callback|service|repository|middleware|component|constructor|parser|loader|validator|serializer)s?\b)/iu;

@@ -687,7 +687,7 @@ function joinLeadIns(sentences: readonly string[], matcher: PatternMatcher): str
     const sentence = sentences[index] ?? '';
     const next = sentences[index + 1];
     const leadWords = wordCount(sentence);
-    // A task's title before a colon ("Recap of the retry helpers, they need some love:") binds
+    // A task's title before a colon ("Recap of the retry helpers, they could use a cleanup:") binds
     // nothing after it and lends it no words: what follows is read alone.
     const isLeadIn = /[^:]:\s*$/u.test(sentence) && leadWords >= 3 && leadWords <= MAX_LEAD_IN_WORDS && !sentence.includes('`') && !namesTaskOnly(sentence);
     // A lead-in that binds ("acceptance for this one:", "two rules for the webhooks:") binds each
