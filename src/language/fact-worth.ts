@@ -161,6 +161,8 @@ export function judgeFact(options: {
   if (MODE.test(plain)) return 'mode';
   if (INFORMATION_QUESTION.test(plain) || MODAL_QUESTION.test(plain)) return 'question';
   const remark = passingRemarkOf(plain, { role });
+  // "I notice `x` still imports …" is the assistant thinking aloud before it is a remark on the code.
+  if (remark === 'observation' && role === 'assistant' && isDeliberation(plain)) return 'deliberation';
   if (remark !== undefined) return remark;
   // A table row that marks the option chosen or gives a process its schedule is the speaker's own.
   if ((isPastedShape(plain) && !isMarkedChoice(plain) && !isRecurringProcess(plain)) || GLOSSARY.test(plain)) return 'pasted';
