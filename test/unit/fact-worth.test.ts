@@ -205,3 +205,15 @@ describe('judgeFact() on command lines and the assistant’s checks', () => {
     expect(judgeFact({ sentence: 'I would like to see the cart totals in cents everywhere.', role: 'user' })).toBeUndefined();
   });
 });
+
+describe('judgeFact() on what the assistant wants settled before it acts', () => {
+  it('reads a wish led by "before …" as deliberation', () => {
+    expect(judgeFact({ sentence: 'Before touching the schema, I want to see how `syncCart` reads `couponId`.', role: 'assistant' })).toBe('deliberation');
+    expect(judgeFact({ sentence: "Before I edit anything I'd like to confirm the fixtures load `tenantId`.", role: 'assistant' })).toBe('deliberation');
+  });
+
+  it('keeps a rule about what happens before something', () => {
+    expect(judgeFact({ sentence: 'Before merging, we always run the contract suite against staging.', role: 'assistant' })).toBeUndefined();
+    expect(judgeFact({ sentence: 'Before you deploy, I want every migration reviewed by the data team.', role: 'user' })).toBeUndefined();
+  });
+});
