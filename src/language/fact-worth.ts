@@ -379,7 +379,7 @@ const PERCEPTION_LABEL = /\b(?:see|notice|noticed|realize|realise|understand|fou
 const OWN_STEP = /\b(?:should|need|must|have to|will|['’]ll|going to)\b/iu;
 // A premise about the task or the conversation, then the speaker's own step or stance: "Since the
 // file already has the fields, I should mark it done", "Given that I'm asked to …, I'll …".
-const PREMISED_STEP = /^(?:\W*(?:but|so|and|however|now)[,\s]+)?(?:since|given(?: that)?|as|if|once|now that|when|considering|before)\b[^.;]{3,200}?,\s+(?:(?:so|then|and)\s+)?i\s+(?:(?:still|really|probably|just|also|first)\s+)?(?:should|shouldn['’]t|need to|must|have to|['’]ll|will|can|can['’]t|cannot|could|think|believe|guess|won['’]t|don['’]t|want to|would like to)\b|^before\b[^.;]{3,120}?,?\s+i['’]d like to\b/iu;
+const PREMISED_STEP = /^(?:\W*(?:but|so|and|however|now)[,\s]+)?(?:since|given(?: that)?|as|if|once|now that|when|considering|before)\b[^.;]{3,200}?,\s+(?:(?:so|then|and)\s+)?i\s+(?:(?:still|really|probably|just|also|first)\s+)?(?:should|shouldn['’]t|need to|must|have to|['’]ll|will|can|can['’]t|cannot|could|think|believe|guess|won['’]t|don['’]t|want to|would like to)\b|^before\b[^.;,]{3,120}?,?\s+i\s*(?:['’]d like|want|would like|need) to (?:make sure|check|verify|confirm|rule out|see|understand|be sure|figure out|double-check)\b/iu;
 // A few words ending in a colon or a dash before the statement proper.
 const SHORT_LABEL = /^[^:;—–]{1,40}(?::|\s[—–-])\s+(?=\S)/u;
 // A step the assistant hands to the user: "you should run `pip install …`", "you'll need to restart …",

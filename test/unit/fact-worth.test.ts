@@ -210,6 +210,7 @@ describe('judgeFact() on what the assistant wants settled before it acts', () =>
   it('reads a wish led by "before …" as deliberation', () => {
     expect(judgeFact({ sentence: 'Before touching the schema, I want to see how `syncCart` reads `couponId`.', role: 'assistant' })).toBe('deliberation');
     expect(judgeFact({ sentence: "Before I edit anything I'd like to confirm the fixtures load `tenantId`.", role: 'assistant' })).toBe('deliberation');
+    expect(judgeFact({ sentence: 'Before editing the mapper I want to be sure the seed rows carry `region`.', role: 'assistant' })).toBe('deliberation');
   });
 
   it('keeps a rule about what happens before something', () => {
