@@ -56,6 +56,16 @@ export function answeredQuestion(options: {
   return carriesAnswer(reply, { question, matcher, topicWords, role: options.replyRole }) ? { question, reply } : undefined;
 }
 
+/**
+ * Whether a question and its answer only give the asker a go-ahead for its own next step: "should
+ * I proceed with the dry run?" → "Yes, run it", "Want me to continue?" → "sure, carry on". Nothing is chosen that outlasts the step: an answer that names a value or a name ("yes,
+ * on Postgres 16") is a choice all the same.
+ */
+export function isGoAhead(question: string, answer: string): boolean {
+  const reply = answer.replace(/\s+/gu, ' ').trim();
+  return GO_AHEAD_QUESTION.test(question) && GO_AHEAD_REPLY.test(reply) && countSpecifics(reply, { role: 'user' }) === 0;
+}
+
 /** Whether a message ends in a question mark (closing quotes, brackets or markup may follow). */
 export function endsInQuestion(text: string): boolean {
   return QUESTION_END.test(text.trimEnd());
@@ -115,3 +125,8 @@ function carriesAnswer(
   if (content.some((word) => !isEcho(word))) return true;
   return OPTIONS_PUT.test(options.question) && content.length <= MAX_PICKED_WORDS;
 }
+
+// Asking leave to carry on: "should I proceed with …?", "do you want me to continue?", "ready to start?".
+const GO_AHEAD_QUESTION = /\b(?:should|shall|can|may|could)\s+(?:i|we)\s+(?:now\s+|then\s+)?(?:proceed|continue|go ahead|start|begin|move on|carry on|keep going)\b|\b(?:do you )?want me to (?:proceed|continue|go ahead|start|begin|move on|carry on|keep going)\b|\bready to (?:proceed|continue|start|begin|move on)\b|^\W*(?:proceed|continue)\s*\?/iu;
+// A yes, possibly with the step it allows: "Yes, run it", "yep", "sure, continue".
+const GO_AHEAD_REPLY = /^(?:yes|yeah|yep|sure|ok(?:ay)?|go ahead|go for it|proceed|continue|please do|do it|sounds good)\b/iu;

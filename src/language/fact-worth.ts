@@ -8,6 +8,7 @@ import { isMarkedChoice } from './marked-choice.js';
 import { attributedRuleOf, statementUnderTag } from './attributed-rule.js';
 import { countSpecifics } from './salience.js';
 import { isMeasuredNeed, isStatedNeed } from './stated-need.js';
+import { passingRemarkOf } from './passing-remark.js';
 
 /** Why {@link judgeFact} keeps a sentence out of the facts tier. */
 export type FactRejection =
@@ -23,7 +24,10 @@ export type FactRejection =
   | 'question'
   /** Talk about the agent's own working mode ("switch to Act mode so I can …"). */
   | 'mode'
-  /** The assistant narrating its own work without a finding ("Now let's run …", "I've successfully …"). */
+  /**
+   * The assistant narrating its own work without a finding ("Now let's run …", "I've successfully …"),
+   * or what its edit does or costs ("That way callers need no change.", "Without that guard, …").
+   */
   | 'narration'
   /** One step of a plan the assistant lays out ("Create a test directory", items after "I'll:"). */
   | 'plan-step'
@@ -44,7 +48,17 @@ export type FactRejection =
    * should do next ("Looking at `Ship.cs`, I see …", "Wait, …", "Since you haven't shared X, I'll
    * assume …"), or what the user or the instructions said ("You showed me `Ship.cs` earlier").
    */
-  | 'deliberation';
+  | 'deliberation'
+  /** A courtesy and nothing else ("Glad to help with the importer."). */
+  | 'pleasantry'
+  /** A task named or announced ("Up next: the retry helpers, they need a cleanup."), or a status mark. */
+  | 'task-title'
+  /**
+   * How the code is now, with no rule, choice or fix in it: a verdict ("nothing in `db.ts` looks
+   * wrong"), what a look showed ("I checked the callers: …"), a harm it causes ("`load` reads the
+   * row before the check, so a missing value falls through").
+   */
+  | 'observation';
 
 /** One line of a message, as {@link readMessageLayout} sees it. */
 export interface LayoutLine {
@@ -147,6 +161,10 @@ export function judgeFact(options: {
   if (line !== undefined && isHeadingLine(line) && isWholeLine(line, plain)) return 'heading';
   if (MODE.test(plain)) return 'mode';
   if (INFORMATION_QUESTION.test(plain) || MODAL_QUESTION.test(plain)) return 'question';
+  const remark = passingRemarkOf(plain, { role });
+  // "I notice `x` still imports …" is the assistant thinking aloud before it is a remark on the code.
+  if (remark === 'observation' && role === 'assistant' && isDeliberation(plain)) return 'deliberation';
+  if (remark !== undefined) return remark;
   // A table row that marks the option chosen or gives a process its schedule is the speaker's own.
   if ((isPastedShape(plain) && !isMarkedChoice(plain) && !isRecurringProcess(plain)) || GLOSSARY.test(plain)) return 'pasted';
   // "The convention here seems to be one class per file" hedges what was observed, not a guess.
@@ -343,6 +361,8 @@ const CODE: readonly RegExp[] = [
   /\b(?:if|elif|for|while|else)\b[^:]{0,80}:\s*(?:return|raise|print|continue|break|pass)\b|\w\[["'][\w-]+["']\]/iu,
   // A constant assigned: `EMB_DIM = 768`.
   /^[A-Z][A-Z0-9]*_[A-Z0-9_]*\s*=\s*\S/u,
+  // A command line: a tool, its subcommand and flags or a second command ("git add -A && git commit -m …").
+  /^(?:git|npm|npx|yarn|pnpm|pip3?|docker|kubectl|cargo|make|poetry|uv|go)\s+[a-z][\w:.-]*\s+(?:[^\s]+\s+)*?(?:&&|\|\||-{1,2}[a-zA-Z])/iu,
 ];
 
 // --- Shapes of statements that do not last ---
@@ -353,7 +373,7 @@ const THOUGHT_JOINER = String.raw`(?:(?:but|so|and|however|actually|now|ok(?:ay)
 // or weighing its own next step ("I should …", "I need to …", "I can't …"); "we" counts only for
 // perception and belief, since "we need to …" is as often the project's requirement.
 const DELIBERATION_LEAD = new RegExp(
-  String.raw`^${THOUGHT_JOINER}(?:wait\b|hmm+\b|looking (?:at|more|back|again|carefully|closer|through|over)\b|on (?:closer|second) (?:look|thought|inspection)\b|re-?(?:reading|examining|checking)\b|from (?:the|what) (?:\S+\s+){0,3}(?:you|I) (?:provided|showed|shared|see|saw|can see)\b|i\s+(?:(?:now|also|still|really|actually|just|first|then)\s+)?(?:think|believe|guess|suppose|assume|notice|noticed|see|can see|could see|understand|realize|realise|wonder|need to|should|shouldn['’]t|must|have to|can['’]t|cannot|don['’]t|didn['’]t|won['’]t|'?ll (?:assume|need|have to|respond|provide|return|wait)|will (?:assume|need|have to|respond|provide|return|wait)|want to (?:make sure|check|verify|confirm)|would need|['’]d need|could|might|haven['’]t|(?:am|['’]m|was) (?:asked|told|only)|['’]m not sure|am not sure)\b|we\s+(?:(?:now|also|still|really|actually|just)\s+)?(?:think|believe|notice|noticed|see|can see|could see|understand|realize|realise|wonder)\b)`,
+  String.raw`^${THOUGHT_JOINER}(?:wait\b|hmm+\b|looking (?:at|more|back|again|carefully|closer|through|over)\b|on (?:closer|second) (?:look|thought|inspection)\b|re-?(?:reading|examining|checking)\b|from (?:the|what) (?:\S+\s+){0,3}(?:you|I) (?:provided|showed|shared|see|saw|can see)\b|i\s+(?:(?:now|also|still|really|actually|just|first|then)\s+)?(?:think|believe|guess|suppose|assume|notice|noticed|see|can see|could see|understand|realize|realise|wonder|need to|should|shouldn['’]t|must|have to|can['’]t|cannot|don['’]t|didn['’]t|won['’]t|'?ll (?:assume|need|have to|respond|provide|return|wait)|will (?:assume|need|have to|respond|provide|return|wait)|(?:want|would like) to (?:make sure|check|verify|confirm|rule out|see|understand|be sure|figure out|double-check)|would need|['’]d need|could|might|haven['’]t|(?:am|['’]m|was) (?:asked|told|only)|['’]m not sure|am not sure)\b|i['’]d like to (?:make sure|check|verify|confirm|rule out|see|understand|be sure|figure out|double-check)\b|we\s+(?:(?:now|also|still|really|actually|just)\s+)?(?:think|believe|notice|noticed|see|can see|could see|understand|realize|realise|wonder)\b)`,
   'iu',
 );
 // A label that announces what the speaker found: "Now I understand:", "One thing I noticed:".
@@ -362,7 +382,7 @@ const PERCEPTION_LABEL = /\b(?:see|notice|noticed|realize|realise|understand|fou
 const OWN_STEP = /\b(?:should|need|must|have to|will|['’]ll|going to)\b/iu;
 // A premise about the task or the conversation, then the speaker's own step or stance: "Since the
 // file already has the fields, I should mark it done", "Given that I'm asked to …, I'll …".
-const PREMISED_STEP = /^(?:\W*(?:but|so|and|however|now)[,\s]+)?(?:since|given(?: that)?|as|if|once|now that|when|considering)\b[^.;]{3,200}?,\s+(?:(?:so|then|and)\s+)?i\s+(?:(?:still|really|probably|just|also)\s+)?(?:should|shouldn['’]t|need to|must|have to|['’]ll|will|can|can['’]t|cannot|could|think|believe|guess|won['’]t|don['’]t)\b/iu;
+const PREMISED_STEP = /^(?:\W*(?:but|so|and|however|now)[,\s]+)?(?:since|given(?: that)?|as|if|once|now that|when|considering|before)\b[^.;]{3,200}?,\s+(?:(?:so|then|and)\s+)?i\s+(?:(?:still|really|probably|just|also|first)\s+)?(?:should|shouldn['’]t|need to|must|have to|['’]ll|will|can|can['’]t|cannot|could|think|believe|guess|won['’]t|don['’]t|want to|would like to)\b|^before\b[^.;,]{3,120}?,?\s+i\s*(?:['’]d like|want|would like|need) to (?:make sure|check|verify|confirm|rule out|see|understand|be sure|figure out|double-check)\b/iu;
 // A few words ending in a colon or a dash before the statement proper.
 const SHORT_LABEL = /^[^:;—–]{1,40}(?::|\s[—–-])\s+(?=\S)/u;
 // A step the assistant hands to the user: "you should run `pip install …`", "you'll need to restart …",

@@ -119,8 +119,8 @@ const LISTENER_REMARK = /\byour\s+(?:[\p{L}-]+\s+){0,2}(?:comment|note|remark|po
 // The listener's taste said with an adjective or a noun: "you're not keen on …", "you're a fan of …".
 const LISTENER_TASTE = /\byou(?:['’]re| are)\s+(?:(?:not|really|very|quite|so|never|always|a)\s+)*(?:keen on|fan of|big fan of|partial to|fond of|allergic to|particular about|happiest with|happier with)\b/iu;
 // A thing named as someone's choice of its kind: "your package manager of choice", "my go-to for
-// validation", "zod is my go-to".
-const CHOSEN_NOUN = /\b(?:your|my|our|the team['’]s)\s+(?:[\p{L}\p{N}.+-]+\s+){1,3}of choice\b|\b(?:your|my|our)\s+go-to\b|^(?!(?:this|that|it|these|those|the|which)\b)[^,;]{2,40}\s(?:is|are)\s+(?:(?:still|always)\s+)?(?:my|our)\s+(?:(?:personal|clear|usual)\s+)?(?:comfort zone|default)\b/iu;
+// validation", "zod is my go-to", "ruff is the formatter we swear by".
+const CHOSEN_NOUN = /\b(?:your|my|our|the team['’]s)\s+(?:[\p{L}\p{N}.+-]+\s+){1,3}of choice\b|\b(?:your|my|our)\s+go-to\b|^(?!(?:this|that|it|these|those|the|which)\b)[^,;]{2,40}\s(?:is|are)\s+(?:(?:still|always)\s+)?(?:my|our)\s+(?:(?:personal|clear|usual)\s+)?(?:comfort zone|default)\b|^(?:(?:for|on|in|with)\s[^,;]{2,40},\s*)?(?!(?:this|that|it|these|those|the|which)\b)[^,;]{2,40}\s(?:is|are)\s+the\s+(?:[\p{L}-]+\s+){1,3}(?:i|we)\s+(?:(?:always|really|still)\s+)?(?:trust|rely on|swear by|reach for|stick with|keep coming back to)\b(?!\s+(?:least|less|the least|no more|not))/iu;
 // Things of a kind judged as the speaker sees them: "dataclasses feel more natural to me than
 // pydantic models", "tabs read better to me" (not "this looks right to me").
 const TO_ME_JUDGEMENT = /^(?:[^,;]*[,;]\s+)?(?!(?:this|that|it|these|those|the|which)\b)[\p{L}\p{N}/._+-]+(?:\s+[\p{L}\p{N}/._+-]+){0,3}\s+(?:feel|feels|read|reads|look|looks|sit|sits)\s+(?:(?:much|far|a lot|way|so)\s+)?(?:more\s+\p{L}+|nicer|cleaner|better|clearer|simpler|easier|tidier|saner|natural|wrong|off|clunky|noisy)\s+to\s+me\b/iu;

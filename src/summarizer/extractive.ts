@@ -25,13 +25,14 @@ import { relayedUserSpeech } from '../language/relayed-speech.js';
 import { isProse, wordCount } from '../language/prose.js';
 import { isProductNarration, turnShapeOf } from '../language/behaviour-statement.js';
 import { judgeFact, readMessageLayout, type MessageLayout } from '../language/fact-worth.js';
+import { announcedTaskOf, namesTaskOnly, passingRemarkOf } from '../language/passing-remark.js';
 import { markFactsJudged } from '../graduation/fact-admission.js';
 import { isCauseAndFix, isChangeReport, isMadeChange, isSplitCauseAndFix, tellsFault } from '../language/fix-statement.js';
 import { isChangeForCause } from '../language/fix-relation.js';
 import { isGuess, isPassReport, passResolutionOf, tellsCause, tellsPastState } from '../language/pass-report.js';
 import { countSpecifics } from '../language/salience.js';
 import { slashPaths } from '../language/identifiers.js';
-import { answeredQuestion, endsInQuestion } from '../language/answered-question.js';
+import { answeredQuestion, endsInQuestion, isGoAhead } from '../language/answered-question.js';
 import { quotedReplies, setApartAsides, withoutAnsweredQuestions } from '../language/message-parts.js';
 import { parsePatternOptions } from '../boundaries/pattern-pack.js';
 import { uniqueProseShares, uniqueWordShares } from './note-novelty.js';
@@ -489,6 +490,9 @@ function readMessage(options: { entry: Entry; order: number; state: ChunkState; 
     // completion report ("guest shoppers complete checkout …"): it stays a note all the same.
     const isProductStatement = role !== 'user' && !analysis.isTaskRequest && analysis.retention !== 'chit-chat' && isProductNarration(analysis.text);
     if ((analysis.retention === 'chit-chat' || (analysis.retention === 'task-status' && !isProductStatement)) && settled === undefined) return;
+    // A passing remark that only read like a fact (a guess, a verdict on the code, what an edit
+    // does) is no note either: the summary keeps what was done and decided.
+    if (category !== undefined && settled === undefined && passingRemarkOf(sentences[position] ?? analysis.text, { role }) !== undefined) return;
     const identifiers = extractIdentifiers(analysis.text);
     // A fact-like sentence judgeFact() kept out of T2 stays a note by what it names, not by its
     // cues; one that changes a value keeps its weight, so the newest value outlasts the older one.
@@ -537,7 +541,7 @@ function readAnswer(options: { asked: string; entry: Entry; state: ChunkState; l
     matcher: language.matcher,
     topicWords: (text) => topicWords(text, { patterns: pack }),
   });
-  if (pair !== undefined) state.facts.push({ category: 'decisions', value: `${clip(pair.question)} → ${pair.reply}`, salience: ANSWER_SALIENCE });
+  if (pair !== undefined && !isGoAhead(pair.question, pair.reply)) state.facts.push({ category: 'decisions', value: `${clip(pair.question)} → ${pair.reply}`, salience: ANSWER_SALIENCE });
 }
 
 // A question quoted from an earlier message ("> Postgres or SQLite for the test DB?") and answered
@@ -725,7 +729,9 @@ function joinLeadIns(sentences: readonly string[], matcher: PatternMatcher): str
     const sentence = sentences[index] ?? '';
     const next = sentences[index + 1];
     const leadWords = wordCount(sentence);
-    const isLeadIn = /[^:]:\s*$/u.test(sentence) && leadWords >= 3 && leadWords <= MAX_LEAD_IN_WORDS && !sentence.includes('`');
+    // A task's title before a colon ("Recap of the retry helpers, they could use a cleanup:") binds
+    // nothing after it and lends it no words: what follows is read alone.
+    const isLeadIn = /[^:]:\s*$/u.test(sentence) && leadWords >= 3 && leadWords <= MAX_LEAD_IN_WORDS && !sentence.includes('`') && !namesTaskOnly(sentence);
     // A lead-in that binds ("acceptance for this one:", "two rules for the webhooks:") binds each
     // short item after it: every item is read together with it.
     const items = isLeadIn && BINDING_GROUPS.some((group) => matcher.test(group, sentence)) ? boundItems(sentences, index + 1, leadWords) : 0;
@@ -1115,6 +1121,9 @@ function addCompleted(state: ChunkState, options: { text: string; order: number 
 }
 
 function taskTitle(analysis: SentenceAnalysis, matcher: PatternMatcher): string | undefined {
+  // "Next thing is X", "Up next: X": the task is what the label announces.
+  const announced = announcedTaskOf(analysis.text);
+  if (announced !== undefined) return cleanTitle(announced);
   // The intro that ends last wins: "moving on to the next item: X" over "moving on".
   const ends = [matcher.find('taskStatus', analysis.text), matcher.find('topicChange', analysis.text)]
     .filter((match) => match !== undefined && match.index <= 24)

@@ -64,3 +64,18 @@ describe('a short reply to the question the other party asked', () => {
     expect(factsOf([user('Which cache should the sessions use?'), user('Redis')])).toEqual([]);
   });
 });
+
+describe('a go-ahead for the asker’s own next step', () => {
+  it.each([
+    ['Given the plan above, should I proceed with the `db:migrate` dry run on staging-2?', 'Yes, run it.'],
+    ['Do you want me to continue with the remaining handlers in `src/routes/orders.ts`?', 'sure, go ahead'],
+    ['Ready to start on the CSV importer for v2.3 now?', 'yep'],
+  ])('is no decision: %s → %s', (question, reply) => {
+    expect(factsOf([assistant(question), user(reply)]).filter((fact) => fact.includes('→'))).toEqual([]);
+  });
+
+  it('keeps an answer that names what was chosen', () => {
+    const facts = factsOf([assistant('Should I proceed with Postgres 16 or stay on Postgres 15 for the upgrade?'), user('yes, Postgres 16')]);
+    expect(facts.some((fact) => fact.includes('→') && fact.includes('Postgres 16'))).toBe(true);
+  });
+});

@@ -183,3 +183,38 @@ describe('the extractive summarizer with judgeFact()', () => {
     expect(result.summary).toContain('row_sha256');
   });
 });
+
+describe('judgeFact() on command lines and the assistant’s checks', () => {
+  it.each<[string, 'user' | 'assistant']>([
+    ['git add -A && git commit -m "fix: keep the coupon"', 'assistant'],
+    ['npm publish --access public', 'user'],
+    ['docker compose up -d && docker compose logs -f api', 'assistant'],
+  ])('a command line is code: %s', (sentence, role) => {
+    expect(judgeFact({ sentence, role })).toBe('code');
+  });
+
+  it.each<[string, 'user' | 'assistant']>([
+    ['npm ci must be used in CI, never npm install.', 'user'],
+    ['git tags follow the vMAJOR.MINOR.PATCH scheme.', 'assistant'],
+  ])('a rule about a tool is no command: %s', (sentence, role) => {
+    expect(judgeFact({ sentence, role })).toBeUndefined();
+  });
+
+  it('reads the assistant wanting to rule something out as deliberation, not the user', () => {
+    expect(judgeFact({ sentence: "I'd like to rule out the fixture before I touch `mergeCarts`.", role: 'assistant' })).toBe('deliberation');
+    expect(judgeFact({ sentence: 'I would like to see the cart totals in cents everywhere.', role: 'user' })).toBeUndefined();
+  });
+});
+
+describe('judgeFact() on what the assistant wants settled before it acts', () => {
+  it('reads a wish led by "before …" as deliberation', () => {
+    expect(judgeFact({ sentence: 'Before touching the schema, I want to see how `syncCart` reads `couponId`.', role: 'assistant' })).toBe('deliberation');
+    expect(judgeFact({ sentence: "Before I edit anything I'd like to confirm the fixtures load `tenantId`.", role: 'assistant' })).toBe('deliberation');
+    expect(judgeFact({ sentence: 'Before editing the mapper I want to be sure the seed rows carry `region`.', role: 'assistant' })).toBe('deliberation');
+  });
+
+  it('keeps a rule about what happens before something', () => {
+    expect(judgeFact({ sentence: 'Before merging, we always run the contract suite against staging.', role: 'assistant' })).toBeUndefined();
+    expect(judgeFact({ sentence: 'Before you deploy, I want every migration reviewed by the data team.', role: 'user' })).toBeUndefined();
+  });
+});

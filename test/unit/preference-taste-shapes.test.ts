@@ -27,6 +27,8 @@ describe('a dislike or a taste of things of a kind', () => {
     ["I'm really into table-driven tests lately", 'user'],
     ['honestly attrs classes feel more natural to me than namedtuples', 'user'],
     ['Podman is my comfort zone for local containers', 'user'],
+    ['For the frontend, Biome is the linter we rely on, keep it that way.', 'user'],
+    ['ruff is the formatter I swear by', 'user'],
     ["I'm fond of tiny commits with long messages", 'user'],
     ['Python 3.12 for me, I find anything older painful to work with.', 'user'],
   ])('is kept as a preference: %s (%s)', (sentence, role) => {
@@ -45,6 +47,8 @@ describe('a dislike or a taste of things of a kind', () => {
     ['Friday is my favourite day', 'user'],
     ["I can't stand this redirect loop any more", 'user'],
     ['the retry banner bugs me', 'user'],
+    ['the cache layer is the part I trust least', 'user'],
+    ['This is the helper I keep coming back to when debugging', 'user'],
   ])('a complaint about one thing is no preference: %s (%s)', (sentence, role) => {
     expect(isStatedPreference(sentence, { role })).toBe(false);
   });
