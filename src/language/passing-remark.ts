@@ -109,7 +109,7 @@ function isVagueNeed(text: string): boolean {
 
 /** Wording that binds: a rule's modal on a thing, or a choice made. */
 function isBinding(text: string): boolean {
-  return RULE_WORD.test(text) || CHOICE_WORD.test(text);
+  return RULE_WORD.test(text) || CHOICE_WORD.test(text) || PREMISED_CHOICE.test(text);
 }
 
 /**
@@ -178,6 +178,8 @@ const PERCEPTION = /^(?:(?:ok(?:ay)?|now|hmm+|so)[,\s]+)?(?:i|we)\s+(?:can\s+|co
 const RULE_WORD = /\b(?:must(?! have been| be (?:further|somewhere|elsewhere|upstream|downstream))|(?:never|always)(?!\s+(?:for|in|on|at|with|the|a|from|when|after|before|by)\b)|(?:do not|don['’]t)(?=\s+\p{L})|shall|is required|are required|may not|at most|at least|no more than|up to \d)\b/iu;
 // A choice made or settled.
 const CHOICE_WORD = /\b(?:(?:we|i)(?:['’]ll| will)? (?:go|went|going) with|decided|chose|chosen|settled on|switch(?:ed)? to|standardi[sz]ed? on|let['’]s (?:use|go with|keep|switch|stick))\b/iu;
+// A choice given as the premise of what follows: "Since I moved the uploads onto S3, …".
+const PREMISED_CHOICE = /^(?:since|because|now that|as|after)\s+(?:i|we)(?:['’]ve| have)?\s+(?:moved|switched|migrated|ported|put)\b[^,;]{0,80}?\b(?:onto|to|over to|on)\s+\S/iu;
 // A fix told in the sentence.
 const FIX_TOLD = /\b(?:the fix (?:is|was)|fixed|which fixed|resolved|solved|workaround)\b/iu;
 // A cause or a fix told in the sentence.
