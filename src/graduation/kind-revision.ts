@@ -1,7 +1,9 @@
-import { wordSetsFor } from '../boundaries/pattern-pack.js';
+import { wordSetsFor, type WordSets } from '../boundaries/pattern-pack.js';
 import { defaultPatterns } from '../boundaries/patterns/default.js';
-import { stemWord, type WordListOptions } from './retention.js';
-import { valueWords } from './value-revision.js';
+import { extractIdentifiers } from '../language/identifiers.js';
+import { isRecurringProcess } from '../language/recurrence.js';
+import { qualifierWords, stemWord, topicSequence, type WordListOptions } from './retention.js';
+import { hasRivalModifier, valueWords } from './value-revision.js';
 
 /**
  * Tells whether a newer statement, said as an update, puts another named tool in the same role
@@ -21,6 +23,68 @@ export function isKindRevision(older: string, newer: string, options: WordListOp
   const olderText = older.toLowerCase();
   const names = [...valueWords(newer, options), ...[...newer.matchAll(NAME_AFTER_BREAK)].map((match) => (match[1] as string).toLowerCase())];
   return names.some((name) => !name.includes(' ') && !olderText.includes(name));
+}
+
+/**
+ * Tells whether a newer statement, said as an update, puts another named thing in a role an older
+ * statement filled, however the role is worded around it: "we'll run search on OpenSearch" →
+ * "search moves to Typesense"; "the patient export has to support CSV and Parquet" → "exports need
+ * NDJSON and XLSX instead"; "I wired the store with Zustand, since it's the state library you like"
+ * → "Jotai for client state suits me better". What decides:
+ * - the older names something (a capitalised or mixed-case name, an identifier, a lower-case word
+ *   in a tool's slot: "bundle with esbuild") and the newer names something the older never mentions;
+ * - they share a word of the role: a topic word that is no name and no light word of the pattern
+ *   pack ("run", "use", "choice" say nothing of a subject);
+ * - the newer is about nothing the older is not: each of its other role words stands right in
+ *   front of a shared one ("client state"), so "deploy the docs with Netlify" does not revise
+ *   "deploy the API with Docker";
+ * - no sign of two things: two different words in front of the same shared word ("ticket search"
+ *   / "product search"), or each naming a scope the other lacks ("for svc5" / "for svc15");
+ * - neither states an amount, and the older no schedule: a limit or a time that names a role is
+ *   not a choice of one ("the session cache is flushed every Monday at 06:00").
+ * The caller checks that the newer is an update.
+ */
+export function isRoleRevision(older: string, newer: string, options: WordListOptions = {}): boolean {
+  const words = wordSetsFor(options.patterns ?? defaultPatterns);
+  const olderBody = withoutLabel(older);
+  const newerBody = withoutLabel(newer);
+  if (AMOUNT.test(olderBody) || AMOUNT.test(newerBody) || isRecurringProcess(older)) return false;
+  const before = readRole(olderBody, words, options);
+  if (before.names.size === 0) return false;
+  const after = readRole(newerBody, words, options);
+  const olderText = older.toLowerCase();
+  if (![...after.names].some((name) => !before.names.has(name) && !olderText.includes(name))) return false;
+  // A name both statements give is part of the role ("CI goes to nox" / "CI goes to tox").
+  const light = lightStems(words);
+  const roleWords = (sequence: readonly string[], own: ReadonlySet<string>, other: ReadonlySet<string>): string[] =>
+    sequence.map((word) => ((own.has(word) && !other.has(word)) || light.has(word) ? GAP : word));
+  const left = roleWords(before.sequence, before.names, after.names);
+  const right = roleWords(after.sequence, after.names, before.names);
+  const leftSet = new Set(left.filter((word) => word !== GAP));
+  const rightSet = new Set(right.filter((word) => word !== GAP));
+  if (![...rightSet].some((word) => leftSet.has(word))) return false;
+  for (let index = 0; index < right.length; index += 1) {
+    const word = right[index] as string;
+    if (word === GAP || leftSet.has(word)) continue;
+    const next = right[index + 1];
+    if (next === undefined || !leftSet.has(next)) return false;
+  }
+  const hasOwnScope = (text: string, own: ReadonlySet<string>, names: ReadonlySet<string>, other: ReadonlySet<string>): boolean =>
+    qualifierWords(text, options).some((word) => own.has(word) && !names.has(word) && !other.has(word));
+  if (hasOwnScope(olderBody, leftSet, before.names, rightSet) && hasOwnScope(newerBody, rightSet, after.names, leftSet)) return false;
+  if (hasRivalModifier({ left, right, leftSet, rightSet })) return false;
+  // The same, read on the words as written ("unit tests" / "e2e tests": short words with digits are
+  // no topic words).
+  const changed = new Set([...before.names, ...after.names].filter((name) => !before.names.has(name) || !after.names.has(name)));
+  const olderModifiers = modifiersOf(olderBody, words, changed);
+  const newerModifiers = modifiersOf(newerBody, words, changed);
+  for (const [head, modifiers] of newerModifiers) {
+    const others = olderModifiers.get(head);
+    if (leftSet.has(head) && others !== undefined && [...modifiers].some((word) => !others.has(word)) && [...others].some((word) => !modifiers.has(word))) return false;
+  }
+  // The newer gives one new value, in one place ("NDJSON and XLSX"): names in two places ("the CLI
+  // is written in Rust") are a subject and its value.
+  return isOneRun(after.sequence, new Set([...after.names].filter((name) => !before.names.has(name))), light);
 }
 
 // --- Internal helpers ---
@@ -54,3 +118,103 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}+.-]*/gu;
 const NAME_AFTER_BREAK = /[:,]\s+(\p{Lu}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?![\p{L}\p{N}'’])/gu;
 const SCOPE_PREPOSITIONS: ReadonlySet<string> = new Set(['for', 'in', 'across', 'inside', 'within', 'on']);
 const POSSESSIVE: ReadonlySet<string> = new Set(['my', 'your', 'our', 'their', 'his', 'her', 'its', 'new', 'old', 'same', 'other']);
+
+/** What a statement names, and its topic words in order. */
+function readRole(text: string, words: WordSets, options: WordListOptions): { names: ReadonlySet<string>; sequence: readonly string[] } {
+  const names = new Set<string>(valueWords(text, options));
+  for (const identifier of extractIdentifiers(text)) if (!/\d/u.test(identifier)) names.add(stemWord(identifier.toLowerCase()));
+  for (const name of slotNames(text, words)) names.add(name);
+  // A capitalised word after a colon or a dash inside the statement ("reversed it: Traefik for ingress").
+  for (const match of text.matchAll(NAME_AFTER_COLON)) if (!words.stopword.has((match[1] as string).toLowerCase())) names.add(stemWord((match[1] as string).toLowerCase()));
+  return { names, sequence: topicSequence(text, options) };
+}
+
+/**
+ * Lower-case names in a tool's slot: right after a name slot of the pattern pack ("with", "moves
+ * to") and ending the clause or followed by a function word ("bundle with esbuild", "CI goes to nox
+ * after all").
+ */
+function slotNames(text: string, words: WordSets): string[] {
+  const tokens = [...text.matchAll(SLOT_TOKEN)].map((match) => ({ raw: match[0], lower: match[0].toLowerCase(), start: match.index, end: match.index + match[0].length }));
+  const isJoined = (index: number): boolean => index > 0 && /^\s+$/u.test(text.slice((tokens[index - 1] as { end: number }).end, (tokens[index] as { start: number }).start));
+  const names: string[] = [];
+  tokens.forEach((token, index) => {
+    if (!isJoined(index) || !LOWER_NAME.test(token.raw) || !isNameLike(token.lower, words)) return;
+    const previous = (tokens[index - 1] as { lower: string }).lower;
+    const pair = index > 1 && isJoined(index - 1) ? `${(tokens[index - 2] as { lower: string }).lower} ${previous}` : undefined;
+    if (!words.nameSlot.has(previous) && (pair === undefined || !words.nameSlot.has(pair))) return;
+    const next = tokens[index + 1];
+    const endsClause = next === undefined || !isJoined(index + 1) || words.stopword.has(next.lower) || words.lightWord.has(next.lower);
+    if (endsClause) names.push(stemWord(token.lower));
+  });
+  return names;
+}
+
+function isNameLike(word: string, words: WordSets): boolean {
+  if (word.length < 2 || words.stopword.has(word) || words.determiner.has(word) || words.lightWord.has(word) || words.unitWord.has(word) || words.commonWord.has(word)) return false;
+  for (const common of words.commonWord) if (common.startsWith('-') && word.length > common.length + 1 && word.endsWith(common.slice(1))) return false;
+  return true;
+}
+
+// The light words of a pack as topic words are stemmed.
+const lightStemCache = new WeakMap<WordSets, ReadonlySet<string>>();
+
+function lightStems(words: WordSets): ReadonlySet<string> {
+  let stems = lightStemCache.get(words);
+  if (stems === undefined) {
+    stems = new Set([...words.lightWord].map(stemWord));
+    lightStemCache.set(words, stems);
+  }
+  return stems;
+}
+
+/** A statement without a short label in front of it ("Update: …", "Change of plan: …"). */
+function withoutLabel(text: string): string {
+  const label = LABEL.exec(text);
+  return label === null ? text : text.slice(label[0].length);
+}
+
+const GAP = '';
+const NAME_AFTER_COLON = /(?<=\S\s*(?::|\s[—–-]))\s+(\p{Lu}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?![\p{L}\p{N}'’])/gu;
+// A short lead-in ending in a colon: up to five plain words.
+const LABEL = /^\s*["'“]?(?:[\p{L}'’]+\s+){0,4}[\p{L}'’]+:\s+/u;
+// An amount or a time of day outside a word ("p95" and "v2" are names of things).
+const AMOUNT = /(?<![\p{L}\p{N}_.-])\d/u;
+const SLOT_TOKEN = /[\p{L}\p{N}][\p{L}\p{N}.'’-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
+const LOWER_NAME = /^\p{Ll}[\p{Ll}\p{N}.-]*$/u;
+
+/** Whether the words of `values` stand together in `sequence`, light words aside. */
+function isOneRun(sequence: readonly string[], values: ReadonlySet<string>, light: ReadonlySet<string>): boolean {
+  const positions = sequence.flatMap((word, index) => (values.has(word) ? [index] : []));
+  for (let index = 1; index < positions.length; index += 1) {
+    const between = sequence.slice((positions[index - 1] as number) + 1, positions[index]);
+    if (between.some((word) => !values.has(word) && !light.has(word))) return false;
+  }
+  return true;
+}
+
+/**
+ * The words right in front of each word as written, by the stem of the word they stand before
+ * ("unit tests" → test: unit); function words, light words and the names that changed are no
+ * modifiers.
+ */
+function modifiersOf(text: string, words: WordSets, changed: ReadonlySet<string>): Map<string, Set<string>> {
+  const tokens = [...text.matchAll(SLOT_TOKEN)].map((match) => ({ lower: match[0].toLowerCase(), start: match.index, end: match.index + match[0].length }));
+  const light = lightStems(words);
+  const modifiers = new Map<string, Set<string>>();
+  for (let index = 1; index < tokens.length; index += 1) {
+    const modifier = tokens[index - 1] as { lower: string; end: number };
+    const head = tokens[index] as { lower: string; start: number };
+    if (!/^\s+$/u.test(text.slice(modifier.end, head.start))) continue;
+    const word = modifier.lower;
+    if (words.stopword.has(word) || words.determiner.has(word) || light.has(stemWord(word)) || changed.has(stemWord(word)) || /['’]/u.test(word)) continue;
+    const stem = stemWord(head.lower);
+    let set = modifiers.get(stem);
+    if (set === undefined) {
+      set = new Set();
+      modifiers.set(stem, set);
+    }
+    set.add(word);
+  }
+  return modifiers;
+}

@@ -80,16 +80,26 @@ function readingsOf(text: string, options: WordListOptions): readonly ClauseRead
   }
   let readings = cache.get(text);
   if (readings === undefined) {
-    readings = clausesOf(text).map((clause) => ({ text: clause, values: readValues(clause, options), sequence: topicSequence(clause, options) }));
+    readings = clausesOf(text).map((clause) => ({ text: clause, values: readValues(clause, options), sequence: sequenceOf(clause, options) }));
     if (cache.size >= MAX_CACHED_READINGS) cache.clear();
     cache.set(text, readings);
   }
   return readings;
 }
 
+/**
+ * The topic words of a clause in order, with a gap where a number stands: the words on either side
+ * of "stay under 300 ms p95" are not next to each other.
+ */
+function sequenceOf(clause: string, options: WordListOptions): readonly string[] {
+  return topicSequence(clause.replace(STATED_NUMBER, ` ${NUMBER_MARK} `), options).map((word) => (word === NUMBER_MARK ? GAP : word));
+}
+
 function revisesClause(older: ClauseReading, newer: ClauseReading, options: WordListOptions): boolean {
   const before = older.values;
   const after = newer.values;
+  // Things numbered differently ("svc5" / "svc15") are two things.
+  if ([...before.tags].some((tag) => !after.tags.has(tag)) && [...after.tags].some((tag) => !before.tags.has(tag))) return false;
   const slot = numberSlot(before, after);
   if (slot === undefined) return isNameSwap({ older, newer });
   // The slot's words stay in the sequences as gaps, so that no word seems to stand next to another
@@ -125,6 +135,8 @@ interface StatedValues {
   readonly spans: ReadonlySet<string>;
   /** Lower-cased names (capitalised or mixed-case words inside a sentence). */
   readonly names: ReadonlySet<string>;
+  /** Lower-cased words that carry a number of their own ("p95", "svc5"): they name things, not amounts. */
+  readonly tags: ReadonlySet<string>;
 }
 
 interface Slot {
@@ -141,9 +153,17 @@ const TOKEN = /`[^`\n]+`|[\p{L}\p{N}][\p{L}\p{N}_'’.-]*[\p{L}\p{N}]|[\p{L}\p{N
 const NUMBER = /^\d+(?:[.,]\d+)*$/u;
 const SENTENCE_BREAK = /[.!?:;\n]\s*$/u;
 const GAP = '';
+/** A number, with a unit glued to it ("300", "1.5", "400ms"), outside a word ("p95" keeps its digits). */
+const STATED_NUMBER = /(?<![\p{L}\p{N}_.-])\d+(?:[.,]\d+)*\p{L}*(?![\p{L}\p{N}_-])/gu;
+/** A word no statement uses, standing in for a number while topic words are read. */
+const NUMBER_MARK = 'numbermarkq';
 const CLAUSE_BREAK = /[;:()\n]+|[,.!?](?=\s|$)|\s[—–-]{1,2}\s/u;
 /** A count joined to what it counts by a hyphen ("four-space", "3-node"). */
 const JOINED_COUNT = /^([\p{L}\p{N}]+)-(\p{L}+)$/u;
+/** A number with its unit in one token ("400ms", "2s", "512mb"). */
+const GLUED_UNIT = /^(\d+(?:\.\d+)?)(\p{L}+)$/u;
+/** A word that carries a number of its own ("p95", "svc5", "v2"). */
+const NUMBERED_WORD = /^\p{L}[\p{L}_-]*\d[\p{L}\p{N}_-]*$/u;
 /** Stopwords a number may stand behind and still belong to the word before them ("port is 8081"). */
 const MAX_SKIPPED = 2;
 
@@ -161,8 +181,8 @@ function isNameSwap(options: { older: ClauseReading; newer: ClauseReading }): bo
   // One plain word each ("TODO.md" or "v2" name what a clause is about more often than a value).
   if (gone.length !== 1 || added.length !== 1 || ![...gone, ...added].every((name) => PLAIN_NAME.test(name))) return false;
   const ignored = new Set([...gone, ...added].map(stemWord));
-  const left = new Set(options.older.sequence.filter((word) => !ignored.has(word)));
-  const right = new Set(options.newer.sequence.filter((word) => !ignored.has(word)));
+  const left = new Set(options.older.sequence.filter((word) => word !== GAP && !ignored.has(word)));
+  const right = new Set(options.newer.sequence.filter((word) => word !== GAP && !ignored.has(word)));
   if (left.size < MIN_SWAP_SHARED || left.size !== right.size) return false;
   for (const word of left) if (!right.has(word)) return false;
   return true;
@@ -192,6 +212,8 @@ function readValues(text: string, options: WordListOptions): StatedValues {
   const names = new Set<string>();
   const spans = new Set<string>();
   const counted = new Set<string>();
+  const tags = new Set<string>();
+  let tagTokens = 0;
   const add = ({ value, anchor }: { value: string; anchor: string }): void => {
     if (!numbers.has(value)) numbers.set(value, new Set());
     numbers.get(value)?.add(anchor);
@@ -210,6 +232,16 @@ function readValues(text: string, options: WordListOptions): StatedValues {
       counted.add(joined[0]);
       return;
     }
+    const glued = GLUED_UNIT.exec(token.text.toLowerCase());
+    if (glued !== null && words.unitWord.has(glued[2] as string)) {
+      add({ value: glued[1] as string, anchor: stemWord(glued[2] as string) });
+      return;
+    }
+    if (NUMBERED_WORD.test(token.text)) {
+      tags.add(token.text.toLowerCase());
+      tagTokens += 1;
+      return;
+    }
     if (!NUMBER.test(token.text)) {
       if (isName(token.text, text, token.index)) names.add(token.text.toLowerCase());
       return;
@@ -218,8 +250,8 @@ function readValues(text: string, options: WordListOptions): StatedValues {
     if (anchorToken === undefined) return;
     add({ value: token.text.replace(/,/gu, ''), anchor: stemWord(anchorToken.text.toLowerCase()) });
   });
-  const figures = tokens.filter((token) => /\p{N}/u.test(token.text)).length + counted.size - [...counted].filter((word) => /\p{N}/u.test(word)).length;
-  return { numbers, byAnchor, names, spans, counted, figures };
+  const figures = tokens.filter((token) => /\p{N}/u.test(token.text)).length - tagTokens + counted.size - [...counted].filter((word) => /\p{N}/u.test(word)).length;
+  return { numbers, byAnchor, names, spans, counted, figures, tags };
 }
 
 interface Token {
@@ -271,6 +303,16 @@ function hasRivalModifiers(options: { left: readonly string[]; right: readonly s
   const leftFirst = left.find((word) => word !== GAP);
   const rightFirst = right.find((word) => word !== GAP);
   if (leftFirst !== undefined && rightFirst !== undefined && !rightSet.has(leftFirst) && !leftSet.has(rightFirst)) return true;
+  return hasRivalModifier(options);
+}
+
+/**
+ * Whether two word sequences put two different words right in front of the same shared word
+ * ("billing client" / "search client", "ticket search" / "product search"). Empty strings are gaps
+ * that stand next to nothing.
+ */
+export function hasRivalModifier(options: { left: readonly string[]; right: readonly string[]; leftSet: ReadonlySet<string>; rightSet: ReadonlySet<string> }): boolean {
+  const { left, right, leftSet, rightSet } = options;
   const modified = new Map<string, string>();
   for (let index = 0; index + 1 < left.length; index += 1) {
     const word = left[index] as string;

@@ -922,4 +922,14 @@ export const englishPatterns: PatternPack = {
     'models', 'plugins', 'widgets', 'queries', 'migrations', 'charts', 'modules', 'functions',
     'handlers', 'workers', 'pipelines', 'containers', 'images', 'stories', 'specs', 'flows', 'dags',
   ],
+  lightWord: [
+    'run', 'use', 'go', 'move', 'switch', 'make', 'set', 'keep', 'stay', 'put', 'get', 'give', 'take',
+    'pick', 'picked', 'choose', 'chose', 'chosen', 'choice', 'option', 'decide', 'decided', 'decision',
+    'want', 'like', 'prefer', 'rather', 'need', 'change', 'changed', 'replace', 'replaced', 'replacing',
+    'adopt', 'adopted', 'try', 'tried', 'plan', 'planned', 'agree', 'agreed', 'update', 'updated',
+    'thought', 'mind', 'instead', 'now', 'earlier', 'later', 'after', 'before', 'new', 'old', 'better',
+    'best', 'good', 'fine', 'first', 'second', 'last', 'next', 'thing', 'stuff', 'way', 'call', 'note',
+    'since', 'because', 'still', 'again', 'back', 'actually', 'really', 'going', 'forward', 'suit',
+    'work', 'works', 'done', 'start', 'team', 'project',
+  ],
 };
