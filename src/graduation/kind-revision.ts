@@ -3,7 +3,8 @@ import { defaultPatterns } from '../boundaries/patterns/default.js';
 import { extractIdentifiers } from '../language/identifiers.js';
 import { isRecurringProcess } from '../language/recurrence.js';
 import { qualifierWords, stemWord, topicSequence, type WordListOptions } from './retention.js';
-import { hasRivalModifier, valueWords } from './value-revision.js';
+import { hasRivalModifiers, isLight, lightStems } from './rival-modifiers.js';
+import { hasRivalTags, valueWords } from './value-revision.js';
 
 /**
  * Tells whether a newer statement, said as an update, puts another named tool in the same role
@@ -49,6 +50,8 @@ export function isRoleRevision(older: string, newer: string, options: WordListOp
   const olderBody = withoutLabel(older);
   const newerBody = withoutLabel(newer);
   if (AMOUNT.test(olderBody) || AMOUNT.test(newerBody) || isRecurringProcess(older)) return false;
+  // Things numbered differently ("for tenant7" / "for tenant12") are two things.
+  if (hasRivalTags(olderBody, newerBody)) return false;
   const before = readRole(olderBody, words, options);
   if (before.names.size === 0) return false;
   const after = readRole(newerBody, words, options);
@@ -57,7 +60,7 @@ export function isRoleRevision(older: string, newer: string, options: WordListOp
   // A name both statements give is part of the role ("CI goes to nox" / "CI goes to tox").
   const light = lightStems(words);
   const roleWords = (sequence: readonly string[], own: ReadonlySet<string>, other: ReadonlySet<string>): string[] =>
-    sequence.map((word) => ((own.has(word) && !other.has(word)) || light.has(word) ? GAP : word));
+    sequence.map((word) => ((own.has(word) && !other.has(word)) || isLight(word, light) ? GAP : word));
   const left = roleWords(before.sequence, before.names, after.names);
   const right = roleWords(after.sequence, after.names, before.names);
   const leftSet = new Set(left.filter((word) => word !== GAP));
@@ -72,16 +75,10 @@ export function isRoleRevision(older: string, newer: string, options: WordListOp
   const hasOwnScope = (text: string, own: ReadonlySet<string>, names: ReadonlySet<string>, other: ReadonlySet<string>): boolean =>
     qualifierWords(text, options).some((word) => own.has(word) && !names.has(word) && !other.has(word));
   if (hasOwnScope(olderBody, leftSet, before.names, rightSet) && hasOwnScope(newerBody, rightSet, after.names, leftSet)) return false;
-  if (hasRivalModifier({ left, right, leftSet, rightSet })) return false;
-  // The same, read on the words as written ("unit tests" / "e2e tests": short words with digits are
-  // no topic words).
+  // Read on the words as written, side by side: between topic words a verb may stand in front of
+  // a role ("reversing the search call"), and short words with digits ("e2e") are no topic words.
   const changed = new Set([...before.names, ...after.names].filter((name) => !before.names.has(name) || !after.names.has(name)));
-  const olderModifiers = modifiersOf(olderBody, words, changed);
-  const newerModifiers = modifiersOf(newerBody, words, changed);
-  for (const [head, modifiers] of newerModifiers) {
-    const others = olderModifiers.get(head);
-    if (leftSet.has(head) && others !== undefined && [...modifiers].some((word) => !others.has(word)) && [...others].some((word) => !modifiers.has(word))) return false;
-  }
+  if (hasRivalModifiers(olderBody, newerBody, { ...options, ignored: changed })) return false;
   // The newer gives one new value, in one place ("NDJSON and XLSX"): names in two places ("the CLI
   // is written in Rust") are a subject and its value.
   return isOneRun(after.sequence, new Set([...after.names].filter((name) => !before.names.has(name))), light);
@@ -156,18 +153,6 @@ function isNameLike(word: string, words: WordSets): boolean {
   return true;
 }
 
-// The light words of a pack as topic words are stemmed.
-const lightStemCache = new WeakMap<WordSets, ReadonlySet<string>>();
-
-function lightStems(words: WordSets): ReadonlySet<string> {
-  let stems = lightStemCache.get(words);
-  if (stems === undefined) {
-    stems = new Set([...words.lightWord].map(stemWord));
-    lightStemCache.set(words, stems);
-  }
-  return stems;
-}
-
 /** A statement without a short label in front of it ("Update: …", "Change of plan: …"). */
 function withoutLabel(text: string): string {
   const label = LABEL.exec(text);
@@ -188,33 +173,8 @@ function isOneRun(sequence: readonly string[], values: ReadonlySet<string>, ligh
   const positions = sequence.flatMap((word, index) => (values.has(word) ? [index] : []));
   for (let index = 1; index < positions.length; index += 1) {
     const between = sequence.slice((positions[index - 1] as number) + 1, positions[index]);
-    if (between.some((word) => !values.has(word) && !light.has(word))) return false;
+    if (between.some((word) => !values.has(word) && !isLight(word, light))) return false;
   }
   return true;
 }
 
-/**
- * The words right in front of each word as written, by the stem of the word they stand before
- * ("unit tests" → test: unit); function words, light words and the names that changed are no
- * modifiers.
- */
-function modifiersOf(text: string, words: WordSets, changed: ReadonlySet<string>): Map<string, Set<string>> {
-  const tokens = [...text.matchAll(SLOT_TOKEN)].map((match) => ({ lower: match[0].toLowerCase(), start: match.index, end: match.index + match[0].length }));
-  const light = lightStems(words);
-  const modifiers = new Map<string, Set<string>>();
-  for (let index = 1; index < tokens.length; index += 1) {
-    const modifier = tokens[index - 1] as { lower: string; end: number };
-    const head = tokens[index] as { lower: string; start: number };
-    if (!/^\s+$/u.test(text.slice(modifier.end, head.start))) continue;
-    const word = modifier.lower;
-    if (words.stopword.has(word) || words.determiner.has(word) || light.has(stemWord(word)) || changed.has(stemWord(word)) || /['’]/u.test(word)) continue;
-    const stem = stemWord(head.lower);
-    let set = modifiers.get(stem);
-    if (set === undefined) {
-      set = new Set();
-      modifiers.set(stem, set);
-    }
-    set.add(word);
-  }
-  return modifiers;
-}

@@ -24,6 +24,9 @@ import { qualifierWords, stemWord, topicSequence, type WordListOptions } from '.
  * collapse into one.
  */
 export function isValueRevision(older: string, newer: string, options: WordListOptions = {}): boolean {
+  // Things numbered differently ("for tenant7" / "for tenant9", "p95" / "p99") are two things,
+  // whatever else the statements share.
+  if (hasRivalTags(older, newer)) return false;
   // A process given another schedule ("the snapshot moved to 01:00") is a revision as well; two
   // processes with schedules of their own never are.
   const schedules = scheduleRevision(older, newer);
@@ -42,6 +45,13 @@ export function isValueRevision(older: string, newer: string, options: WordListO
 export function valueWords(text: string, options: WordListOptions = {}): string[] {
   const values = readValues(text, options);
   return [...[...values.names].map(stemWord), ...values.counted];
+}
+
+/** Whether each statement has a word with a number of its own ("svc5", "p95") that the other lacks. */
+export function hasRivalTags(older: string, newer: string): boolean {
+  const before = new Set(older.toLowerCase().match(TAGGED_WORD) ?? []);
+  const after = new Set(newer.toLowerCase().match(TAGGED_WORD) ?? []);
+  return [...before].some((tag) => !after.has(tag)) && [...after].some((tag) => !before.has(tag));
 }
 
 // --- Internal helpers ---
@@ -98,8 +108,6 @@ function sequenceOf(clause: string, options: WordListOptions): readonly string[]
 function revisesClause(older: ClauseReading, newer: ClauseReading, options: WordListOptions): boolean {
   const before = older.values;
   const after = newer.values;
-  // Things numbered differently ("svc5" / "svc15") are two things.
-  if ([...before.tags].some((tag) => !after.tags.has(tag)) && [...after.tags].some((tag) => !before.tags.has(tag))) return false;
   const slot = numberSlot(before, after);
   if (slot === undefined) return isNameSwap({ older, newer });
   // The slot's words stay in the sequences as gaps, so that no word seems to stand next to another
@@ -164,6 +172,7 @@ const JOINED_COUNT = /^([\p{L}\p{N}]+)-(\p{L}+)$/u;
 const GLUED_UNIT = /^(\d+(?:\.\d+)?)(\p{L}+)$/u;
 /** A word that carries a number of its own ("p95", "svc5", "v2"). */
 const NUMBERED_WORD = /^\p{L}[\p{L}_-]*\d[\p{L}\p{N}_-]*$/u;
+const TAGGED_WORD = /(?<![\p{L}\p{N}_`/.-])\p{L}[\p{L}_-]*\d[\p{L}\p{N}_-]*(?![\p{L}\p{N}_/.])/gu;
 /** Stopwords a number may stand behind and still belong to the word before them ("port is 8081"). */
 const MAX_SKIPPED = 2;
 

@@ -3,6 +3,7 @@ import { isReframedValue } from '../language/statement-frame.js';
 import { extractIdentifiers, factKeyFor, isSameSubject, isSameTopic, isVaguerRestatement, topicWords } from '../graduation/retention.js';
 import { isValueRevision, valueWords } from '../graduation/value-revision.js';
 import { isKindRevision, isRoleRevision } from '../graduation/kind-revision.js';
+import { hasRivalModifiers } from '../graduation/rival-modifiers.js';
 import { scheduleRevision } from '../language/recurrence.js';
 import { countJoined } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -206,6 +207,9 @@ export function createFactStore(options: {
       // Two processes with schedules of their own ("the ledger backup runs hourly", "the avatar
       // backup runs nightly") are two facts however many words they share.
       if (scheduleRevision(fact.value, update.value) === false) continue;
+      // Two different words in front of the same one name two things ("never deploy the search
+      // service on Friday" / "… the mailer service on Friday").
+      if (hasRivalModifiers(fact.value, update.value)) continue;
       if (isUpdate || (fact.category === update.category && topicOverlap(fact.value, update.value) >= 0.5)) {
         match = fact;
         matchOrder = order;
