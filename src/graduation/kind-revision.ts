@@ -36,7 +36,8 @@ export function isKindRevision(older: string, newer: string, options: WordListOp
  *   in a tool's slot: "bundle with esbuild") and the newer names something the older never mentions;
  * - they share a word of the role: a topic word that is no name and no light word of the pattern
  *   pack ("run", "use", "choice" say nothing of a subject);
- * - the newer is about nothing the older is not: each of its other role words stands right in
+ * - the newer is about nothing the older is not: each other role word in the clause of its new
+ *   name stands right in
  *   front of a shared one ("client state"), so "deploy the docs with Netlify" does not revise
  *   "deploy the API with Docker";
  * - no sign of two things: two different words in front of the same shared word ("ticket search"
@@ -54,9 +55,12 @@ export function isRoleRevision(older: string, newer: string, options: WordListOp
   if (hasRivalTags(olderBody, newerBody)) return false;
   const before = readRole(olderBody, words, options);
   if (before.names.size === 0) return false;
-  const after = readRole(newerBody, words, options);
   const olderText = older.toLowerCase();
-  if (![...after.names].some((name) => !before.names.has(name) && !olderText.includes(name))) return false;
+  const added = [...readRole(newerBody, words, options).names].filter((name) => !before.names.has(name) && !olderText.includes(name));
+  if (added.length === 0) return false;
+  // The role of the new name is told in its own clause: a lead-in ("one more thing, …") or an
+  // aside in another clause says nothing of it.
+  const after = readRole(clausesWith(newerBody, added), words, options);
   // A name both statements give is part of the role ("CI goes to nox" / "CI goes to tox").
   const light = lightStems(words);
   const roleWords = (sequence: readonly string[], own: ReadonlySet<string>, other: ReadonlySet<string>): string[] =>
@@ -77,8 +81,7 @@ export function isRoleRevision(older: string, newer: string, options: WordListOp
   if (hasOwnScope(olderBody, leftSet, before.names, rightSet) && hasOwnScope(newerBody, rightSet, after.names, leftSet)) return false;
   // Read on the words as written, side by side: between topic words a verb may stand in front of
   // a role ("reversing the search call"), and short words with digits ("e2e") are no topic words.
-  const changed = new Set([...before.names, ...after.names].filter((name) => !before.names.has(name) || !after.names.has(name)));
-  if (hasRivalModifiers(olderBody, newerBody, { ...options, ignored: changed })) return false;
+  if (hasRivalModifiers(olderBody, newerBody, { ...options, ignored: new Set([...before.names, ...after.names]) })) return false;
   // The newer gives one new value, in one place ("NDJSON and XLSX"): names in two places ("the CLI
   // is written in Rust") are a subject and its value.
   return isOneRun(after.sequence, new Set([...after.names].filter((name) => !before.names.has(name))), light);
@@ -139,7 +142,9 @@ function slotNames(text: string, words: WordSets): string[] {
     if (!isJoined(index) || !LOWER_NAME.test(token.raw) || !isNameLike(token.lower, words)) return;
     const previous = (tokens[index - 1] as { lower: string }).lower;
     const pair = index > 1 && isJoined(index - 1) ? `${(tokens[index - 2] as { lower: string }).lower} ${previous}` : undefined;
-    if (!words.nameSlot.has(previous) && (pair === undefined || !words.nameSlot.has(pair))) return;
+    // "switch the log output to logfmt": a slot's verb a few words back, its preposition right before.
+    const isSpread = tokens.slice(Math.max(0, index - 6), index - 1).some((head) => words.nameSlot.has(`${head.lower} … ${previous}`));
+    if (!words.nameSlot.has(previous) && (pair === undefined || !words.nameSlot.has(pair)) && !isSpread) return;
     const next = tokens[index + 1];
     const endsClause = next === undefined || !isJoined(index + 1) || words.stopword.has(next.lower) || words.lightWord.has(next.lower);
     if (endsClause) names.push(stemWord(token.lower));
@@ -160,6 +165,7 @@ function withoutLabel(text: string): string {
 }
 
 const GAP = '';
+const ROLE_CLAUSE_BREAK = /[;:()\n]+|[,.!?](?=\s|$)|\s[—–-]{1,2}\s/u;
 const NAME_AFTER_COLON = /(?<=\S\s*(?::|\s[—–-]))\s+(\p{Lu}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?![\p{L}\p{N}'’])/gu;
 // A short lead-in ending in a colon: up to five plain words.
 const LABEL = /^\s*["'“]?(?:[\p{L}'’]+\s+){0,4}[\p{L}'’]+:\s+/u;
@@ -167,6 +173,12 @@ const LABEL = /^\s*["'“]?(?:[\p{L}'’]+\s+){0,4}[\p{L}'’]+:\s+/u;
 const AMOUNT = /(?<![\p{L}\p{N}_.-])\d/u;
 const SLOT_TOKEN = /[\p{L}\p{N}][\p{L}\p{N}.'’-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
 const LOWER_NAME = /^\p{Ll}[\p{Ll}\p{N}.-]*$/u;
+
+/** The clauses of a statement that mention any of `names`. */
+function clausesWith(text: string, names: readonly string[]): string {
+  const clauses = text.split(ROLE_CLAUSE_BREAK).filter((clause) => names.some((name) => clause.toLowerCase().includes(name)));
+  return clauses.length === 0 ? text : clauses.join('. ');
+}
 
 /** Whether the words of `values` stand together in `sequence`, light words aside. */
 function isOneRun(sequence: readonly string[], values: ReadonlySet<string>, light: ReadonlySet<string>): boolean {

@@ -1,19 +1,18 @@
 import { wordSetsFor, type WordSets } from '../boundaries/pattern-pack.js';
 import { defaultPatterns } from '../boundaries/patterns/default.js';
 import { stemWord, topicWords, type WordListOptions } from './retention.js';
-import { valueWords } from './value-revision.js';
 
 /**
  * Tells whether two statements put two different words right in front of a word they share, as
  * written: "never deploy the search service …" / "never deploy the mailer service …", "unit tests"
  * / "e2e tests", "ticket search" / "product search". Such statements are about two things however
  * much else they share. Function words and light words of the pattern pack ("the", "moves") are no
- * modifiers, nor are names either statement gives ("the Postgres database" / "the Redis database"
- * name values of one thing) or the words in `ignored`.
+ * modifiers, nor are the words in `ignored` (callers pass the names the statements give: "the
+ * Postgres database" / "the Redis database" name values of one thing).
  */
 export function hasRivalModifiers(older: string, newer: string, options: WordListOptions & { ignored?: ReadonlySet<string> } = {}): boolean {
   const words = wordSetsFor(options.patterns ?? defaultPatterns);
-  const ignored = new Set([...(options.ignored ?? []), ...valueWords(older, options), ...valueWords(newer, options)]);
+  const ignored = options.ignored ?? new Set<string>();
   const before = modifiersOf(older, words, ignored);
   if (before.size === 0) return false;
   const after = modifiersOf(newer, words, ignored);

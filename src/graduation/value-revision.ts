@@ -2,6 +2,7 @@ import { wordSetsFor, type WordSets } from '../boundaries/pattern-pack.js';
 import { defaultPatterns } from '../boundaries/patterns/default.js';
 import { scheduleRevision } from '../language/recurrence.js';
 import { qualifierWords, stemWord, topicSequence, type WordListOptions } from './retention.js';
+import { hasRivalModifiers } from './rival-modifiers.js';
 
 /**
  * Tells whether a newer statement gives the subject of an older one a new value, however either is
@@ -62,7 +63,8 @@ export function hasRivalTags(older: string, newer: string): boolean {
  */
 function clausesOf(text: string): string[] {
   const spans: string[] = [];
-  const masked = text.replace(/`[^`\n]*`/gu, (span) => `\u0001${spans.push(span) - 1}\u0001`);
+  // A label and the figure it is given make one clause ("new p99 budget for search: 250ms").
+  const masked = text.replace(/`[^`\n]*`/gu, (span) => `\u0001${spans.push(span) - 1}\u0001`).replace(LABELLED_FIGURE, ' ');
   return masked
     .split(CLAUSE_BREAK)
     .map((clause) => clause.replace(/\u0001(\d+)\u0001/gu, (_, index: string) => spans[Number(index)] ?? '').trim())
@@ -126,7 +128,11 @@ function revisesClause(older: ClauseReading, newer: ClauseReading, options: Word
   for (const word of qualifiers) {
     if (!slot.ignored.has(word) && leftSet.has(word) !== rightSet.has(word)) return false;
   }
-  return !hasRivalModifiers({ left, right, leftSet, rightSet });
+  if (opensOnRivals({ left, right, leftSet, rightSet })) return false;
+  // Two different words right in front of a shared one, as written ("billing client" / "search
+  // client"); words apart in the text ("latency for search" / "budget for search") are not.
+  const names = new Set([...before.names, ...after.names].map(stemWord));
+  return !hasRivalModifiers(older.text, newer.text, { ...options, ignored: new Set([...slot.ignored, ...names]) });
 }
 
 /** The numbers of a clause with the words they belong to, and its names. */
@@ -161,6 +167,13 @@ const TOKEN = /`[^`\n]+`|[\p{L}\p{N}][\p{L}\p{N}_'’.-]*[\p{L}\p{N}]|[\p{L}\p{N
 const NUMBER = /^\d+(?:[.,]\d+)*$/u;
 const SENTENCE_BREAK = /[.!?:;\n]\s*$/u;
 const GAP = '';
+/** A colon followed by a figure alone: the label before it names what the figure is. */
+const LABELLED_FIGURE = /:\s+(?=\d+(?:[.,]\d+)*\s?\p{L}{0,3}\s*(?:[.!?;,]|$))/gu;
+/** Units by the measure they state: a new value may come in another unit of the same measure. */
+const UNIT_MEASURES: Readonly<Record<string, string>> = {
+  ms: 'duration', s: 'duration', sec: 'duration', secs: 'duration',
+  kb: 'size', mb: 'size', gb: 'size', tb: 'size',
+};
 /** A number, with a unit glued to it ("300", "1.5", "400ms"), outside a word ("p95" keeps its digits). */
 const STATED_NUMBER = /(?<![\p{L}\p{N}_.-])\d+(?:[.,]\d+)*\p{L}*(?![\p{L}\p{N}_-])/gu;
 /** A word no statement uses, standing in for a number while topic words are read. */
@@ -243,7 +256,7 @@ function readValues(text: string, options: WordListOptions): StatedValues {
     }
     const glued = GLUED_UNIT.exec(token.text.toLowerCase());
     if (glued !== null && words.unitWord.has(glued[2] as string)) {
-      add({ value: glued[1] as string, anchor: stemWord(glued[2] as string) });
+      add({ value: glued[1] as string, anchor: unitAnchor(glued[2] as string) });
       return;
     }
     if (NUMBERED_WORD.test(token.text)) {
@@ -257,10 +270,15 @@ function readValues(text: string, options: WordListOptions): StatedValues {
     }
     const anchorToken = anchorOf({ tokens, index, text, words });
     if (anchorToken === undefined) return;
-    add({ value: token.text.replace(/,/gu, ''), anchor: stemWord(anchorToken.text.toLowerCase()) });
+    add({ value: token.text.replace(/,/gu, ''), anchor: unitAnchor(anchorToken.text.toLowerCase()) });
   });
   const figures = tokens.filter((token) => /\p{N}/u.test(token.text)).length - tagTokens + counted.size - [...counted].filter((word) => /\p{N}/u.test(word)).length;
   return { numbers, byAnchor, names, spans, counted, figures, tags };
+}
+
+/** The word a number belongs to as fact keys read it; units of one measure are one ("2 s", "800 ms"). */
+function unitAnchor(word: string): string {
+  return UNIT_MEASURES[word] ?? stemWord(word);
 }
 
 interface Token {
@@ -302,36 +320,10 @@ function isName(word: string, text: string, index: number): boolean {
   return index > 0 && !SENTENCE_BREAK.test(text.slice(Math.max(0, index - 3), index));
 }
 
-/**
- * Two different words right in front of the same shared word, or opening the clauses, name two
- * different things ("billing client" / "search client", "staging keeps …" / "production keeps …").
- */
-function hasRivalModifiers(options: { left: readonly string[]; right: readonly string[]; leftSet: ReadonlySet<string>; rightSet: ReadonlySet<string> }): boolean {
+/** Clauses that open on different things ("staging keeps …" / "production keeps …") are about two things. */
+function opensOnRivals(options: { left: readonly string[]; right: readonly string[]; leftSet: ReadonlySet<string>; rightSet: ReadonlySet<string> }): boolean {
   const { left, right, leftSet, rightSet } = options;
-  // The clauses open on different things ("staging keeps …" / "production keeps …").
   const leftFirst = left.find((word) => word !== GAP);
   const rightFirst = right.find((word) => word !== GAP);
-  if (leftFirst !== undefined && rightFirst !== undefined && !rightSet.has(leftFirst) && !leftSet.has(rightFirst)) return true;
-  return hasRivalModifier(options);
-}
-
-/**
- * Whether two word sequences put two different words right in front of the same shared word
- * ("billing client" / "search client", "ticket search" / "product search"). Empty strings are gaps
- * that stand next to nothing.
- */
-export function hasRivalModifier(options: { left: readonly string[]; right: readonly string[]; leftSet: ReadonlySet<string>; rightSet: ReadonlySet<string> }): boolean {
-  const { left, right, leftSet, rightSet } = options;
-  const modified = new Map<string, string>();
-  for (let index = 0; index + 1 < left.length; index += 1) {
-    const word = left[index] as string;
-    const head = left[index + 1] as string;
-    if (word !== GAP && !rightSet.has(word) && rightSet.has(head)) modified.set(head, word);
-  }
-  for (let index = 0; index + 1 < right.length; index += 1) {
-    const word = right[index] as string;
-    const head = right[index + 1] as string;
-    if (word !== GAP && !leftSet.has(word) && modified.has(head)) return true;
-  }
-  return false;
+  return leftFirst !== undefined && rightFirst !== undefined && !rightSet.has(leftFirst) && !leftSet.has(rightFirst);
 }

@@ -209,7 +209,7 @@ export function createFactStore(options: {
       if (scheduleRevision(fact.value, update.value) === false) continue;
       // Two different words in front of the same one name two things ("never deploy the search
       // service on Friday" / "… the mailer service on Friday").
-      if (hasRivalModifiers(fact.value, update.value)) continue;
+      if (hasRivalModifiers(fact.value, update.value, { ignored: new Set([...valueWords(fact.value), ...valueWords(update.value)]) })) continue;
       if (isUpdate || (fact.category === update.category && topicOverlap(fact.value, update.value) >= 0.5)) {
         match = fact;
         matchOrder = order;
