@@ -60,9 +60,11 @@ export function isRoleRevision(older: string, newer: string, options: WordListOp
   if (added.length === 0) return false;
   // The role of the new name is told in its own clause: a lead-in ("one more thing, …") or an
   // aside in another clause says nothing of it.
-  const after = readRole(clausesWith(newerBody, added), words, options);
-  // A name both statements give is part of the role ("CI goes to nox" / "CI goes to tox").
   const light = lightStems(words);
+  const own = readRole(clausesWith(newerBody, added), words, options);
+  // A clause of a name alone ("…: Meilisearch instead") takes its role from the rest.
+  const after = own.sequence.some((word) => !own.names.has(word) && !isLight(word, light)) ? own : readRole(newerBody, words, options);
+  // A name both statements give is part of the role ("CI goes to nox" / "CI goes to tox").
   const roleWords = (sequence: readonly string[], own: ReadonlySet<string>, other: ReadonlySet<string>): string[] =>
     sequence.map((word) => ((own.has(word) && !other.has(word)) || isLight(word, light) ? GAP : word));
   const left = roleWords(before.sequence, before.names, after.names);

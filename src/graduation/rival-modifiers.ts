@@ -51,7 +51,7 @@ const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}.'’-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
 
 /**
  * The words right in front of each word as written, by the stem of the word they stand before
- * ("unit tests" → test: unit); function words, light words, figures and the words in `ignored`
+ * ("unit tests" → test: unit); function words, light words, figures, number words and the words in `ignored`
  * are no modifiers, and a light word ("across", "moves") modifies nothing.
  */
 function modifiersOf(text: string, words: WordSets, ignored: ReadonlySet<string>): Map<string, Set<string>> {
@@ -63,7 +63,7 @@ function modifiersOf(text: string, words: WordSets, ignored: ReadonlySet<string>
     const head = tokens[index] as { lower: string; start: number };
     if (!/^\s+$/u.test(text.slice(modifier.end, head.start))) continue;
     const word = modifier.lower;
-    if (words.stopword.has(word) || words.determiner.has(word) || isLight(word, light) || ignored.has(stemWord(word)) || /['’]|^\d/u.test(word)) continue;
+    if (words.stopword.has(word) || words.determiner.has(word) || words.numberWord.has(word) || isLight(word, light) || ignored.has(stemWord(word)) || /['’]|^\d/u.test(word)) continue;
     const stem = stemWord(head.lower);
     if (isLight(head.lower, light)) continue;
     let set = modifiers.get(stem);
