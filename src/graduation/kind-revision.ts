@@ -33,7 +33,8 @@ export function isKindRevision(older: string, newer: string, options: WordListOp
  * NDJSON and XLSX instead"; "I wired the store with Zustand, since it's the state library you like"
  * → "Jotai for client state suits me better". What decides:
  * - the older names something (a capitalised or mixed-case name, an identifier, a lower-case word
- *   in a tool's slot: "bundle with esbuild") and the newer names something the older never mentions;
+ *   in a tool's slot: "bundle with esbuild"; not code: spans, paths, files, calls) and the newer
+ *   names something the older never mentions;
  * - they share a word of the role: a topic word that is no name and no light word of the pattern
  *   pack ("run", "use", "choice" say nothing of a subject);
  * - the newer is about nothing the older is not: each other role word in the clause of its new
@@ -48,8 +49,9 @@ export function isKindRevision(older: string, newer: string, options: WordListOp
  */
 export function isRoleRevision(older: string, newer: string, options: WordListOptions = {}): boolean {
   const words = wordSetsFor(options.patterns ?? defaultPatterns);
-  const olderBody = withoutLabel(older);
-  const newerBody = withoutLabel(newer);
+  // Code is no value of a role: the names read are those of tools and formats, not of symbols.
+  const olderBody = withoutLabel(older).replace(CODE_SPAN, ' ');
+  const newerBody = withoutLabel(newer).replace(CODE_SPAN, ' ');
   if (AMOUNT.test(olderBody) || AMOUNT.test(newerBody) || isRecurringProcess(older)) return false;
   // Things numbered differently ("for tenant7" / "for tenant12") are two things.
   if (hasRivalTags(olderBody, newerBody)) return false;
@@ -124,7 +126,7 @@ const POSSESSIVE: ReadonlySet<string> = new Set(['my', 'your', 'our', 'their', '
 /** What a statement names, and its topic words in order. */
 function readRole(text: string, words: WordSets, options: WordListOptions): { names: ReadonlySet<string>; sequence: readonly string[] } {
   const names = new Set<string>(valueWords(text, options));
-  for (const identifier of extractIdentifiers(text)) if (!/\d/u.test(identifier)) names.add(stemWord(identifier.toLowerCase()));
+  for (const identifier of extractIdentifiers(text)) if (!/\d/u.test(identifier) && !CODE_NAME.test(identifier)) names.add(stemWord(identifier.toLowerCase()));
   for (const name of slotNames(text, words)) names.add(name);
   // A capitalised word after a colon or a dash inside the statement ("reversed it: Traefik for ingress").
   for (const match of text.matchAll(NAME_AFTER_COLON)) if (!words.stopword.has((match[1] as string).toLowerCase())) names.add(stemWord((match[1] as string).toLowerCase()));
@@ -167,6 +169,10 @@ function withoutLabel(text: string): string {
 }
 
 const GAP = '';
+const CODE_SPAN = /`[^`\n]*`/gu;
+// A path, a call, a snake_case symbol or a file with its extension ("Inventory.cs"; "Day.js" and
+// "Fly.io" name tools).
+const CODE_NAME = /[/\\()_]|\.(?!js$|io$)\p{L}{1,4}$/iu;
 const ROLE_CLAUSE_BREAK = /[;:()\n]+|[,.!?](?=\s|$)|\s[—–-]{1,2}\s/u;
 const NAME_AFTER_COLON = /(?<=\S\s*(?::|\s[—–-]))\s+(\p{Lu}[\p{L}\p{N}.+-]*[\p{L}\p{N}])(?![\p{L}\p{N}'’])/gu;
 // A short lead-in ending in a colon: up to five plain words.

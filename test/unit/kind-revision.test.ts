@@ -76,6 +76,7 @@ describe('isRoleRevision', () => {
     ['We lint with ESLint.', 'Update: we format with Prettier now.'],
     ['We run the tests through Jest.', "Update: we'll run search on Typesense."],
     ['The session cache is Redis.', 'Update: the session cache keeps 5 minutes of entries in Redis.'],
+    ['The `OrderBook` class has `place` and `cancel` methods that share this map.', 'Update: in `Matcher.cs`, the `place` method now calls `reserveStock()`.'],
   ])('another role, another scope, another thing or an amount is no revision: %s / %s', (older, newer) => {
     expect(isRoleRevision(older, newer)).toBe(false);
   });
