@@ -108,10 +108,16 @@ export interface PatternPack {
    * name-like word before one of them names the tool: "migrations are goose files now".
    */
   readonly toolOutput?: readonly string[];
+  /**
+   * Verbs and nouns so general that sharing one says nothing about sharing a subject ("run",
+   * "use", "choice"): two statements that name different tools and share only such words are not
+   * about the same role ("run the tests with X" / "run search on Y").
+   */
+  readonly lightWord?: readonly string[];
 }
 
 /** The name of one word list of a {@link PatternPack}: plain words compared as lower-case text. */
-export type WordListGroup = 'stopword' | 'numberWord' | 'unitWord' | 'qualifier' | 'determiner' | 'abbreviation' | 'nameSlot' | 'commonWord' | 'toolKind' | 'copula' | 'toolVerb' | 'toolOutput';
+export type WordListGroup = 'stopword' | 'numberWord' | 'unitWord' | 'qualifier' | 'determiner' | 'abbreviation' | 'nameSlot' | 'commonWord' | 'toolKind' | 'copula' | 'toolVerb' | 'toolOutput' | 'lightWord';
 
 /** The name of one pattern group of a {@link PatternPack}. */
 export type PatternGroup = Exclude<keyof PatternPack, WordListGroup>;
@@ -130,6 +136,7 @@ export const WORD_LIST_GROUPS: readonly WordListGroup[] = [
   'copula',
   'toolVerb',
   'toolOutput',
+  'lightWord',
 ];
 
 /** Every group of a {@link PatternPack}, in declaration order. */
@@ -200,6 +207,7 @@ export const EMPTY_PATTERN_PACK: PatternPack = {
   copula: [],
   toolVerb: [],
   toolOutput: [],
+  lightWord: [],
 };
 
 /** Validates `{ patterns? }` options: every group an array of non-empty phrases or regexes. @internal */

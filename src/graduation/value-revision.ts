@@ -2,6 +2,7 @@ import { wordSetsFor, type WordSets } from '../boundaries/pattern-pack.js';
 import { defaultPatterns } from '../boundaries/patterns/default.js';
 import { scheduleRevision } from '../language/recurrence.js';
 import { qualifierWords, stemWord, topicSequence, type WordListOptions } from './retention.js';
+import { hasRivalModifiers } from './rival-modifiers.js';
 
 /**
  * Tells whether a newer statement gives the subject of an older one a new value, however either is
@@ -24,6 +25,9 @@ import { qualifierWords, stemWord, topicSequence, type WordListOptions } from '.
  * collapse into one.
  */
 export function isValueRevision(older: string, newer: string, options: WordListOptions = {}): boolean {
+  // Things numbered differently ("for tenant7" / "for tenant9", "p95" / "p99") are two things,
+  // whatever else the statements share.
+  if (hasRivalTags(older, newer)) return false;
   // A process given another schedule ("the snapshot moved to 01:00") is a revision as well; two
   // processes with schedules of their own never are.
   const schedules = scheduleRevision(older, newer);
@@ -44,6 +48,13 @@ export function valueWords(text: string, options: WordListOptions = {}): string[
   return [...[...values.names].map(stemWord), ...values.counted];
 }
 
+/** Whether each statement has a word with a number of its own ("svc5", "p95") that the other lacks. */
+export function hasRivalTags(older: string, newer: string): boolean {
+  const before = new Set(older.toLowerCase().match(TAGGED_WORD) ?? []);
+  const after = new Set(newer.toLowerCase().match(TAGGED_WORD) ?? []);
+  return [...before].some((tag) => !after.has(tag)) && [...after].some((tag) => !before.has(tag));
+}
+
 // --- Internal helpers ---
 
 /**
@@ -52,7 +63,8 @@ export function valueWords(text: string, options: WordListOptions = {}): string[
  */
 function clausesOf(text: string): string[] {
   const spans: string[] = [];
-  const masked = text.replace(/`[^`\n]*`/gu, (span) => `\u0001${spans.push(span) - 1}\u0001`);
+  // A label and the figure it is given make one clause ("new p99 budget for search: 250ms").
+  const masked = text.replace(/`[^`\n]*`/gu, (span) => `\u0001${spans.push(span) - 1}\u0001`).replace(LABELLED_FIGURE, ' ');
   return masked
     .split(CLAUSE_BREAK)
     .map((clause) => clause.replace(/\u0001(\d+)\u0001/gu, (_, index: string) => spans[Number(index)] ?? '').trim())
@@ -80,11 +92,19 @@ function readingsOf(text: string, options: WordListOptions): readonly ClauseRead
   }
   let readings = cache.get(text);
   if (readings === undefined) {
-    readings = clausesOf(text).map((clause) => ({ text: clause, values: readValues(clause, options), sequence: topicSequence(clause, options) }));
+    readings = clausesOf(text).map((clause) => ({ text: clause, values: readValues(clause, options), sequence: sequenceOf(clause, options) }));
     if (cache.size >= MAX_CACHED_READINGS) cache.clear();
     cache.set(text, readings);
   }
   return readings;
+}
+
+/**
+ * The topic words of a clause in order, with a gap where a number stands: the words on either side
+ * of "stay under 300 ms p95" are not next to each other.
+ */
+function sequenceOf(clause: string, options: WordListOptions): readonly string[] {
+  return topicSequence(clause.replace(STATED_NUMBER, ` ${NUMBER_MARK} `), options).map((word) => (word === NUMBER_MARK ? GAP : word));
 }
 
 function revisesClause(older: ClauseReading, newer: ClauseReading, options: WordListOptions): boolean {
@@ -108,7 +128,11 @@ function revisesClause(older: ClauseReading, newer: ClauseReading, options: Word
   for (const word of qualifiers) {
     if (!slot.ignored.has(word) && leftSet.has(word) !== rightSet.has(word)) return false;
   }
-  return !hasRivalModifiers({ left, right, leftSet, rightSet });
+  if (opensOnRivals({ left, right, leftSet, rightSet })) return false;
+  // Two different words right in front of a shared one, as written ("billing client" / "search
+  // client"); words apart in the text ("latency for search" / "budget for search") are not.
+  const names = new Set([...before.names, ...after.names].map(stemWord));
+  return !hasRivalModifiers(older.text, newer.text, { ...options, ignored: new Set([...slot.ignored, ...names]) });
 }
 
 /** The numbers of a clause with the words they belong to, and its names. */
@@ -125,6 +149,8 @@ interface StatedValues {
   readonly spans: ReadonlySet<string>;
   /** Lower-cased names (capitalised or mixed-case words inside a sentence). */
   readonly names: ReadonlySet<string>;
+  /** Lower-cased words that carry a number of their own ("p95", "svc5"): they name things, not amounts. */
+  readonly tags: ReadonlySet<string>;
 }
 
 interface Slot {
@@ -141,9 +167,25 @@ const TOKEN = /`[^`\n]+`|[\p{L}\p{N}][\p{L}\p{N}_'’.-]*[\p{L}\p{N}]|[\p{L}\p{N
 const NUMBER = /^\d+(?:[.,]\d+)*$/u;
 const SENTENCE_BREAK = /[.!?:;\n]\s*$/u;
 const GAP = '';
+/** A colon followed by a figure alone: the label before it names what the figure is. */
+const LABELLED_FIGURE = /:\s+(?=\d+(?:[.,]\d+)*\s?\p{L}{0,3}\s*(?:[.!?;,]|$))/gu;
+/** Units by the measure they state: a new value may come in another unit of the same measure. */
+const UNIT_MEASURES: Readonly<Record<string, string>> = {
+  ms: 'duration', s: 'duration', sec: 'duration', secs: 'duration',
+  kb: 'size', mb: 'size', gb: 'size', tb: 'size',
+};
+/** A number, with a unit glued to it ("300", "1.5", "400ms"), outside a word ("p95" keeps its digits). */
+const STATED_NUMBER = /(?<![\p{L}\p{N}_.-])\d+(?:[.,]\d+)*\p{L}*(?![\p{L}\p{N}_-])/gu;
+/** A word no statement uses, standing in for a number while topic words are read. */
+const NUMBER_MARK = 'numbermarkq';
 const CLAUSE_BREAK = /[;:()\n]+|[,.!?](?=\s|$)|\s[—–-]{1,2}\s/u;
 /** A count joined to what it counts by a hyphen ("four-space", "3-node"). */
 const JOINED_COUNT = /^([\p{L}\p{N}]+)-(\p{L}+)$/u;
+/** A number with its unit in one token ("400ms", "2s", "512mb"). */
+const GLUED_UNIT = /^(\d+(?:\.\d+)?)(\p{L}+)$/u;
+/** A word that carries a number of its own ("p95", "svc5", "v2"). */
+const NUMBERED_WORD = /^\p{L}[\p{L}_-]*\d[\p{L}\p{N}_-]*$/u;
+const TAGGED_WORD = /(?<![\p{L}\p{N}_`/.-])\p{L}[\p{L}_-]*\d[\p{L}\p{N}_-]*(?![\p{L}\p{N}_/.])/gu;
 /** Stopwords a number may stand behind and still belong to the word before them ("port is 8081"). */
 const MAX_SKIPPED = 2;
 
@@ -161,8 +203,8 @@ function isNameSwap(options: { older: ClauseReading; newer: ClauseReading }): bo
   // One plain word each ("TODO.md" or "v2" name what a clause is about more often than a value).
   if (gone.length !== 1 || added.length !== 1 || ![...gone, ...added].every((name) => PLAIN_NAME.test(name))) return false;
   const ignored = new Set([...gone, ...added].map(stemWord));
-  const left = new Set(options.older.sequence.filter((word) => !ignored.has(word)));
-  const right = new Set(options.newer.sequence.filter((word) => !ignored.has(word)));
+  const left = new Set(options.older.sequence.filter((word) => word !== GAP && !ignored.has(word)));
+  const right = new Set(options.newer.sequence.filter((word) => word !== GAP && !ignored.has(word)));
   if (left.size < MIN_SWAP_SHARED || left.size !== right.size) return false;
   for (const word of left) if (!right.has(word)) return false;
   return true;
@@ -192,6 +234,8 @@ function readValues(text: string, options: WordListOptions): StatedValues {
   const names = new Set<string>();
   const spans = new Set<string>();
   const counted = new Set<string>();
+  const tags = new Set<string>();
+  let tagTokens = 0;
   const add = ({ value, anchor }: { value: string; anchor: string }): void => {
     if (!numbers.has(value)) numbers.set(value, new Set());
     numbers.get(value)?.add(anchor);
@@ -210,16 +254,31 @@ function readValues(text: string, options: WordListOptions): StatedValues {
       counted.add(joined[0]);
       return;
     }
+    const glued = GLUED_UNIT.exec(token.text.toLowerCase());
+    if (glued !== null && words.unitWord.has(glued[2] as string)) {
+      add({ value: glued[1] as string, anchor: unitAnchor(glued[2] as string) });
+      return;
+    }
+    if (NUMBERED_WORD.test(token.text)) {
+      tags.add(token.text.toLowerCase());
+      tagTokens += 1;
+      return;
+    }
     if (!NUMBER.test(token.text)) {
       if (isName(token.text, text, token.index)) names.add(token.text.toLowerCase());
       return;
     }
     const anchorToken = anchorOf({ tokens, index, text, words });
     if (anchorToken === undefined) return;
-    add({ value: token.text.replace(/,/gu, ''), anchor: stemWord(anchorToken.text.toLowerCase()) });
+    add({ value: token.text.replace(/,/gu, ''), anchor: unitAnchor(anchorToken.text.toLowerCase()) });
   });
-  const figures = tokens.filter((token) => /\p{N}/u.test(token.text)).length + counted.size - [...counted].filter((word) => /\p{N}/u.test(word)).length;
-  return { numbers, byAnchor, names, spans, counted, figures };
+  const figures = tokens.filter((token) => /\p{N}/u.test(token.text)).length - tagTokens + counted.size - [...counted].filter((word) => /\p{N}/u.test(word)).length;
+  return { numbers, byAnchor, names, spans, counted, figures, tags };
+}
+
+/** The word a number belongs to as fact keys read it; units of one measure are one ("2 s", "800 ms"). */
+function unitAnchor(word: string): string {
+  return UNIT_MEASURES[word] ?? stemWord(word);
 }
 
 interface Token {
@@ -261,26 +320,10 @@ function isName(word: string, text: string, index: number): boolean {
   return index > 0 && !SENTENCE_BREAK.test(text.slice(Math.max(0, index - 3), index));
 }
 
-/**
- * Two different words right in front of the same shared word, or opening the clauses, name two
- * different things ("billing client" / "search client", "staging keeps …" / "production keeps …").
- */
-function hasRivalModifiers(options: { left: readonly string[]; right: readonly string[]; leftSet: ReadonlySet<string>; rightSet: ReadonlySet<string> }): boolean {
+/** Clauses that open on different things ("staging keeps …" / "production keeps …") are about two things. */
+function opensOnRivals(options: { left: readonly string[]; right: readonly string[]; leftSet: ReadonlySet<string>; rightSet: ReadonlySet<string> }): boolean {
   const { left, right, leftSet, rightSet } = options;
-  // The clauses open on different things ("staging keeps …" / "production keeps …").
   const leftFirst = left.find((word) => word !== GAP);
   const rightFirst = right.find((word) => word !== GAP);
-  if (leftFirst !== undefined && rightFirst !== undefined && !rightSet.has(leftFirst) && !leftSet.has(rightFirst)) return true;
-  const modified = new Map<string, string>();
-  for (let index = 0; index + 1 < left.length; index += 1) {
-    const word = left[index] as string;
-    const head = left[index + 1] as string;
-    if (word !== GAP && !rightSet.has(word) && rightSet.has(head)) modified.set(head, word);
-  }
-  for (let index = 0; index + 1 < right.length; index += 1) {
-    const word = right[index] as string;
-    const head = right[index + 1] as string;
-    if (word !== GAP && !leftSet.has(word) && modified.has(head)) return true;
-  }
-  return false;
+  return leftFirst !== undefined && rightFirst !== undefined && !rightSet.has(leftFirst) && !leftSet.has(rightFirst);
 }

@@ -2,7 +2,8 @@ import { stringify } from 'yaml';
 import { isReframedValue } from '../language/statement-frame.js';
 import { extractIdentifiers, factKeyFor, isSameSubject, isSameTopic, isVaguerRestatement, topicWords } from '../graduation/retention.js';
 import { isValueRevision, valueWords } from '../graduation/value-revision.js';
-import { isKindRevision } from '../graduation/kind-revision.js';
+import { isKindRevision, isRoleRevision } from '../graduation/kind-revision.js';
+import { hasRivalModifiers } from '../graduation/rival-modifiers.js';
 import { scheduleRevision } from '../language/recurrence.js';
 import { countJoined } from '../tokens/token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -206,6 +207,9 @@ export function createFactStore(options: {
       // Two processes with schedules of their own ("the ledger backup runs hourly", "the avatar
       // backup runs nightly") are two facts however many words they share.
       if (scheduleRevision(fact.value, update.value) === false) continue;
+      // Two different words in front of the same one name two things ("never deploy the search
+      // service on Friday" / "… the mailer service on Friday").
+      if (hasRivalModifiers(fact.value, update.value, { ignored: new Set([...valueWords(fact.value), ...valueWords(update.value)]) })) continue;
       if (isUpdate || (fact.category === update.category && topicOverlap(fact.value, update.value) >= 0.5)) {
         match = fact;
         matchOrder = order;
@@ -235,6 +239,18 @@ export function createFactStore(options: {
         const order = orderOf.get(key) ?? 0;
         if (fact === undefined || order < matchOrder || !TOOL_CHOICES.has(fact.category) || !TOOL_CHOICES.has(update.category)) continue;
         if (isKindRevision(fact.value, update.value)) {
+          match = fact;
+          matchOrder = order;
+        }
+      }
+      if (match !== undefined) return { key: match.key, isRevision: true };
+      // Another name in a role however the role is worded ("search moves to Typesense" after "we'll
+      // run search on OpenSearch").
+      for (const key of candidates) {
+        const fact = facts.get(key);
+        const order = orderOf.get(key) ?? 0;
+        if (fact === undefined || order < matchOrder || !isRevisableCategory(fact.category, update.category)) continue;
+        if (isRoleRevision(fact.value, update.value)) {
           match = fact;
           matchOrder = order;
         }
@@ -620,10 +636,14 @@ function factLines(fact: Fact): string {
   return lines;
 }
 
-/** Whether a fact's key names a value (a name, a count) its old value has and its new one lacks. */
+/**
+ * Whether a fact's key names something its old value says and its new one does not: a value (a
+ * name, a count) or any other topic word the key was made of ("date-fns-date-handling" once date
+ * handling moves to Day.js). Such a key would show the old value beside the new one.
+ */
 function isKeyOfOldValue(options: { key: string; older: string; newer: string }): boolean {
-  const gone = new Set(valueWords(options.older));
-  for (const word of valueWords(options.newer)) gone.delete(word);
+  const gone = new Set([...valueWords(options.older), ...topicWords(options.older)]);
+  for (const word of [...valueWords(options.newer), ...topicWords(options.newer)]) gone.delete(word);
   const keyWords = options.key.split('-');
   return [...gone].some((word) => keyWords.includes(word) || (word.includes('-') && options.key.includes(word)));
 }

@@ -41,6 +41,25 @@ describe('isValueRevision', () => {
   ])('keeps distinct subjects and narration apart: %s / %s', (older, newer) => {
     expect(isValueRevision(older, newer)).toBe(false);
   });
+
+  it.each([
+    ['The search endpoint must answer within 300ms.', 'The search endpoint must answer within 250ms from today.'],
+    ['The invoice PDF render stays under 900 ms at p99.', 'new target: the invoice PDF render at p99 is 600ms'],
+    ['Reads from the replica stay below 40 ms p95, so we keep it.', "the replica's reads are now allowed 60 ms p95"],
+    ['give the avatar worker a 512mb memory cap', 'the avatar worker gets a 768mb memory cap since the resize job'],
+  ])('reads a number with its unit glued on, beside a measure named with a number (p95), as a value: %s → %s', (older, newer) => {
+    expect(isValueRevision(older, newer)).toBe(true);
+  });
+
+  it.each([
+    ['Give svc3 4 retries before paging.', 'Give svc13 9 retries before paging.'],
+    ['The retry budget is 4 for svc3.', 'The retry budget is 9 for svc13.'],
+    ['The logs for tenant7 are kept 30 days.', 'The logs for tenant9 are kept 14 days.'],
+    ['The invoice PDF render stays under 900ms at p99.', 'The invoice PDF render stays under 300ms at p50.'],
+    ['The search endpoint must answer within 300ms.', 'The billing endpoint must answer within 250ms.'],
+  ])('keeps things numbered differently, or other measures, apart: %s / %s', (older, newer) => {
+    expect(isValueRevision(older, newer)).toBe(false);
+  });
 });
 
 describe('FactStore: plainly worded new values', () => {
@@ -98,5 +117,32 @@ describe('FactStore: plainly worded new values', () => {
     expect(fact?.key).not.toContain('two-space');
     expect(fact?.value).toContain('four-space');
     expect(store.render({ maxTokens: 500 }).text).not.toContain('two-space');
+  });
+
+  it('makes the key again when it names a word the new value no longer says, not when the caller gave it', () => {
+    const store = createFactStore({ counter });
+    store.apply({ updates: [{ category: 'decisions', value: 'Date parsing relies on moment across the app.' }], source: { from: 1, to: 2 }, seq: 3 });
+    store.apply({ updates: [{ category: 'decisions', value: 'Update: date parsing across the app moves to Luxon.', isUpdate: true }], source: { from: 4, to: 5 }, seq: 6 });
+    expect(store.facts()).toHaveLength(1);
+    expect(store.facts()[0]?.key).not.toContain('moment');
+    expect(store.facts()[0]?.history.map((entry) => entry.value)).toEqual(['Date parsing relies on moment across the app.']);
+    const keyed = createFactStore({ counter });
+    keyed.apply({ updates: [{ key: 'date-lib', category: 'decisions', value: 'Date parsing relies on moment.' }], source: { from: 1, to: 2 }, seq: 3 });
+    keyed.apply({ updates: [{ key: 'date-lib', category: 'decisions', value: 'Date parsing uses Luxon.' }], source: { from: 4, to: 5 }, seq: 6 });
+    expect(keyed.facts().map((fact) => fact.key)).toEqual(['date-lib']);
+  });
+
+  it('keeps a limit per service apart for eight services, and revises each one only by its own', () => {
+    const services = ['ledger', 'avatar', 'mailer', 'geocoder', 'search', 'billing', 'exporter', 'scheduler'];
+    const store = createFactStore({ counter });
+    const days = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday', 'Monday'];
+    services.forEach((service, index) => {
+      store.apply({ updates: [{ category: 'constraints', value: `Never deploy the ${service} service on ${days[index]}.`, isUpdate: index % 2 === 0 }], source: { from: index, to: index }, seq: index + 1 });
+    });
+    expect(store.facts()).toHaveLength(8);
+    store.apply({ updates: [{ category: 'constraints', value: 'Update: never deploy the mailer service on Friday.', isUpdate: true }], source: { from: 20, to: 21 }, seq: 22 });
+    expect(store.facts()).toHaveLength(8);
+    const mailer = store.facts().filter((fact) => fact.value.includes('mailer'));
+    expect(mailer.map((fact) => fact.value)).toEqual(['Update: never deploy the mailer service on Friday.']);
   });
 });

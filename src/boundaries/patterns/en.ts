@@ -205,6 +205,7 @@ export const englishPatterns: PatternPack = {
     'replace',
     'replaces',
     'replaced',
+    'replacing',
     'supersede',
     'supersedes',
     'override',
@@ -225,7 +226,7 @@ export const englishPatterns: PatternPack = {
     /^(?:hmm+,?\s+|wait,?\s+|sorry,?\s+)?no,\s+\p{L}/iu,
     // A changed taste or mind: "I've changed my mind on …", "on second thought, …", "I've come
     // around on …", "…, after all".
-    /\b(?:changed (?:my|your|our|their) minds?|change of heart|on second thoughts?|on reflection|(?:I['’]ve|I have) reconsidered|(?:I['’]ve|I have) come (?:a)?round (?:on|to)|switch(?:ed|ing) (?:camps|sides|my vote)|(?:I['’]ve|I have) gone (?:off(?! to\b)|cold on))\b|,\s*after all\b|\bafter all[,.]?\s*$/iu,
+    /\b(?:changed (?:my|your|our|their) minds?|change of heart|on second thoughts?|on reflection|(?:I['’]ve|I have) reconsidered|(?:I['’]ve|I have) come (?:a)?round (?:on|to)|switch(?:ed|ing) (?:camps|sides|my vote)|(?:I['’]ve|I have) gone (?:off(?! to\b)|cold on))\b|,\s*after all\b|\bafter all(?:[,.;]|\s*$)/iu,
   ],
   decision: [
     // A choice in shorthand, a name after an arrow that ends its clause: "search -> opensearch, …",
@@ -921,5 +922,17 @@ export const englishPatterns: PatternPack = {
     'files', 'tasks', 'jobs', 'workflows', 'components', 'scripts', 'templates', 'schemas',
     'models', 'plugins', 'widgets', 'queries', 'migrations', 'charts', 'modules', 'functions',
     'handlers', 'workers', 'pipelines', 'containers', 'images', 'stories', 'specs', 'flows', 'dags',
+  ],
+  lightWord: [
+    'run', 'use', 'go', 'move', 'switch', 'make', 'set', 'keep', 'stay', 'put', 'get', 'give', 'take',
+    'pick', 'picked', 'choose', 'chose', 'chosen', 'choice', 'option', 'decide', 'decided', 'decision',
+    'want', 'like', 'prefer', 'rather', 'need', 'change', 'changed', 'replace', 'replaced', 'replacing',
+    'adopt', 'adopted', 'try', 'tried', 'plan', 'planned', 'agree', 'agreed', 'update', 'updated',
+    'thought', 'mind', 'instead', 'now', 'earlier', 'later', 'after', 'before', 'new', 'old', 'better',
+    'best', 'good', 'fine', 'first', 'second', 'last', 'next', 'thing', 'stuff', 'way', 'call', 'note',
+    'since', 'because', 'still', 'again', 'back', 'actually', 'really', 'going', 'forward', 'suit',
+    'work', 'works', 'done', 'start', 'team', 'project', 'vote', 'preference', 'favorite', 'favourite',
+    'come', 'through', 'via', 'onto', 'into', 'over', 'across', 'around', 'behind', 'toward', 'towards',
+    'until', 'during', 'without', 'throughout', 'among', 'along', 'beyond',
   ],
 };
