@@ -121,7 +121,9 @@ function isHarmDescription(text: string): boolean {
   const consequence = HARM_CONSEQUENCE.exec(text);
   if (consequence === null) return false;
   const cause = text.slice(0, consequence.index);
-  return CODE_SUBJECT.test(cause) && !FIRST_PERSON.test(cause) && !FIRST_PERSON.test(text.slice(consequence.index));
+  const effect = text.slice(consequence.index);
+  // "…, so it can't run inside a transaction" draws a rule from the code: that is a constraint.
+  return CODE_SUBJECT.test(cause) && !FIRST_PERSON.test(cause) && !FIRST_PERSON.test(effect) && !DRAWN_RULE.test(effect);
 }
 
 // A courtesy that is the whole sentence: "Glad to help with the importer.", "Thanks for the logs!".
@@ -214,5 +216,7 @@ const COST = /\b(?:nothing to worry about|negligible|(?:is|so it['’]s|it['’]
 // A consequence that tells harm: ", so a bad row slips through", "which means two shops could see …".
 const HARM_CONSEQUENCE = /,\s+(?:so|which means|meaning)\s+(?:that\s+)?(?=[^.]*\b(?:can|could|may|might|falls? through|ends? up|slips? through|leaks?|gets? (?:lost|dropped|skipped|ignored)|is (?:silently )?(?:lost|dropped|skipped|ignored|overwritten)|never (?:runs?|fires?|gets?))\b)/iu;
 // A piece of code as the subject: a code span, or "the <code noun>".
+// A rule drawn as the consequence: what may not, must or must not happen.
+const DRAWN_RULE = /\b(?:can['’]t|cannot|can not|may not|must(?:n['’]t| not)?|should(?:n['’]t| not)?|has to|have to|needs? to|is not allowed|are not allowed)\b/iu;
 const CODE_SUBJECT = /^[^,;:]{0,80}?(?:`[^`]+`|\b(?:the|this|that)\s+(?:\p{L}+\s+){0,2}(?:key|query|lookup|filter|index|cursor|function|method|handler|route|mapper|loop|check|code|module|class|endpoint|job|worker|helper|cache|hook|callback|service|repository|middleware|component|constructor|parser|loader|validator|serializer)s?\b)/iu;
 const FIRST_PERSON = /\b(?:i|we|i['’]ve|we['’]ve|i['’]ll|we['’]ll)\b/iu;

@@ -82,6 +82,9 @@ describe('passingRemarkOf()', () => {
     ['user', 'Expected behaviour: the export should include archived rows.'],
     ['assistant', 'We always add a contract test for each new endpoint.'],
     ['assistant', 'Tests for the billing module live in `tests/billing/` and use a fake clock.'],
+    // A rule drawn from what the code does is a constraint, not a remark on the code.
+    ['assistant', 'The ledger service holds a row lock for the whole import, which means two imports can\'t run at the same time.'],
+    ['assistant', '`syncStock` writes through the shared cache, so it can\'t be called from a request handler.'],
   ])('keeps (%s): %s', (role, sentence) => {
     expect(passingRemarkOf(sentence, { role })).toBeUndefined();
   });
