@@ -35,6 +35,18 @@ export function bytesFor(length: number): Uint8Array {
 }
 
 /**
+ * Lets go of a shared buffer that a long text made large, once a text of ordinary size comes:
+ * one huge file counted once must not hold its size in memory for the life of the process.
+ * @internal
+ */
+export function releaseLargeBuffer(length: number): void {
+  if (buffer.length > MAX_KEPT_BYTES && length <= MAX_KEPT_BYTES) buffer = new Uint8Array(INITIAL_BYTES);
+}
+
+/** Texts up to this many characters leave the shared buffers at a size that stays. @internal */
+export const MAX_KEPT_BYTES: number = 1 << 20;
+
+/**
  * The one-byte string of the first `length` bytes of the buffer of {@link bytesFor}, none of
  * them a C1 control; `undefined` where the platform has no `latin1` decoder.
  * @internal
@@ -52,7 +64,8 @@ export const C1_END = 0x9f;
 
 // --- Internal helpers ---
 
-let buffer = new Uint8Array(1_024);
+const INITIAL_BYTES = 1_024;
+let buffer = new Uint8Array(INITIAL_BYTES);
 let latin1: InstanceType<typeof TextDecoder> | false | undefined;
 
 // A decoder that reads bytes as the characters U+0000–U+00FF (apart from C1 controls), or false.

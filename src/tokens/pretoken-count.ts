@@ -1,7 +1,7 @@
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
-import { BYTE_END, bytesFor, C1_END, C1_START, decodeBytes } from './one-byte.js';
+import { BYTE_END, bytesFor, C1_END, C1_START, decodeBytes, MAX_KEPT_BYTES, releaseLargeBuffer } from './one-byte.js';
 import type { EncodingName } from './token-counter.js';
 
 /** Counts the tokens of one text; special-token strings count as plain text. @internal */
@@ -324,6 +324,11 @@ const PACKED_MIX_OUT = 0xc2b2ae35;
  */
 function oneByteSubject(text: string): string {
   const length = text.length;
+  // A text of ordinary size after a huge one: the buffers it grew are let go.
+  if (length <= MAX_KEPT_BYTES) {
+    releaseLargeBuffer(length);
+    if (subjectStarts.length > MAX_KEPT_BYTES + 1) subjectStarts = new Int32Array(INITIAL_STARTS);
+  }
   let index = 0;
   while (index < length && text.charCodeAt(index) < BYTE_END) index += 1;
   if (index === length) return text;
@@ -414,7 +419,8 @@ const HIGH_SURROGATE = 0xd800;
 const LOW_SURROGATE = 0xdc00;
 const LAST_SURROGATE = 0xdfff;
 /** See {@link oneByteSubject}. */
-let subjectStarts = new Int32Array(1_024);
+const INITIAL_STARTS = 1_024;
+let subjectStarts = new Int32Array(INITIAL_STARTS);
 
 // FNV-1a of the UTF-16 units of text[start, end).
 function pieceHash(text: string, start: number, end: number): number {

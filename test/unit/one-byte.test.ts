@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasWideCharacter, oneByteCopy } from '../../src/tokens/one-byte.js';
+import { bytesFor, hasWideCharacter, MAX_KEPT_BYTES, oneByteCopy, releaseLargeBuffer } from '../../src/tokens/one-byte.js';
 
 describe('oneByteCopy()', () => {
   it('copies texts below U+0100 exactly, accents and the no-break space included', () => {
@@ -18,5 +18,20 @@ describe('hasWideCharacter()', () => {
   it('tells texts with a character above U+00FF from those without', () => {
     const texts = ['plain', 'naïve café ÿ', 'dash — here', 'last char Ā', '\u0100', '😀'];
     expect(texts.map((text) => hasWideCharacter(text))).toEqual([false, false, true, true, true, true]);
+  });
+});
+
+describe('releaseLargeBuffer()', () => {
+  it('lets go of a buffer a huge text grew once a text of ordinary size comes, and keeps an ordinary one', () => {
+    expect(bytesFor(MAX_KEPT_BYTES * 2).length).toBeGreaterThanOrEqual(MAX_KEPT_BYTES * 2);
+    releaseLargeBuffer(MAX_KEPT_BYTES + 1);
+    expect(bytesFor(1).length).toBeGreaterThanOrEqual(MAX_KEPT_BYTES * 2);
+    releaseLargeBuffer(500);
+    const ordinary = bytesFor(1);
+    expect(ordinary.length).toBeLessThanOrEqual(MAX_KEPT_BYTES);
+    releaseLargeBuffer(500);
+    expect(bytesFor(1)).toBe(ordinary);
+    // A copy made after the release is still exact.
+    expect(oneByteCopy('café — no, café only'.slice(0, 4))).toBe('café');
   });
 });

@@ -142,3 +142,13 @@ describe('createPretokenCounter()', () => {
     }
   });
 });
+
+describe('a huge text with characters above U+00FF', () => {
+  it('is counted exactly, and so are the ordinary texts after it, once its buffers are let go', () => {
+    const count = exactCounter('o200k_base');
+    const huge = 'step → next — done 😀 naïve\n'.repeat(45_000);
+    const after = ['arrow → here 😀', 'plain text after it', 'ça — va 👍🏽'];
+    const expected = [huge, ...after].map((text) => countTokens(text, NO_SPECIAL));
+    expect([huge, ...after].map((text) => count(text))).toEqual(expected);
+  });
+});
