@@ -192,71 +192,51 @@ export function createFactStore(options: {
     }
     return restated;
   };
-  const findTarget = (update: FactUpdate, candidates: ReadonlySet<string>): { key: string; isRevision: boolean } => {
-    let match: Fact | undefined;
-    let matchOrder = -1;
-    const isUpdate = update.isUpdate === true;
+  // The newest of the candidate facts that passes `test` (older candidates are not tested).
+  const newestWhere = (candidates: ReadonlySet<string>, test: (fact: Fact) => boolean): Fact | undefined => {
+    let newest: Fact | undefined;
+    let newestOrder = -1;
     for (const key of candidates) {
       const fact = facts.get(key);
       const order = orderOf.get(key) ?? 0;
-      if (fact === undefined || order < matchOrder) continue;
+      if (fact === undefined || order < newestOrder || !test(fact)) continue;
+      newest = fact;
+      newestOrder = order;
+    }
+    return newest;
+  };
+  const findTarget = (update: FactUpdate, candidates: ReadonlySet<string>): { key: string; isRevision: boolean } => {
+    const isUpdate = update.isUpdate === true;
+    const updateValueWords = valueWords(update.value);
+    let match = newestWhere(candidates, (fact) => {
       // Newest wins only for the same subject: two distinct facts that share words both stay.
       // An update that keeps a statement's frame and changes its value ("timestamps are epoch
       // milliseconds now" after "timestamps are ISO 8601 strings") is the same subject too.
-      if (!isSameSubject(fact.value, update.value, { isUpdate }) && !(isUpdate && isReframedValue(fact.value, update.value))) continue;
+      if (!isSameSubject(fact.value, update.value, { isUpdate }) && !(isUpdate && isReframedValue(fact.value, update.value))) return false;
       // Two processes with schedules of their own ("the ledger backup runs hourly", "the avatar
       // backup runs nightly") are two facts however many words they share.
-      if (scheduleRevision(fact.value, update.value) === false) continue;
+      if (scheduleRevision(fact.value, update.value) === false) return false;
       // Two different words in front of the same one name two things ("never deploy the search
       // service on Friday" / "… the mailer service on Friday").
-      if (hasRivalModifiers(fact.value, update.value, { ignored: new Set([...valueWords(fact.value), ...valueWords(update.value)]) })) continue;
-      if (isUpdate || (fact.category === update.category && topicOverlap(fact.value, update.value) >= 0.5)) {
-        match = fact;
-        matchOrder = order;
-      }
-    }
+      if (hasRivalModifiers(fact.value, update.value, { ignored: new Set([...valueWords(fact.value), ...updateValueWords]) })) return false;
+      return isUpdate || (fact.category === update.category && topicOverlap(fact.value, update.value) >= 0.5);
+    });
     // A new schedule for the same process replaces the old one even when it carries fewer values.
     if (match !== undefined) return { key: match.key, isRevision: scheduleRevision(match.value, update.value) === true };
     // A plainly worded new value for a subject already held ("staging keeps 12 connections" after
     // "staging runs with a pool of 4 connections") replaces it too: the newest such fact wins.
-    for (const key of candidates) {
-      const fact = facts.get(key);
-      const order = orderOf.get(key) ?? 0;
-      if (fact === undefined || order < matchOrder || !isRevisableCategory(fact.category, update.category)) continue;
-      if (isValueRevision(fact.value, update.value)) {
-        match = fact;
-        matchOrder = order;
-      }
-    }
-    if (match !== undefined) return { key: match.key, isRevision: true };
-    // A changed choice of tool for the same role ("on second thought, Jotai as the state library"
-    // after "Zustand is the state library I like") replaces it when said as an update. Only choices
-    // of tools: a schedule or a limit that names a role ("the search index is rebuilt nightly")
-    // is not replaced by another statement about that role.
-    if (isUpdate) {
-      for (const key of candidates) {
-        const fact = facts.get(key);
-        const order = orderOf.get(key) ?? 0;
-        if (fact === undefined || order < matchOrder || !TOOL_CHOICES.has(fact.category) || !TOOL_CHOICES.has(update.category)) continue;
-        if (isKindRevision(fact.value, update.value)) {
-          match = fact;
-          matchOrder = order;
-        }
-      }
-      if (match !== undefined) return { key: match.key, isRevision: true };
+    match = newestWhere(candidates, (fact) => isRevisableCategory(fact.category, update.category) && isValueRevision(fact.value, update.value));
+    if (match === undefined && isUpdate) {
+      // A changed choice of tool for the same role ("on second thought, Jotai as the state library"
+      // after "Zustand is the state library I like") replaces it when said as an update. Only
+      // choices of tools: a schedule or a limit that names a role ("the search index is rebuilt
+      // nightly") is not replaced by another statement about that role.
+      match = newestWhere(candidates, (fact) => TOOL_CHOICES.has(fact.category) && TOOL_CHOICES.has(update.category) && isKindRevision(fact.value, update.value));
       // Another name in a role however the role is worded ("search moves to Typesense" after "we'll
       // run search on OpenSearch").
-      for (const key of candidates) {
-        const fact = facts.get(key);
-        const order = orderOf.get(key) ?? 0;
-        if (fact === undefined || order < matchOrder || !isRevisableCategory(fact.category, update.category)) continue;
-        if (isRoleRevision(fact.value, update.value)) {
-          match = fact;
-          matchOrder = order;
-        }
-      }
-      if (match !== undefined) return { key: match.key, isRevision: true };
+      match ??= newestWhere(candidates, (fact) => isRevisableCategory(fact.category, update.category) && isRoleRevision(fact.value, update.value));
     }
+    if (match !== undefined) return { key: match.key, isRevision: true };
     return { key: newKey(update.value, update.category), isRevision: false };
   };
   const newKey = (value: string, category: FactCategory): string => {
