@@ -17,7 +17,7 @@ export function isProse(fullText: string): boolean {
   // A plan or report may embed code blocks: judge the words around them.
   const hasFence = fullText.includes('```') || fullText.includes('~~~');
   const unfenced = hasFence ? fullText.replace(/^\s{0,3}(```|~~~)[^\n]*\n[\s\S]*?^\s{0,3}\1[^\n]*$/gmu, ' ') : fullText;
-  const text = unfenced.includes('`') ? unfenced.replace(/`[^`\n]*`/gu, 'code') : unfenced;
+  const text = unfenced.includes('`') ? unfenced.replace(CODE_SPAN, 'code') : unfenced;
   if (text.length < 40) return false;
   // Every tool input of a few hundred characters comes here: counted in loops, words only as far
   // as the threshold.
@@ -40,7 +40,7 @@ export function isCodeLine(line: string): boolean {
   if (MARKUP_LINE.test(text)) return true;
   // A task-list box ("[ ] add retries", "[x] …") marks an item, not code.
   const item = text.replace(TASK_BOX, '');
-  const masked = item.includes('`') ? item.replace(/`[^`\n]*`/gu, 'code') : item;
+  const masked = item.includes('`') ? item.replace(CODE_SPAN, 'code') : item;
   const code = codeCharacters(masked);
   // A list item may end in ";" too: such a line is code only with other code in it or a few words.
   if (masked.endsWith(';')) return code > 1 || wordCount(masked) <= MAX_CODE_STATEMENT_WORDS;
@@ -63,6 +63,9 @@ export function editBlockMarker(line: string): 'open' | 'middle' | 'close' | und
 }
 
 // --- Internal helpers ---
+
+// Code in backticks, judged as one word of prose.
+const CODE_SPAN = /`[^`\n]*`/gu;
 
 // A line of only markup: an opening or closing tag, or a tag pair around a value without spaces.
 const MARKUP_LINE = /^(?:<\/?[a-z][\w:-]*>|<([a-z][\w:-]*)>[^<\s]*<\/\1>)$/u;
